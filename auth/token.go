@@ -1,0 +1,74 @@
+// Package auth issues and verifies access tokens, hashes passwords and talks
+// to network_a for social sign-in.
+package auth
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// Issuer is the `iss` claim of every access token.
+const Issuer = "adboost"
+
+// MinSecretLen is the shortest HS256 key that is accepted, in bytes.
+const MinSecretLen = 32
+
+// ErrInvalidToken is returned for every token that does not verify: malformed,
+// wrongly signed, of another algorithm, expired or of another issuer.
+var ErrInvalidToken = errors.New("invalid access token")
+
+// Tokens issues and verifies the HS256 JWTs that Bearer routes accept.
+type Tokens struct {
+	secret []byte
+	ttl    time.Duration
+	now    func() time.Time
+}
+
+// NewTokens returns a token issuer with the given key and token lifetime.
+func NewTokens(secret []byte, ttl time.Duration) (*Tokens, error) {
+	if len(secret) < MinSecretLen {
+		return nil, fmt.Errorf("the JWT secret must be at least %d bytes", MinSecretLen)
+	}
+	if ttl <= 0 {
+		return nil, errors.New("the token lifetime must be positive")
+	}
+	return &Tokens{secret: secret, ttl: ttl, now: time.Now}, nil
+}
+
+// Issue returns a signed access token for the user.
+func (t *Tokens) Issue(userID int64) (string, error) {
+	now := t.now()
+	claims := jwt.RegisteredClaims{
+		Issuer:    Issuer,
+		Subject:   strconv.FormatInt(userID, 10),
+		IssuedAt:  jwt.NewNumericDate(now),
+		ExpiresAt: jwt.NewNumericDate(now.Add(t.ttl)),
+	}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(t.secret)
+}
+
+// Verify checks the token's signature (HS256 only), issuer and expiry, and
+// answers the user id of its subject.
+func (t *Tokens) Verify(token string) (int64, error) {
+	var claims jwt.RegisteredClaims
+	_, err := jwt.ParseWithClaims(token, &claims,
+		func(*jwt.Token) (any, error) { return t.secret, nil },
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithIssuer(Issuer),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithTimeFunc(t.now),
+	)
+	if err != nil {
+		return 0, ErrInvalidToken
+	}
+	id, err := strconv.ParseInt(claims.Subject, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, ErrInvalidToken
+	}
+	return id, nil
+}

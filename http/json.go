@@ -1,0 +1,204 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// maxBodyBytes is the largest request body accepted (413 above it).
+const maxBodyBytes = 1 << 20
+
+// writeJSON encodes v as the response body.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		body = []byte(`{"error":"internal","message":"internal error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// hasBody tells whether the request carries a body.
+func hasBody(r *http.Request) bool {
+	return r.ContentLength > 0 || (r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody)
+}
+
+// decodeBody reads a JSON object into dst with the type tolerance of CONTRACT
+// §4: unknown fields are ignored, and the Int and Bool types also take their
+// string forms. An absent body leaves dst as it is.
+func decodeBody(r *http.Request, dst any) error {
+	if !hasBody(r) {
+		return nil
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return newError(http.StatusUnsupportedMediaType, "unsupported_media_type",
+			"a request body must be sent with Content-Type: application/json")
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return newError(http.StatusRequestEntityTooLarge, "payload_too_large",
+				"the request body is larger than %d bytes", tooLarge.Limit)
+		}
+		return badRequest("the request body could not be read")
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(dst); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return badRequest("malformed JSON: unexpected data after the object")
+	}
+	return nil
+}
+
+// jsonError explains a decoding failure, naming the field where there is one.
+func jsonError(err error) *Error {
+	var syntax *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return badRequest("malformed JSON at byte %d: %v", syntax.Offset, err)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return badRequest("malformed JSON: unexpected end of the body")
+	case errors.As(err, &typeErr):
+		if typeErr.Field == "" {
+			return badRequest("the request body must be a JSON object, not %s", typeErr.Value)
+		}
+		return badRequest("field %s: must be %s, not %s", typeErr.Field, typeName(typeErr.Type), typeErr.Value)
+	}
+	return badRequest("malformed JSON: %v", err)
+}
+
+func typeName(t reflect.Type) string {
+	switch t {
+	case reflect.TypeFor[Int](), reflect.TypeFor[int64](), reflect.TypeFor[int](), reflect.TypeFor[int32]():
+		return "an integer"
+	case reflect.TypeFor[Bool](), reflect.TypeFor[bool]():
+		return "a boolean"
+	case reflect.TypeFor[string]():
+		return "a string"
+	}
+	switch t.Kind() {
+	case reflect.Slice:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return t.String()
+}
+
+// Int is an optional integer of a request: a JSON number or its string form
+// ("42"). null and "" leave it unset.
+type Int struct {
+	V   int64
+	Set bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (n *Int) UnmarshalJSON(b []byte) error {
+	*n = Int{}
+	s := string(b)
+	if s == "null" {
+		return nil
+	}
+	if strings.HasPrefix(s, `"`) {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return nil
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return &json.UnmarshalTypeError{Value: valueDesc(b), Type: reflect.TypeFor[Int]()}
+	}
+	*n = Int{V: v, Set: true}
+	return nil
+}
+
+// Or answers the value, or def when unset.
+func (n Int) Or(def int64) int64 {
+	if n.Set {
+		return n.V
+	}
+	return def
+}
+
+// Ptr answers a pointer to the value, or nil when unset.
+func (n Int) Ptr() *int64 {
+	if !n.Set {
+		return nil
+	}
+	v := n.V
+	return &v
+}
+
+// Bool is an optional boolean of a request: true/false, their string forms,
+// or "1"/"0" (also as numbers). null and "" leave it unset.
+type Bool struct {
+	V   bool
+	Set bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (v *Bool) UnmarshalJSON(b []byte) error {
+	*v = Bool{}
+	s := string(b)
+	if s == "null" {
+		return nil
+	}
+	if strings.HasPrefix(s, `"`) {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+	}
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "":
+		return nil
+	case "true", "1":
+		*v = Bool{V: true, Set: true}
+	case "false", "0":
+		*v = Bool{V: false, Set: true}
+	default:
+		return &json.UnmarshalTypeError{Value: valueDesc(b), Type: reflect.TypeFor[Bool]()}
+	}
+	return nil
+}
+
+// valueDesc describes a JSON value for an error message: its kind and, for
+// short scalars, the value itself.
+func valueDesc(b []byte) string {
+	s := string(b)
+	kind := "number"
+	switch {
+	case strings.HasPrefix(s, `"`):
+		kind = "string"
+	case strings.HasPrefix(s, "{"):
+		return "an object"
+	case strings.HasPrefix(s, "["):
+		return "an array"
+	case s == "true" || s == "false":
+		kind = "boolean"
+	}
+	if len(s) > 40 {
+		return kind
+	}
+	return fmt.Sprintf("%s %s", kind, s)
+}

@@ -1,0 +1,9 @@
+package httpapi
+
+import (
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+)
+
+func isNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
