@@ -1,0 +1,54 @@
+# adboost: `make run` serves the API on the demo data; `make test` runs every test.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+export PATH := $(PATH):/usr/local/go/bin
+
+SQLC_VERSION := v1.31.1
+TOOLS        := $(CURDIR)/.cache/bin
+SQLC         := $(TOOLS)/sqlc-$(SQLC_VERSION)
+ADBOOST      := $(CURDIR)/.cache/adboost
+TEST_POSTGRES_IMAGE ?= adboost-postgres:15
+
+.PHONY: run build demo test vet generate check-generated tools postgres-image clean
+
+## run: create and migrate the local database, load the demo data, serve on 127.0.0.1:8080
+run: build
+	$(ADBOOST) demo
+	ADBOOST_ENV=$${ADBOOST_ENV:-dev} $(ADBOOST) serve
+
+build:
+	@mkdir -p $(dir $(ADBOOST))
+	go build -o $(ADBOOST) ./cmd/adboost
+
+## test: every test, against the PostgreSQL that db/dbtest finds (see README)
+test:
+	@mkdir -p .cache
+	@rm -f .cache/dbtest.log
+	DBTEST_REPORT=$(CURDIR)/.cache/dbtest.log go test -count=1 $(GOTESTFLAGS) ./...
+	@echo "Databases used by the tests:"; sed 's/^/  /' .cache/dbtest.log
+
+vet:
+	go vet ./...
+
+## generate: regenerate db/ from sql/ with the pinned sqlc
+generate: $(SQLC)
+	$(SQLC) generate
+
+## check-generated: fail when db/ differs from what sqlc makes of sql/
+check-generated: $(SQLC)
+	$(SQLC) diff
+
+tools: $(SQLC)
+
+$(SQLC):
+	@mkdir -p $(TOOLS)
+	GOBIN=$(TOOLS) go install github.com/sqlc-dev/sqlc/cmd/sqlc@$(SQLC_VERSION)
+	mv $(TOOLS)/sqlc $(SQLC)
+
+## postgres-image: build the PostgreSQL test image from Debian packages (no registry)
+postgres-image:
+	TEST_POSTGRES_IMAGE=$(TEST_POSTGRES_IMAGE) bash .ci/postgres-image/build.sh
+
+clean:
+	rm -rf .cache

@@ -1,0 +1,50 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestConventions(t *testing.T) {
+	e := newEnv(t)
+	e.load(usersFixture)
+
+	t.Run("unknown route", func(t *testing.T) {
+		e.get("/v1/no/such/route", "").fails(http.StatusNotFound, "not_found", "/v1/no/such/route")
+	})
+	t.Run("wrong method", func(t *testing.T) {
+		r := e.do(request{method: http.MethodDelete, path: "/v1/user/login-password"})
+		r.fails(http.StatusMethodNotAllowed, "method_not_allowed", "DELETE")
+		if r.header.Get("Allow") != "POST" {
+			t.Fatalf("Allow = %q, want POST", r.header.Get("Allow"))
+		}
+	})
+	t.Run("body too large", func(t *testing.T) {
+		big := `{"email": "` + strings.Repeat("a", 1<<20) + `", "password": "x"}`
+		e.post("/v1/user/login-password", "", big).fails(http.StatusRequestEntityTooLarge, "payload_too_large")
+	})
+	t.Run("form post", func(t *testing.T) {
+		e.do(request{method: http.MethodPost, path: "/v1/user/login-password", body: "email=a&password=b",
+			contentType: "application/x-www-form-urlencoded"}).fails(http.StatusUnsupportedMediaType, "unsupported_media_type")
+	})
+	t.Run("JSON with charset", func(t *testing.T) {
+		var user map[string]any
+		e.do(request{method: http.MethodPost, path: "/v1/user/login-password", contentType: "application/json; charset=utf-8",
+			body: `{"email": "bob@example.com", "password": "bob-password", "unknown": [1, 2]}`}).ok(&user)
+	})
+	t.Run("malformed JSON", func(t *testing.T) {
+		e.post("/v1/user/login-password", "", `{"email": "a@b.c",`).fails(http.StatusBadRequest, "bad_request")
+	})
+	t.Run("health", func(t *testing.T) {
+		var h map[string]string
+		e.get("/healthz", "").ok(&h)
+		if h["status"] != "ok" {
+			t.Fatalf("healthz = %v", h)
+		}
+		e.get("/readyz", "").ok(&h)
+		if h["status"] != "ready" {
+			t.Fatalf("readyz = %v", h)
+		}
+	})
+}

@@ -1,0 +1,204 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"golang.org/x/crypto/bcrypt"
+
+	"adboost/auth"
+	"adboost/db"
+	"adboost/db/dataset"
+	"adboost/db/dbtest"
+	httpapi "adboost/http"
+)
+
+func TestMain(m *testing.M) {
+	auth.PasswordCost = bcrypt.MinCost // tests hash many passwords
+	dbtest.Main(m)
+}
+
+// testSecret signs the tokens of the test servers.
+const testSecret = "test-secret-test-secret-test-secret!"
+
+// env is one test's server over its own database.
+type env struct {
+	t      *testing.T
+	pool   *pgxpool.Pool
+	q      *db.Queries
+	srv    *httptest.Server
+	tokens *auth.Tokens
+	api    *httpapi.Server
+}
+
+// newEnv starts the real router over a fresh database. cfg may be changed by
+// the options.
+func newEnv(t *testing.T, opts ...func(*httpapi.Config)) *env {
+	t.Helper()
+	t.Parallel()
+	pool := dbtest.New(t)
+	tokens, err := auth.NewTokens([]byte(testSecret), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := httpapi.Config{ServiceFixedFee: "0.00", PublicBaseURL: "https://api.adboost.test"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	api := httpapi.New(cfg, pool, tokens, log)
+	srv := httptest.NewServer(api.Handler())
+	t.Cleanup(srv.Close)
+	return &env{t: t, pool: pool, q: db.New(pool), srv: srv, tokens: tokens, api: api}
+}
+
+// load imports a data file (CONTRACT §7) into the test's database.
+func (e *env) load(file string) {
+	e.t.Helper()
+	if err := dataset.Load(context.Background(), e.pool, strings.NewReader(file)); err != nil {
+		e.t.Fatalf("load fixture: %v", err)
+	}
+}
+
+// token answers a valid access token of the user.
+func (e *env) token(userID int64) string {
+	e.t.Helper()
+	tok, err := e.tokens.Issue(userID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return tok
+}
+
+// response is what the server answered.
+type response struct {
+	t      *testing.T
+	status int
+	header http.Header
+	body   []byte
+}
+
+// request describes one call; body is a string sent as is, or a value sent as
+// JSON.
+type request struct {
+	method      string
+	path        string
+	body        any
+	token       string
+	contentType string // default application/json when there is a body
+	from        string // client address (127.0.0.x) to send from
+}
+
+func (e *env) do(r request) *response {
+	e.t.Helper()
+	var body io.Reader
+	switch b := r.body.(type) {
+	case nil:
+	case string:
+		body = strings.NewReader(b)
+	case []byte:
+		body = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		body = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(r.method, e.srv.URL+r.path, body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if body != nil {
+		ct := r.contentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		req.Header.Set("Content-Type", ct)
+	}
+	if r.token != "" {
+		req.Header.Set("Authorization", "Bearer "+r.token)
+	}
+	client := e.srv.Client()
+	if r.from != "" {
+		dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(r.from)}}
+		client = &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return &response{t: e.t, status: resp.StatusCode, header: resp.Header, body: raw}
+}
+
+func (e *env) get(path, token string) *response {
+	e.t.Helper()
+	return e.do(request{method: http.MethodGet, path: path, token: token})
+}
+
+func (e *env) post(path, token string, body any) *response {
+	e.t.Helper()
+	return e.do(request{method: http.MethodPost, path: path, token: token, body: body})
+}
+
+// ok decodes a 200 answer into v.
+func (r *response) ok(v any) {
+	r.t.Helper()
+	if r.status != http.StatusOK {
+		r.t.Fatalf("status %d, want 200; body %s", r.status, r.body)
+	}
+	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+		r.t.Fatalf("Content-Type %q, want application/json", ct)
+	}
+	if err := json.Unmarshal(r.body, v); err != nil {
+		r.t.Fatalf("decode %s: %v", r.body, err)
+	}
+}
+
+// fails checks an error answer: its status, its code and that its message
+// mentions each of the words.
+func (r *response) fails(status int, code string, words ...string) {
+	r.t.Helper()
+	if r.status != status {
+		r.t.Fatalf("status %d, want %d; body %s", r.status, status, r.body)
+	}
+	var env struct {
+		Error   *string `json:"error"`
+		Message *string `json:"message"`
+	}
+	if err := json.Unmarshal(r.body, &env); err != nil || env.Error == nil || env.Message == nil {
+		r.t.Fatalf("body %s is not the error envelope", r.body)
+	}
+	if *env.Error != code {
+		r.t.Fatalf("error %q, want %q; body %s", *env.Error, code, r.body)
+	}
+	for _, w := range words {
+		if !strings.Contains(*env.Message, w) {
+			r.t.Fatalf("message %q does not mention %q", *env.Message, w)
+		}
+	}
+}
+
+// object decodes a 200 answer into a generic JSON object, to check exact
+// field sets and JSON types.
+func (r *response) object() map[string]any {
+	r.t.Helper()
+	var m map[string]any
+	r.ok(&m)
+	return m
+}
