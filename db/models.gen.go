@@ -56,6 +56,29 @@ type CampaignObjective struct {
 	Position int32  `json:"position"`
 }
 
+type GeoCity struct {
+	ID          int64   `json:"id"`
+	CountryCode string  `json:"country_code"`
+	RegionKey   *string `json:"region_key"`
+	RegionName  string  `json:"region_name"`
+	Name        string  `json:"name"`
+	Population  int64   `json:"population"`
+	SearchKey   *string `json:"search_key"`
+}
+
+type GeoCountry struct {
+	Code      string  `json:"code"`
+	Name      string  `json:"name"`
+	SearchKey *string `json:"search_key"`
+}
+
+type GeoRegion struct {
+	Key         string  `json:"key"`
+	CountryCode string  `json:"country_code"`
+	Name        string  `json:"name"`
+	SearchKey   *string `json:"search_key"`
+}
+
 type Industry struct {
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
