@@ -5,6 +5,7 @@
 package db
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -50,6 +51,12 @@ type AppUser struct {
 	UpdatedAt     time.Time      `json:"updated_at"`
 }
 
+type BoostingCondition struct {
+	PresetID int64    `json:"preset_id"`
+	Keywords []string `json:"keywords"`
+	Reach    int32    `json:"reach"`
+}
+
 type CampaignObjective struct {
 	Code     string `json:"code"`
 	Label    string `json:"label"`
@@ -89,6 +96,37 @@ type LoginFailure struct {
 	ClientAddr string    `json:"client_addr"`
 	Email      string    `json:"email"`
 	FailedAt   time.Time `json:"failed_at"`
+}
+
+type Preset struct {
+	ID                int64           `json:"id"`
+	AgencyID          int64           `json:"agency_id"`
+	Title             string          `json:"title"`
+	Image             *string         `json:"image"`
+	Active            bool            `json:"active"`
+	Private           bool            `json:"private"`
+	CampaignObjective string          `json:"campaign_objective"`
+	Vertical          string          `json:"vertical"`
+	Price             pgtype.Numeric  `json:"price"`
+	OriginalPrice     pgtype.Numeric  `json:"original_price"`
+	Version           int32           `json:"version"`
+	Platform          string          `json:"platform"`
+	AudienceTargeting string          `json:"audience_targeting"`
+	LocationJson      json.RawMessage `json:"location_json"`
+	Description       string          `json:"description"`
+	AllowedOptions    []string        `json:"allowed_options"`
+	NumberOfPurchases int32           `json:"number_of_purchases"`
+	CreatedAt         time.Time       `json:"created_at"`
+	UpdatedAt         time.Time       `json:"updated_at"`
+}
+
+type Review struct {
+	ID        int64     `json:"id"`
+	PresetID  int64     `json:"preset_id"`
+	UserID    int64     `json:"user_id"`
+	Rating    int16     `json:"rating"`
+	Message   string    `json:"message"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 type Service struct {
