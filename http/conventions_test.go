@@ -1,9 +1,19 @@
 package httpapi_test
 
 import (
+	"context"
+	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"adboost/auth"
+	httpapi "adboost/http"
 )
 
 func TestConventions(t *testing.T) {
@@ -47,4 +57,24 @@ func TestConventions(t *testing.T) {
 			t.Fatalf("readyz = %v", h)
 		}
 	})
+}
+
+func TestReadyzWithoutDatabase(t *testing.T) {
+	t.Parallel()
+	// A pool that connects lazily to a port where nothing listens.
+	pool, err := pgxpool.New(context.Background(), "postgres://postgres@127.0.0.1:1/none?connect_timeout=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	tokens, _ := auth.NewTokens([]byte(testSecret), time.Hour)
+	srv := httptest.NewServer(httpapi.New(httpapi.Config{}, pool, tokens, slog.New(slog.NewTextHandler(io.Discard, nil))).Handler())
+	defer srv.Close()
+	e := &env{t: t, srv: srv}
+	var h map[string]string
+	e.get("/healthz", "").ok(&h)
+	e.get("/readyz", "").fails(http.StatusServiceUnavailable, "unavailable")
+	// A request that needs the database answers 503 too, not 500.
+	e.post("/v1/user/login-password", "", map[string]string{"email": "a@b.cd", "password": "whatever1"}).
+		fails(http.StatusServiceUnavailable, "unavailable")
 }
