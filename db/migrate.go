@@ -44,7 +44,8 @@ func NewMigrator(pool *pgxpool.Pool) (*Migrator, error) {
 // Close releases the migrator's connection.
 func (m *Migrator) Close() error { return m.sqlDB.Close() }
 
-// MigrateUp applies every pending migration.
+// MigrateUp applies every pending migration, then loads the geographic data
+// when its tables are empty.
 func MigrateUp(ctx context.Context, pool *pgxpool.Pool) error {
 	m, err := NewMigrator(pool)
 	if err != nil {
@@ -54,5 +55,5 @@ func MigrateUp(ctx context.Context, pool *pgxpool.Pool) error {
 	if _, err := m.Up(ctx); err != nil {
 		return fmt.Errorf("migrate up: %w", err)
 	}
-	return nil
+	return GeoLoad(ctx, pool)
 }

@@ -95,7 +95,10 @@ func migrate(ctx context.Context, cfg config, direction string, stdout io.Writer
 		for _, r := range results {
 			fmt.Fprintf(stdout, "applied %s (%s)\n", r.Source.Path, r.Duration.Round(time.Millisecond))
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return db.GeoLoad(ctx, pool)
 	case "down":
 		r, err := m.Down(ctx)
 		if r != nil {

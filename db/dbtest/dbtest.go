@@ -27,6 +27,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"adboost/db"
+	"adboost/db/geodata"
 	sqlfiles "adboost/sql"
 )
 
@@ -130,8 +131,8 @@ func setup() error {
 	return ensureTemplate(ctx)
 }
 
-// templateName is derived from the migrations, so a changed schema gets a
-// template of its own.
+// templateName is derived from the migrations and the geographic data that
+// MigrateUp loads, so a changed schema or data set gets a template of its own.
 func templateName() (string, error) {
 	h := sha256.New()
 	err := fs.WalkDir(sqlfiles.Migrations, ".", func(path string, d fs.DirEntry, err error) error {
@@ -149,6 +150,7 @@ func templateName() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	fmt.Fprintf(h, "geodata\x00%s", geodata.Fingerprint())
 	return "adboost_tpl_" + hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
