@@ -95,6 +95,9 @@ func campaignHashtag(s string) error {
 	if utf8.RuneCountInString(s) > 255 {
 		return badRequest("hashtag must be at most 255 characters long")
 	}
+	if strings.ContainsRune(s, 0) {
+		return badRequest("hashtag must not contain NUL characters")
+	}
 	return nil
 }
 

@@ -454,6 +454,8 @@ func TestBoostedPageSaveRefused(t *testing.T) {
 		{"end date not a date", map[string]any{"end_date": "2026-02-30"}, []string{"end_date"}},
 		{"end date format", map[string]any{"end_date": "31.12.2030"}, []string{"end_date", "YYYY-MM-DD"}},
 		{"hashtag too long", map[string]any{"hashtag": "#" + strings.Repeat("a", 255)}, []string{"hashtag"}},
+		{"hashtag with NUL", map[string]any{"hashtag": "#a\u0000b"}, []string{"hashtag"}},
+		{"interest name with NUL", map[string]any{"targeting": interest(map[string]any{"interests": []any{map[string]any{"id": "1", "name": "a\u0000"}}})}, []string{"interests[0].name"}},
 		{"active not a bool", map[string]any{"active": "maybe"}, []string{"active"}},
 		{"malformed JSON", `{"budget": "5.00", "targeting": {`, []string{"malformed"}},
 	} {
@@ -591,6 +593,12 @@ func TestBoostedPageDeleteSource(t *testing.T) {
 		return out
 	}
 
+	// A campaign of the user without history entries has an empty history.
+	e.sqlExec("DELETE FROM campaign_history WHERE campaign_id = 3")
+	if h := history(t, e, ana, 3); len(h) != 0 {
+		t.Fatalf("history of campaign 3 without entries = %v", h)
+	}
+
 	// Page 456: Ana's 1 and 2 go; her 5 (account 789 only) and Bob's 7 (his
 	// page 456) stay.
 	var res map[string]any
@@ -641,6 +649,9 @@ func TestBoostedPageDeleteSource(t *testing.T) {
 	del(ana, "x1").fails(http.StatusBadRequest, "bad_request", "positive integer")
 	if got := remaining(); !reflect.DeepEqual(got, []int{4, 7, 8}) {
 		t.Fatalf("campaigns at the end: %v", got)
+	}
+	if got := actions(history(t, e, ana, 3)); !reflect.DeepEqual(got, []string{"deleted"}) {
+		t.Fatalf("history of campaign 3 after its deletion = %v", got)
 	}
 	if n := e.sqlInt("SELECT count(*) FROM campaign_history WHERE action = 'deleted'"); n != 6 {
 		t.Fatalf("%d deleted entries, want 6 (1, 2, 5, 3, 9, 6)", n)

@@ -34,6 +34,9 @@ func (r *geoSearchRequest) validate() error {
 	if utf8.RuneCountInString(r.Query) > maxGeoQuery {
 		return badRequest("query must be at most %d characters long", maxGeoQuery)
 	}
+	if strings.ContainsRune(r.Query, 0) {
+		return badRequest("query must not contain NUL characters")
+	}
 	return geoType(r.Type)
 }
 
@@ -62,8 +65,8 @@ func (r *geoByCodeRequest) validate() error {
 		return badRequest("value is required: the ISO 3166 code of a country")
 	case !isoCountry.MatchString(r.Value):
 		return badRequest("value must be a two-letter ISO 3166 country code, not %q", r.Value)
-	case len(r.Key) > 64:
-		return badRequest("key must be at most 64 characters long")
+	case len(r.Key) > 64 || strings.ContainsRune(r.Key, 0):
+		return badRequest("key must be at most 64 characters long, without NUL characters")
 	}
 	return geoType(r.Type)
 }

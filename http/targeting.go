@@ -227,6 +227,9 @@ func tText(minLen, maxLen int) tMember {
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return nil, badRequest("%s must be a string", path)
 		}
+		if strings.ContainsRune(s, 0) {
+			return nil, badRequest("%s must not contain NUL characters", path)
+		}
 		if n := utf8.RuneCountInString(s); n < minLen || n > maxLen {
 			if minLen > 0 && n == 0 {
 				return nil, badRequest("%s must not be empty", path)
