@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"github.com/jackc/pgx/v5"
@@ -213,6 +214,395 @@ func (b *AgencyUpsertBatchResults) Exec(f func(int, error)) {
 }
 
 func (b *AgencyUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const boostedPostCampaignsReplace = `-- name: BoostedPostCampaignsReplace :batchexec
+WITH dropped AS (
+    DELETE FROM boosted_post_campaign
+    WHERE post_id = $2
+      AND campaign_id <> ALL ($1::bigint[])
+)
+INSERT INTO boosted_post_campaign (user_id, campaign_id, post_id)
+SELECT p.user_id, x.campaign_id, p.id
+FROM boosted_post AS p
+CROSS JOIN unnest($1::bigint[]) AS x (campaign_id)
+WHERE p.id = $2
+ON CONFLICT DO NOTHING
+`
+
+type BoostedPostCampaignsReplaceBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type BoostedPostCampaignsReplaceParams struct {
+	CampaignIds []int64 `json:"campaign_ids"`
+	PostID      int64   `json:"post_id"`
+}
+
+// Makes @campaign_ids the campaigns the post is boosted in: drops the other
+// links, adds the new ones (campaigns of the post's own user only: the foreign
+// keys refuse the others).
+func (q *Queries) BoostedPostCampaignsReplace(ctx context.Context, arg []BoostedPostCampaignsReplaceParams) *BoostedPostCampaignsReplaceBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.CampaignIds,
+			a.PostID,
+		}
+		batch.Queue(boostedPostCampaignsReplace, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &BoostedPostCampaignsReplaceBatchResults{br, len(arg), false}
+}
+
+func (b *BoostedPostCampaignsReplaceBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *BoostedPostCampaignsReplaceBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const boostedPostInsightUpsert = `-- name: BoostedPostInsightUpsert :batchexec
+INSERT INTO boosted_post_insight (post_id, impressions, reach, engagement, clicks, spend, conversions)
+VALUES ($1, $2, $3, $4, $5, ($6::text)::numeric(12, 2), $7)
+ON CONFLICT (post_id) DO UPDATE SET
+    impressions = EXCLUDED.impressions,
+    reach       = EXCLUDED.reach,
+    engagement  = EXCLUDED.engagement,
+    clicks      = EXCLUDED.clicks,
+    spend       = EXCLUDED.spend,
+    conversions = EXCLUDED.conversions,
+    updated_at  = now()
+`
+
+type BoostedPostInsightUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type BoostedPostInsightUpsertParams struct {
+	PostID      int64  `json:"post_id"`
+	Impressions int64  `json:"impressions"`
+	Reach       int64  `json:"reach"`
+	Engagement  int64  `json:"engagement"`
+	Clicks      int64  `json:"clicks"`
+	Spend       string `json:"spend"`
+	Conversions int64  `json:"conversions"`
+}
+
+// Sets the insight counters of a post of an import file.
+func (q *Queries) BoostedPostInsightUpsert(ctx context.Context, arg []BoostedPostInsightUpsertParams) *BoostedPostInsightUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.PostID,
+			a.Impressions,
+			a.Reach,
+			a.Engagement,
+			a.Clicks,
+			a.Spend,
+			a.Conversions,
+		}
+		batch.Queue(boostedPostInsightUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &BoostedPostInsightUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *BoostedPostInsightUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *BoostedPostInsightUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const boostedPostUpsert = `-- name: BoostedPostUpsert :batchexec
+INSERT INTO boosted_post (id, user_id, source_id, active, name, link, image, created, stopped)
+SELECT
+    $1,
+    coalesce($2::bigint, c.user_id),
+    coalesce($3::bigint, c.page_id, c.network_b_id),
+    $4, $5, $6, $7,
+    to_timestamp($8::bigint),
+    CASE WHEN $9::bigint > 0 THEN to_timestamp($9::bigint) END
+FROM (VALUES (1)) AS one (x)
+LEFT JOIN campaign AS c ON c.id = $10::bigint
+ON CONFLICT (id) DO UPDATE SET
+    user_id    = EXCLUDED.user_id,
+    source_id  = EXCLUDED.source_id,
+    active     = EXCLUDED.active,
+    name       = EXCLUDED.name,
+    link       = EXCLUDED.link,
+    image      = EXCLUDED.image,
+    created    = EXCLUDED.created,
+    stopped    = EXCLUDED.stopped,
+    updated_at = now()
+`
+
+type BoostedPostUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type BoostedPostUpsertParams struct {
+	ID              int64  `json:"id"`
+	UserID          *int64 `json:"user_id"`
+	SourceID        *int64 `json:"source_id"`
+	Active          bool   `json:"active"`
+	Name            string `json:"name"`
+	Link            string `json:"link"`
+	Image           string `json:"image"`
+	Created         int64  `json:"created"`
+	Stopped         int64  `json:"stopped"`
+	FirstCampaignID *int64 `json:"first_campaign_id"`
+}
+
+// Inserts a post of an import file, or updates the post with that id. Without
+// @user_id / @source_id, the owner and the source are those of the post's
+// first campaign (@first_campaign_id): its page, else its network_b account.
+// created/stopped are Unix seconds; stopped 0 = still running.
+func (q *Queries) BoostedPostUpsert(ctx context.Context, arg []BoostedPostUpsertParams) *BoostedPostUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.ID,
+			a.UserID,
+			a.SourceID,
+			a.Active,
+			a.Name,
+			a.Link,
+			a.Image,
+			a.Created,
+			a.Stopped,
+			a.FirstCampaignID,
+		}
+		batch.Queue(boostedPostUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &BoostedPostUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *BoostedPostUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *BoostedPostUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const campaignHistoryImported = `-- name: CampaignHistoryImported :batchexec
+INSERT INTO campaign_history (user_id, campaign_id, action, details)
+SELECT c.user_id, c.id, 'created', jsonb_build_object(
+    'imported', true,
+    'preset_id', c.preset_id,
+    'page_id', coalesce(c.page_id, 0),
+    'network_b_id', coalesce(c.network_b_id, 0),
+    'campaign_budget_value', c.campaign_budget_value,
+    'goal', c.goal,
+    'audience_targeting', c.audience_targeting,
+    'hashtag', c.hashtag,
+    'end_date', to_jsonb(c.end_date))
+FROM campaign AS c
+WHERE c.id = $1
+  AND coalesce((
+        SELECT h.action
+        FROM campaign_history AS h
+        WHERE h.user_id = c.user_id AND h.campaign_id = c.id
+        ORDER BY h.id DESC
+        LIMIT 1
+      ), 'deleted') = 'deleted'
+`
+
+type CampaignHistoryImportedBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+// Records the `created` entry of a campaign of an import file, once: when the
+// campaign has no history yet, or when its last entry is `deleted` (the id was
+// imported again after the campaign was deleted).
+func (q *Queries) CampaignHistoryImported(ctx context.Context, id []int64) *CampaignHistoryImportedBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range id {
+		vals := []interface{}{
+			a,
+		}
+		batch.Queue(campaignHistoryImported, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &CampaignHistoryImportedBatchResults{br, len(id), false}
+}
+
+func (b *CampaignHistoryImportedBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *CampaignHistoryImportedBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const campaignUpsert = `-- name: CampaignUpsert :batchexec
+INSERT INTO campaign (
+    id, user_id, page_id, network_b_id, preset_id, active,
+    campaign_budget_type, campaign_budget_value, adset_budget_sharing_enabled,
+    campaign_bid_strategy_enabled, campaign_bid_strategy, campaign_bid_amount,
+    goal, audience_targeting, hashtag, end_date
+) VALUES (
+    $1, $2, $3, $4, $5, $6,
+    $7, ($8::text)::numeric(12, 2), $9,
+    $10, $11, ($12::text)::numeric(12, 2),
+    $13, $14, $15, ($16::text)::date
+)
+ON CONFLICT (id) DO UPDATE SET
+    user_id                       = EXCLUDED.user_id,
+    page_id                       = EXCLUDED.page_id,
+    network_b_id                  = EXCLUDED.network_b_id,
+    preset_id                     = EXCLUDED.preset_id,
+    active                        = EXCLUDED.active,
+    campaign_budget_type          = EXCLUDED.campaign_budget_type,
+    campaign_budget_value         = EXCLUDED.campaign_budget_value,
+    adset_budget_sharing_enabled  = EXCLUDED.adset_budget_sharing_enabled,
+    campaign_bid_strategy_enabled = EXCLUDED.campaign_bid_strategy_enabled,
+    campaign_bid_strategy         = EXCLUDED.campaign_bid_strategy,
+    campaign_bid_amount           = EXCLUDED.campaign_bid_amount,
+    goal                          = EXCLUDED.goal,
+    audience_targeting            = EXCLUDED.audience_targeting,
+    hashtag                       = EXCLUDED.hashtag,
+    end_date                      = EXCLUDED.end_date,
+    updated_at                    = now()
+`
+
+type CampaignUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type CampaignUpsertParams struct {
+	ID                         int64           `json:"id"`
+	UserID                     int64           `json:"user_id"`
+	PageID                     *int64          `json:"page_id"`
+	NetworkBID                 *int64          `json:"network_b_id"`
+	PresetID                   *int64          `json:"preset_id"`
+	Active                     bool            `json:"active"`
+	CampaignBudgetType         string          `json:"campaign_budget_type"`
+	CampaignBudgetValue        string          `json:"campaign_budget_value"`
+	AdsetBudgetSharingEnabled  bool            `json:"adset_budget_sharing_enabled"`
+	CampaignBidStrategyEnabled bool            `json:"campaign_bid_strategy_enabled"`
+	CampaignBidStrategy        string          `json:"campaign_bid_strategy"`
+	CampaignBidAmount          string          `json:"campaign_bid_amount"`
+	Goal                       string          `json:"goal"`
+	AudienceTargeting          json.RawMessage `json:"audience_targeting"`
+	Hashtag                    string          `json:"hashtag"`
+	EndDate                    *string         `json:"end_date"`
+}
+
+// Inserts a campaign of an import file, or updates the campaign with that id.
+func (q *Queries) CampaignUpsert(ctx context.Context, arg []CampaignUpsertParams) *CampaignUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.ID,
+			a.UserID,
+			a.PageID,
+			a.NetworkBID,
+			a.PresetID,
+			a.Active,
+			a.CampaignBudgetType,
+			a.CampaignBudgetValue,
+			a.AdsetBudgetSharingEnabled,
+			a.CampaignBidStrategyEnabled,
+			a.CampaignBidStrategy,
+			a.CampaignBidAmount,
+			a.Goal,
+			a.AudienceTargeting,
+			a.Hashtag,
+			a.EndDate,
+		}
+		batch.Queue(campaignUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &CampaignUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *CampaignUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *CampaignUpsertBatchResults) Close() error {
 	b.closed = true
 	return b.br.Close()
 }

@@ -51,10 +51,80 @@ type AppUser struct {
 	UpdatedAt     time.Time      `json:"updated_at"`
 }
 
+type BoostedPost struct {
+	ID        int64              `json:"id"`
+	UserID    int64              `json:"user_id"`
+	SourceID  int64              `json:"source_id"`
+	Active    bool               `json:"active"`
+	Name      string             `json:"name"`
+	Link      string             `json:"link"`
+	Image     string             `json:"image"`
+	Created   time.Time          `json:"created"`
+	Stopped   pgtype.Timestamptz `json:"stopped"`
+	CreatedAt time.Time          `json:"created_at"`
+	UpdatedAt time.Time          `json:"updated_at"`
+}
+
+type BoostedPostCampaign struct {
+	UserID     int64 `json:"user_id"`
+	CampaignID int64 `json:"campaign_id"`
+	PostID     int64 `json:"post_id"`
+}
+
+type BoostedPostInsight struct {
+	PostID      int64          `json:"post_id"`
+	Impressions int64          `json:"impressions"`
+	Reach       int64          `json:"reach"`
+	Engagement  int64          `json:"engagement"`
+	Clicks      int64          `json:"clicks"`
+	Spend       pgtype.Numeric `json:"spend"`
+	Conversions int64          `json:"conversions"`
+	UpdatedAt   time.Time      `json:"updated_at"`
+}
+
 type BoostingCondition struct {
 	PresetID int64    `json:"preset_id"`
 	Keywords []string `json:"keywords"`
 	Reach    int32    `json:"reach"`
+}
+
+type Campaign struct {
+	ID                         int64           `json:"id"`
+	UserID                     int64           `json:"user_id"`
+	PageID                     *int64          `json:"page_id"`
+	NetworkBID                 *int64          `json:"network_b_id"`
+	PresetID                   *int64          `json:"preset_id"`
+	Active                     bool            `json:"active"`
+	CampaignBudgetType         string          `json:"campaign_budget_type"`
+	CampaignBudgetValue        pgtype.Numeric  `json:"campaign_budget_value"`
+	AdsetBudgetSharingEnabled  bool            `json:"adset_budget_sharing_enabled"`
+	CampaignBidStrategyEnabled bool            `json:"campaign_bid_strategy_enabled"`
+	CampaignBidStrategy        string          `json:"campaign_bid_strategy"`
+	CampaignBidAmount          pgtype.Numeric  `json:"campaign_bid_amount"`
+	Goal                       string          `json:"goal"`
+	AudienceTargeting          json.RawMessage `json:"audience_targeting"`
+	Hashtag                    string          `json:"hashtag"`
+	EndDate                    pgtype.Date     `json:"end_date"`
+	CreatedAt                  time.Time       `json:"created_at"`
+	UpdatedAt                  time.Time       `json:"updated_at"`
+}
+
+type CampaignBoostedPage struct {
+	ID          int64           `json:"id"`
+	UserID      int64           `json:"user_id"`
+	PageID      *int64          `json:"page_id"`
+	NetworkBID  *int64          `json:"network_b_id"`
+	Active      bool            `json:"active"`
+	BoostedPage json.RawMessage `json:"boosted_page"`
+}
+
+type CampaignHistory struct {
+	ID         int64           `json:"id"`
+	UserID     int64           `json:"user_id"`
+	CampaignID int64           `json:"campaign_id"`
+	Action     string          `json:"action"`
+	Details    json.RawMessage `json:"details"`
+	CreatedAt  time.Time       `json:"created_at"`
 }
 
 type CampaignObjective struct {

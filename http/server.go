@@ -4,6 +4,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"time"
@@ -23,6 +24,9 @@ type Config struct {
 	// LoginWindow and LoginMaxFailures set the slow-down of password sign-in.
 	LoginWindow      time.Duration
 	LoginMaxFailures int
+	// AdvertiserAccessEmail answers access-data for a campaign whose preset's
+	// agency has no e-mail ('' when unset).
+	AdvertiserAccessEmail string
 }
 
 // Server holds the dependencies of the handlers.
@@ -85,6 +89,22 @@ func (s *Server) register(mux *http.ServeMux) {
 
 	s.public(mux, "POST /v1/user/login-password", s.handler(endpoint[loginPasswordRequest, userWithToken](s.userLoginPassword)))
 	s.bearer(mux, "GET /v1/user/detail", s.handler(endpoint[empty, db.UserProfileRow](s.userDetail)))
+
+	// Campaigns: boosted pages, boosted posts and their insights, geographic targeting.
+	s.bearer(mux, "GET /v1/boosted-pages/detail/{id}", s.handler(endpoint[campaignPathID, json.RawMessage](s.boostedPageDetail)))
+	s.bearer(mux, "POST /v1/boosted-pages/save/{id}", s.handler(endpoint[campaignSaveRequest, bool](s.boostedPageSave)))
+	s.bearer(mux, "POST /v1/boosted-pages/create", s.handler(endpoint[campaignCreateRequest, json.RawMessage](s.boostedPageCreate)))
+	s.bearer(mux, "POST /v1/boosted-pages/sources", s.handler(endpoint[campaignSourcesRequest, []json.RawMessage](s.boostedPageSources)))
+	s.bearer(mux, "POST /v1/boosted-pages/count", s.handler(endpoint[campaignCountRequest, int64](s.boostedPageCount)))
+	s.bearer(mux, "GET /v1/boosted-pages/source-detail/{id}", s.handler(endpoint[campaignPathID, json.RawMessage](s.boostedPageSourceDetail)))
+	s.bearer(mux, "DELETE /v1/boosted-pages/delete-source/{id}", s.handler(endpoint[campaignPathID, deleteSourceResult](s.boostedPageDeleteSource)))
+	s.bearer(mux, "GET /v1/boosted-pages/history/{id}", s.handler(endpoint[campaignPathID, json.RawMessage](s.boostedPageHistory)))
+	s.bearer(mux, "GET /v1/boosted-pages/access-data/{id}", s.handler(endpoint[campaignPathID, accessData](s.boostedPageAccessData)))
+	s.public(mux, "POST /v1/boosted-pages/geo-locations-by-code", s.handler(endpoint[geoByCodeRequest, []db.GeoLocationsByCodeRow](s.geoLocationsByCode)))
+	s.public(mux, "POST /v1/boosted-pages/geo-locations", s.handler(endpoint[geoSearchRequest, []db.GeoLocationSearchRow](s.geoLocations)))
+	s.bearer(mux, "POST /v1/boosted-posts/list", s.handler(endpoint[boostedPostListRequest, []db.BoostedPostListRow](s.boostedPostList)))
+	s.bearer(mux, "POST /v1/boosted-posts/count", s.handler(endpoint[boostedPostCountRequest, int64](s.boostedPostCount)))
+	s.bearer(mux, "POST /v1/boosted-posts/batch-insights", s.handler(endpoint[batchInsightsRequest, db.BoostedPostInsightsSumRow](s.boostedPostBatchInsights)))
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {

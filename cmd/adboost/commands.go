@@ -46,8 +46,9 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	api := httpapi.New(httpapi.Config{
-		ServiceFixedFee: cfg.fixedFee,
-		PublicBaseURL:   cfg.publicBaseURL,
+		ServiceFixedFee:       cfg.fixedFee,
+		PublicBaseURL:         cfg.publicBaseURL,
+		AdvertiserAccessEmail: cfg.advertiserAccessEmail,
 	}, pool, tokens, log)
 	srv := &http.Server{
 		Addr:              cfg.httpAddr,

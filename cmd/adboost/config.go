@@ -23,9 +23,15 @@ type config struct {
 	jwtTTL          time.Duration
 	fixedFee        string
 	publicBaseURL   string
+	// advertiserAccessEmail answers access-data when the campaign's preset
+	// names no agency e-mail.
+	advertiserAccessEmail string
 }
 
 var decimal = regexp.MustCompile(`^[0-9]{1,8}(\.[0-9]{1,2})?$`)
+
+// emailAddress is the shape the schema accepts for agency e-mails.
+var emailAddress = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
 
 func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 	c := config{
@@ -35,6 +41,8 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 		jwtSecret:     []byte(getenv("JWT_SECRET")),
 		fixedFee:      or(getenv("SERVICE_FIXED_FEE"), "0.00"),
 		publicBaseURL: strings.TrimRight(getenv("PUBLIC_BASE_URL"), "/"),
+
+		advertiserAccessEmail: strings.TrimSpace(getenv("ADVERTISER_ACCESS_EMAIL")),
 	}
 	if c.databaseURL == "" {
 		c.databaseURL, c.defaultDatabase = db.DefaultURL, true
@@ -44,6 +52,9 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 	}
 	if !decimal.MatchString(c.fixedFee) {
 		return c, fmt.Errorf("SERVICE_FIXED_FEE %q is not a non-negative decimal with at most two decimals", c.fixedFee)
+	}
+	if c.advertiserAccessEmail != "" && !emailAddress.MatchString(c.advertiserAccessEmail) {
+		return c, fmt.Errorf("ADVERTISER_ACCESS_EMAIL %q is not an e-mail address", c.advertiserAccessEmail)
 	}
 	ttl, err := time.ParseDuration(or(getenv("JWT_TTL"), "24h"))
 	if err != nil || ttl <= 0 {
