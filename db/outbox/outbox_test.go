@@ -3,11 +3,19 @@ package outbox_test
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"fmt"
 	"io"
 	"log/slog"
+	"math/big"
 	"mime"
 	"mime/quotedprintable"
+	"net"
 	"net/mail"
 	"strings"
 	"sync"
@@ -466,5 +474,66 @@ func TestClaimReadsTheDueIndex(t *testing.T) {
 	text := strings.Join(plan, "\n")
 	if !strings.Contains(text, "Index Scan using mail_outbox_due_idx") || strings.Contains(text, "Seq Scan") {
 		t.Fatalf("the claim does not read mail_outbox_due_idx:\n%s", text)
+	}
+}
+
+// selfSigned answers a server certificate for 127.0.0.1 and a pool that
+// trusts it.
+func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "smtptest"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, IsCA: true, BasicConstraintsValid: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AddCert(cert)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, roots
+}
+
+// TestSTARTTLS: a server that offers STARTTLS gets the mail, and the
+// password, over TLS only; a certificate that does not verify stops the
+// delivery (retried later) before any credential is sent.
+func TestSTARTTLS(t *testing.T) {
+	t.Parallel()
+	pool := dbtest.New(t)
+	cert, roots := selfSigned(t)
+	smtp := smtptest.StartTLS(t, "", "mailer", "secret", &tls.Config{Certificates: []tls.Certificate{cert}})
+	ids := queue(t, pool, "ana@example.com", "bob@example.com")
+
+	untrusting, err := outbox.New(pool, outbox.Config{SMTPURL: "smtp://mailer:secret@" + smtp.Addr, Batch: 1}, quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := untrusting.RunOnce(t.Context()); n != 1 || err != nil {
+		t.Fatalf("RunOnce = %d, %v", n, err)
+	}
+	if st := state(t, pool, ids[0]); st.Sent || !strings.Contains(st.LastError, "STARTTLS") || len(smtp.Messages()) != 0 {
+		t.Fatalf("with an unverified certificate: %+v, %d messages", st, len(smtp.Messages()))
+	}
+
+	s, err := outbox.New(pool, outbox.Config{SMTPURL: "smtp://mailer:secret@" + smtp.Addr, TLS: &tls.Config{RootCAs: roots}}, quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.RunOnce(t.Context()); n != 1 || err != nil {
+		t.Fatalf("RunOnce = %d, %v", n, err)
+	}
+	got := smtp.Messages()
+	if len(got) != 1 || !got[0].TLS || got[0].User != "mailer" || got[0].To[0] != "bob@example.com" {
+		t.Fatalf("received %+v, want bob's mail over TLS, authenticated", got)
 	}
 }

@@ -4,6 +4,7 @@
 package smtptest
 
 import (
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -21,6 +22,7 @@ type Message struct {
 	To   []string
 	Data []byte
 	User string // who authenticated, if anyone
+	TLS  bool   // whether the conversation was encrypted
 }
 
 // Server is a running SMTP server.
@@ -38,6 +40,13 @@ type Server struct {
 // ends. With a user, every mail needs AUTH PLAIN with user and password.
 func Start(t testing.TB, addr, user, password string) *Server {
 	t.Helper()
+	return StartTLS(t, addr, user, password, nil)
+}
+
+// StartTLS is Start with STARTTLS offered under cfg; AUTH is then accepted
+// only after STARTTLS.
+func StartTLS(t testing.TB, addr, user, password string, cfg *tls.Config) *Server {
+	t.Helper()
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
@@ -46,11 +55,12 @@ func Start(t testing.TB, addr, user, password string) *Server {
 		t.Fatalf("smtptest: %v", err)
 	}
 	s := &Server{Addr: ln.Addr().String(), user: user, password: password}
-	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
-		return &session{s: s}, nil
+	s.srv = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		return &session{s: s, conn: c}, nil
 	}))
 	s.srv.Domain = "smtptest.local"
-	s.srv.AllowInsecureAuth = true
+	s.srv.AllowInsecureAuth = cfg == nil
+	s.srv.TLSConfig = cfg
 	s.srv.ReadTimeout = 10 * time.Second
 	s.srv.WriteTimeout = 10 * time.Second
 	go func() { _ = s.srv.Serve(ln) }()
@@ -89,6 +99,7 @@ func (s *Server) Messages() []Message {
 
 type session struct {
 	s    *Server
+	conn *smtp.Conn
 	user string
 	msg  Message
 }
@@ -117,7 +128,8 @@ func (x *session) Mail(from string, _ *smtp.MailOptions) error {
 	if x.s.user != "" && x.user == "" {
 		return smtp.ErrAuthRequired
 	}
-	x.msg = Message{From: from, User: x.user}
+	_, encrypted := x.conn.TLSConnectionState()
+	x.msg = Message{From: from, User: x.user, TLS: encrypted}
 	return nil
 }
 
