@@ -218,6 +218,103 @@ func (b *AgencyUpsertBatchResults) Close() error {
 	return b.br.Close()
 }
 
+const billingUpsert = `-- name: BillingUpsert :batchexec
+INSERT INTO billing_info (
+    user_id, full_name, phone, phone_country, billing_email, company_name,
+    street1, street2, city, state, zip, country, company_id, vat_number
+) VALUES (
+    $1, $2, $3, nullif($4::text, ''), $5, $6,
+    $7, $8, $9, $10, $11, nullif($12::text, ''), $13, $14
+)
+ON CONFLICT (user_id) DO UPDATE SET
+    full_name     = EXCLUDED.full_name,
+    phone         = EXCLUDED.phone,
+    phone_country = EXCLUDED.phone_country,
+    billing_email = EXCLUDED.billing_email,
+    company_name  = EXCLUDED.company_name,
+    street1       = EXCLUDED.street1,
+    street2       = EXCLUDED.street2,
+    city          = EXCLUDED.city,
+    state         = EXCLUDED.state,
+    zip           = EXCLUDED.zip,
+    country       = EXCLUDED.country,
+    company_id    = EXCLUDED.company_id,
+    vat_number    = EXCLUDED.vat_number,
+    updated_at    = now()
+`
+
+type BillingUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type BillingUpsertParams struct {
+	UserID       int64  `json:"user_id"`
+	FullName     string `json:"full_name"`
+	Phone        string `json:"phone"`
+	PhoneCountry string `json:"phone_country"`
+	BillingEmail string `json:"billing_email"`
+	CompanyName  string `json:"company_name"`
+	Street1      string `json:"street1"`
+	Street2      string `json:"street2"`
+	City         string `json:"city"`
+	State        string `json:"state"`
+	Zip          string `json:"zip"`
+	Country      string `json:"country"`
+	CompanyID    string `json:"company_id"`
+	VatNumber    string `json:"vat_number"`
+}
+
+// Writes the whole billing row of a user (billing/save, import): every field
+// as given, an empty country as none. Country codes must be in geo_country
+// (billing_info_country_fkey, billing_info_phone_country_fkey).
+func (q *Queries) BillingUpsert(ctx context.Context, arg []BillingUpsertParams) *BillingUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.UserID,
+			a.FullName,
+			a.Phone,
+			a.PhoneCountry,
+			a.BillingEmail,
+			a.CompanyName,
+			a.Street1,
+			a.Street2,
+			a.City,
+			a.State,
+			a.Zip,
+			a.Country,
+			a.CompanyID,
+			a.VatNumber,
+		}
+		batch.Queue(billingUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &BillingUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *BillingUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *BillingUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
 const boostedPostCampaignsReplace = `-- name: BoostedPostCampaignsReplace :batchexec
 WITH dropped AS (
     DELETE FROM boosted_post_campaign
@@ -707,6 +804,80 @@ func (b *ServiceUpsertBatchResults) Exec(f func(int, error)) {
 }
 
 func (b *ServiceUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const sourceUpsert = `-- name: SourceUpsert :batchexec
+INSERT INTO source (
+    user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture
+) VALUES (
+    $1, $2, $3, $4, $5, $6, $7, $8
+)
+ON CONFLICT (user_id, id) DO UPDATE SET
+    platform          = EXCLUDED.platform,
+    name              = EXCLUDED.name,
+    picture           = EXCLUDED.picture,
+    network_b_id      = EXCLUDED.network_b_id,
+    network_b_name    = EXCLUDED.network_b_name,
+    network_b_picture = EXCLUDED.network_b_picture,
+    updated_at        = now()
+`
+
+type SourceUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type SourceUpsertParams struct {
+	UserID          int64  `json:"user_id"`
+	ID              int64  `json:"id"`
+	Platform        string `json:"platform"`
+	Name            string `json:"name"`
+	Picture         string `json:"picture"`
+	NetworkBID      *int64 `json:"network_b_id"`
+	NetworkBName    string `json:"network_b_name"`
+	NetworkBPicture string `json:"network_b_picture"`
+}
+
+// Inserts a source of an import file, or updates the user's source with that id.
+func (q *Queries) SourceUpsert(ctx context.Context, arg []SourceUpsertParams) *SourceUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.UserID,
+			a.ID,
+			a.Platform,
+			a.Name,
+			a.Picture,
+			a.NetworkBID,
+			a.NetworkBName,
+			a.NetworkBPicture,
+		}
+		batch.Queue(sourceUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &SourceUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *SourceUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *SourceUpsertBatchResults) Close() error {
 	b.closed = true
 	return b.br.Close()
 }

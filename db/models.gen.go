@@ -37,18 +37,38 @@ type AgencyService struct {
 }
 
 type AppUser struct {
-	ID            int64          `json:"id"`
-	Email         string         `json:"email"`
-	PasswordHash  *string        `json:"password_hash"`
-	Snid          *int64         `json:"snid"`
-	FirstName     string         `json:"first_name"`
-	LastName      string         `json:"last_name"`
-	PhoneNumber   string         `json:"phone_number"`
-	PhoneCountry  string         `json:"phone_country"`
-	AgencyID      *int64         `json:"agency_id"`
-	CreditBalance pgtype.Numeric `json:"credit_balance"`
-	CreatedAt     time.Time      `json:"created_at"`
-	UpdatedAt     time.Time      `json:"updated_at"`
+	ID             int64          `json:"id"`
+	Email          string         `json:"email"`
+	PasswordHash   *string        `json:"password_hash"`
+	Snid           *int64         `json:"snid"`
+	FirstName      string         `json:"first_name"`
+	LastName       string         `json:"last_name"`
+	PhoneNumber    string         `json:"phone_number"`
+	PhoneCountry   string         `json:"phone_country"`
+	AgencyID       *int64         `json:"agency_id"`
+	CreditBalance  pgtype.Numeric `json:"credit_balance"`
+	CreatedAt      time.Time      `json:"created_at"`
+	UpdatedAt      time.Time      `json:"updated_at"`
+	SignupPresetID *int64         `json:"signup_preset_id"`
+}
+
+type BillingInfo struct {
+	UserID       int64     `json:"user_id"`
+	FullName     string    `json:"full_name"`
+	Phone        string    `json:"phone"`
+	PhoneCountry *string   `json:"phone_country"`
+	BillingEmail string    `json:"billing_email"`
+	CompanyName  string    `json:"company_name"`
+	Street1      string    `json:"street1"`
+	Street2      string    `json:"street2"`
+	City         string    `json:"city"`
+	State        string    `json:"state"`
+	Zip          string    `json:"zip"`
+	Country      *string   `json:"country"`
+	CompanyID    string    `json:"company_id"`
+	VatNumber    string    `json:"vat_number"`
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
 }
 
 type BoostedPost struct {
@@ -133,6 +153,14 @@ type CampaignObjective struct {
 	Position int32  `json:"position"`
 }
 
+type EmailChange struct {
+	UserID    int64     `json:"user_id"`
+	NewEmail  string    `json:"new_email"`
+	TokenHash []byte    `json:"token_hash"`
+	CreatedAt time.Time `json:"created_at"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
 type GeoCity struct {
 	ID          int64   `json:"id"`
 	CountryCode string  `json:"country_code"`
@@ -166,6 +194,18 @@ type LoginFailure struct {
 	ClientAddr string    `json:"client_addr"`
 	Email      string    `json:"email"`
 	FailedAt   time.Time `json:"failed_at"`
+}
+
+type MailOutbox struct {
+	ID            int64              `json:"id"`
+	Recipient     string             `json:"recipient"`
+	Subject       string             `json:"subject"`
+	Body          string             `json:"body"`
+	CreatedAt     time.Time          `json:"created_at"`
+	Attempts      int32              `json:"attempts"`
+	NextAttemptAt time.Time          `json:"next_attempt_at"`
+	LastError     string             `json:"last_error"`
+	SentAt        pgtype.Timestamptz `json:"sent_at"`
 }
 
 type Preset struct {

@@ -27,6 +27,11 @@ type Config struct {
 	// AdvertiserAccessEmail answers access-data for a campaign whose preset's
 	// agency has no e-mail ('' when unset).
 	AdvertiserAccessEmail string
+	// NetworkAAPIURL is the base URL of network_a's Graph-style API; empty
+	// makes the social sign-in routes answer 503 unavailable.
+	NetworkAAPIURL string
+	// NetworkATimeout bounds each request to network_a (default 5 s).
+	NetworkATimeout time.Duration
 }
 
 // Server holds the dependencies of the handlers.
@@ -37,6 +42,8 @@ type Server struct {
 	tokens *auth.Tokens
 	log    *slog.Logger
 	routes []Route
+	// networkA is nil when NetworkAAPIURL is not set.
+	networkA *auth.NetworkA
 }
 
 // Route is one registered route, for the documentation and its tests.
@@ -56,7 +63,15 @@ func New(cfg Config, pool *pgxpool.Pool, tokens *auth.Tokens, log *slog.Logger) 
 	if cfg.LoginMaxFailures == 0 {
 		cfg.LoginMaxFailures = 10
 	}
-	return &Server{cfg: cfg, pool: pool, q: db.New(pool), tokens: tokens, log: log}
+	s := &Server{cfg: cfg, pool: pool, q: db.New(pool), tokens: tokens, log: log}
+	if cfg.NetworkAAPIURL != "" {
+		n, err := auth.NewNetworkA(cfg.NetworkAAPIURL, cfg.NetworkATimeout)
+		if err != nil {
+			log.Error("social sign-in is off", "err", err)
+		}
+		s.networkA = n
+	}
+	return s
 }
 
 // Routes lists every registered route.
@@ -105,6 +120,16 @@ func (s *Server) register(mux *http.ServeMux) {
 	s.bearer(mux, "POST /v1/boosted-posts/list", s.handler(endpoint[boostedPostListRequest, []db.BoostedPostListRow](s.boostedPostList)))
 	s.bearer(mux, "POST /v1/boosted-posts/count", s.handler(endpoint[boostedPostCountRequest, int64](s.boostedPostCount)))
 	s.bearer(mux, "POST /v1/boosted-posts/batch-insights", s.handler(endpoint[batchInsightsRequest, db.BoostedPostInsightsSumRow](s.boostedPostBatchInsights)))
+
+	// Accounts: social sign-up and sign-in over network_a, profile changes, billing details.
+	s.public(mux, "POST /v1/user/pre-signup-sn", s.handler(endpoint[socialRequest, preSignup](s.userPreSignupSn)))
+	s.public(mux, "POST /v1/user/signup-sn", s.handler(endpoint[signupRequest, userWithToken](s.userSignupSn)))
+	s.public(mux, "POST /v1/user/login-sn", s.handler(endpoint[socialRequest, userWithToken](s.userLoginSn)))
+	s.bearer(mux, "POST /v1/user/save", s.handler(endpoint[userSaveRequest, result](s.userSave)))
+	s.public(mux, "GET /v1/user/verify-email", s.handler(endpoint[verifyEmailRequest, result](s.userVerifyEmail)))
+	s.bearer(mux, "GET /v1/billing/detail", s.handler(endpoint[empty, db.BillingDetailRow](s.billingDetail)))
+	s.bearer(mux, "POST /v1/billing/save", s.handler(endpoint[billingSaveRequest, bool](s.billingSave)))
+	s.bearer(mux, "GET /v1/billing/countries", s.handler(endpoint[empty, json.RawMessage](s.billingCountries)))
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {

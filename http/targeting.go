@@ -90,8 +90,6 @@ func (v *targetingParser) targeting(path string, raw json.RawMessage) (any, erro
 	return m, nil
 }
 
-var countryCode = regexp.MustCompile(`^[A-Z]{2}$`)
-
 // country is an ISO 3166 code, remembered for the check against the
 // service's countries.
 func (v *targetingParser) country(path string, raw json.RawMessage) (any, error) {

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/mail"
 	"regexp"
 	"strings"
 	"time"
 
 	"adboost/auth"
 	"adboost/db"
+	"adboost/db/outbox"
 )
 
 // config is the environment of CONTRACT §1.
@@ -26,6 +28,9 @@ type config struct {
 	// advertiserAccessEmail answers access-data when the campaign's preset
 	// names no agency e-mail.
 	advertiserAccessEmail string
+	networkAURL           string // NETWORK_A_API_URL: empty turns social sign-in off
+	smtpURL               string // SMTP_URL: empty logs mails instead of sending them
+	mailFrom              string // MAIL_FROM: the sender of outgoing mails
 }
 
 var decimal = regexp.MustCompile(`^[0-9]{1,8}(\.[0-9]{1,2})?$`)
@@ -43,6 +48,9 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 		publicBaseURL: strings.TrimRight(getenv("PUBLIC_BASE_URL"), "/"),
 
 		advertiserAccessEmail: strings.TrimSpace(getenv("ADVERTISER_ACCESS_EMAIL")),
+		networkAURL:           getenv("NETWORK_A_API_URL"),
+		smtpURL:               getenv("SMTP_URL"),
+		mailFrom:              or(getenv("MAIL_FROM"), outbox.DefaultFrom),
 	}
 	if c.databaseURL == "" {
 		c.databaseURL, c.defaultDatabase = db.DefaultURL, true
@@ -61,6 +69,19 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 		return c, fmt.Errorf("JWT_TTL %q is not a positive duration such as 24h", getenv("JWT_TTL"))
 	}
 	c.jwtTTL = ttl
+	if c.networkAURL != "" {
+		if _, err := auth.NewNetworkA(c.networkAURL, 0); err != nil {
+			return c, fmt.Errorf("NETWORK_A_API_URL: %w", err)
+		}
+	}
+	if c.smtpURL != "" {
+		if err := outbox.CheckSMTPURL(c.smtpURL); err != nil {
+			return c, err
+		}
+	}
+	if _, err := mail.ParseAddress(c.mailFrom); err != nil {
+		return c, fmt.Errorf("MAIL_FROM %q is not an e-mail address: %w", c.mailFrom, err)
+	}
 	return c, nil
 }
 
