@@ -59,7 +59,7 @@ type AgencyListParams struct {
 // One page of the agency directory (agencies/list, CONTRACT §10): the
 // agencies passing every given filter, by username then id. A filter given
 // as NULL passes everything (the request is planned for its own values, see
-// http/agencies.go):
+// perRequestPlans in http/catalogue.go):
 //
 //	search: a case-insensitive, literal substring of username, description
 //	  or locations (agency_search_idx);

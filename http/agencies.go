@@ -10,6 +10,8 @@ import (
 	"adboost/db"
 )
 
+// agencyListRequest is the agencies/list body (CONTRACT §10). search is
+// trimmed of surrounding spaces; service and industry are ids.
 type agencyListRequest struct {
 	Search   string `json:"search"`
 	Service  Int    `json:"service"`

@@ -2,9 +2,9 @@
 -- One page of the public catalogue (presets/browse). The inner query picks
 -- the ids of the page: visible presets (active and not private) passing every
 -- given filter, by title then id. A filter given as NULL passes everything;
--- the handler has each request planned for its own values (see
--- http/presets.go), so the planner drops the absent filters and serves the
--- given ones from their indexes (sql/migrations/00011_catalogue_index.sql):
+-- the handler has each request planned for its own values (perRequestPlans
+-- in http/catalogue.go), so the planner drops the absent filters and serves
+-- the given ones from their indexes (00011_catalogue_index.sql):
 --   goal: the objective code, exactly;
 --   vertical: a literal substring of the stored slug list (like_escape makes
 --     `%`, `_` and `\` ordinary characters);
@@ -20,7 +20,7 @@
 -- checked from a title-ordered index: walking one, PostgreSQL would read
 -- every preset before the page's last match, and a location whose presets
 -- are all inactive or late in the alphabet meant reading the whole table (at
--- 100,000 presets, 0.7 s for none found). With a location the order is
+-- 100,000 presets, 0.7 s to find none). With a location the order is
 -- therefore taken from `title || ''` (the same order, which no index
 -- provides): the planner finds the matches with the location index and sorts
 -- them, which costs what presets/count costs for the same filter.
