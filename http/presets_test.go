@@ -563,3 +563,51 @@ func TestListsArePlannedPerRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogueRouteAuth checks the Auth column of the spec for every route
+// of the catalogue: Bearer routes answer 401 without a valid token, the
+// others answer without one.
+func TestCatalogueRouteAuth(t *testing.T) {
+	e := newEnv(t)
+	e.load(catalogueFixture())
+	want := map[string]bool{ // pattern → Bearer
+		"POST /v1/presets/browse":            false,
+		"POST /v1/presets/count":             false,
+		"GET /v1/presets/available":          true,
+		"GET /v1/presets/optimization-goals": false,
+		"POST /v1/reviews/submit":            true,
+		"POST /v1/agencies/list":             true,
+		"GET /v1/agencies/detail/{id}":       false,
+		"GET /v1/agencies/services":          true,
+	}
+	seen := 0
+	for _, rt := range e.api.Routes() {
+		bearer, ok := want[rt.Pattern]
+		if !ok {
+			continue
+		}
+		seen++
+		if rt.Bearer != bearer {
+			t.Errorf("%s: Bearer %v, want %v", rt.Pattern, rt.Bearer, bearer)
+		}
+		method, path, _ := strings.Cut(rt.Pattern, " ")
+		path = strings.Replace(path, "{id}", "10", 1)
+		body := any(nil)
+		if method == http.MethodPost {
+			body = `{"preset_id": 1, "rating": 5}`
+		}
+		if bearer {
+			for _, token := range []string{"", "not-a-token", e.token(100) + "x"} {
+				e.do(request{method: method, path: path, token: token, body: body}).fails(http.StatusUnauthorized, "unauthorized")
+			}
+			var v any
+			e.do(request{method: method, path: path, token: e.token(100), body: body}).ok(&v)
+		} else {
+			var v any
+			e.do(request{method: method, path: path, body: body}).ok(&v)
+		}
+	}
+	if seen != len(want) {
+		t.Fatalf("%d of the %d catalogue routes are registered", seen, len(want))
+	}
+}
