@@ -11,6 +11,7 @@ import (
 	"errors"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 var (
@@ -534,6 +535,70 @@ func (b *BoostedPostUpsertBatchResults) Close() error {
 	return b.br.Close()
 }
 
+const boostingConditionReplace = `-- name: BoostingConditionReplace :batchexec
+WITH dropped AS (
+    DELETE FROM boosting_condition
+    WHERE preset_id = $1
+      AND $3::int IS NULL
+)
+INSERT INTO boosting_condition (preset_id, keywords, reach)
+SELECT $1, $2::text[], $3::int
+WHERE $3::int IS NOT NULL
+ON CONFLICT (preset_id) DO UPDATE SET
+    keywords = EXCLUDED.keywords,
+    reach    = EXCLUDED.reach
+`
+
+type BoostingConditionReplaceBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type BoostingConditionReplaceParams struct {
+	PresetID int64    `json:"preset_id"`
+	Keywords []string `json:"keywords"`
+	Reach    *int32   `json:"reach"`
+}
+
+// Makes the boosting condition of a preset of an import file what the file
+// says: with a @reach, inserted or updated; without one (the preset has no
+// condition), the stored one is deleted.
+func (q *Queries) BoostingConditionReplace(ctx context.Context, arg []BoostingConditionReplaceParams) *BoostingConditionReplaceBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.PresetID,
+			a.Keywords,
+			a.Reach,
+		}
+		batch.Queue(boostingConditionReplace, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &BoostingConditionReplaceBatchResults{br, len(arg), false}
+}
+
+func (b *BoostingConditionReplaceBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *BoostingConditionReplaceBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
 const campaignHistoryImported = `-- name: CampaignHistoryImported :batchexec
 INSERT INTO campaign_history (user_id, campaign_id, action, details)
 SELECT c.user_id, c.id, 'created', jsonb_build_object(
@@ -752,6 +817,178 @@ func (b *IndustryUpsertBatchResults) Exec(f func(int, error)) {
 }
 
 func (b *IndustryUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const presetUpsert = `-- name: PresetUpsert :batchexec
+INSERT INTO preset (
+    id, agency_id, title, image, active, private, campaign_objective, vertical,
+    price, original_price, version, platform, audience_targeting, location_json,
+    description, allowed_options, number_of_purchases
+) VALUES (
+    $1, $2, $3, $4, $5, $6, $7, $8,
+    ($9::text)::numeric(12, 2), ($10::text)::numeric(12, 2), $11, $12,
+    $13, $14, $15, $16::text[], $17
+)
+ON CONFLICT (id) DO UPDATE SET
+    agency_id           = EXCLUDED.agency_id,
+    title               = EXCLUDED.title,
+    image               = EXCLUDED.image,
+    active              = EXCLUDED.active,
+    private             = EXCLUDED.private,
+    campaign_objective  = EXCLUDED.campaign_objective,
+    vertical            = EXCLUDED.vertical,
+    price               = EXCLUDED.price,
+    original_price      = EXCLUDED.original_price,
+    version             = EXCLUDED.version,
+    platform            = EXCLUDED.platform,
+    audience_targeting  = EXCLUDED.audience_targeting,
+    location_json       = EXCLUDED.location_json,
+    description         = EXCLUDED.description,
+    allowed_options     = EXCLUDED.allowed_options,
+    number_of_purchases = EXCLUDED.number_of_purchases,
+    updated_at          = now()
+`
+
+type PresetUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type PresetUpsertParams struct {
+	ID                int64           `json:"id"`
+	AgencyID          int64           `json:"agency_id"`
+	Title             string          `json:"title"`
+	Image             *string         `json:"image"`
+	Active            bool            `json:"active"`
+	Private           bool            `json:"private"`
+	CampaignObjective string          `json:"campaign_objective"`
+	Vertical          string          `json:"vertical"`
+	Price             string          `json:"price"`
+	OriginalPrice     string          `json:"original_price"`
+	Version           int32           `json:"version"`
+	Platform          string          `json:"platform"`
+	AudienceTargeting string          `json:"audience_targeting"`
+	LocationJson      json.RawMessage `json:"location_json"`
+	Description       string          `json:"description"`
+	AllowedOptions    []string        `json:"allowed_options"`
+	NumberOfPurchases int32           `json:"number_of_purchases"`
+}
+
+// Inserts a preset of an import file, or updates the preset with that id.
+func (q *Queries) PresetUpsert(ctx context.Context, arg []PresetUpsertParams) *PresetUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.ID,
+			a.AgencyID,
+			a.Title,
+			a.Image,
+			a.Active,
+			a.Private,
+			a.CampaignObjective,
+			a.Vertical,
+			a.Price,
+			a.OriginalPrice,
+			a.Version,
+			a.Platform,
+			a.AudienceTargeting,
+			a.LocationJson,
+			a.Description,
+			a.AllowedOptions,
+			a.NumberOfPurchases,
+		}
+		batch.Queue(presetUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &PresetUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *PresetUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *PresetUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const reviewUpsert = `-- name: ReviewUpsert :batchexec
+INSERT INTO review (id, preset_id, user_id, rating, message, created_at)
+VALUES ($1, $2, $3, $4, $5, coalesce($6::timestamptz, now()))
+ON CONFLICT (id) DO UPDATE SET
+    preset_id  = EXCLUDED.preset_id,
+    user_id    = EXCLUDED.user_id,
+    rating     = EXCLUDED.rating,
+    message    = EXCLUDED.message,
+    created_at = EXCLUDED.created_at
+`
+
+type ReviewUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type ReviewUpsertParams struct {
+	ID        int64              `json:"id"`
+	PresetID  int64              `json:"preset_id"`
+	UserID    int64              `json:"user_id"`
+	Rating    int16              `json:"rating"`
+	Message   string             `json:"message"`
+	CreatedAt pgtype.Timestamptz `json:"created_at"`
+}
+
+// Inserts a review of an import file, or updates the review with that id.
+// Without a @created_at the review is dated now.
+func (q *Queries) ReviewUpsert(ctx context.Context, arg []ReviewUpsertParams) *ReviewUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.ID,
+			a.PresetID,
+			a.UserID,
+			a.Rating,
+			a.Message,
+			a.CreatedAt,
+		}
+		batch.Queue(reviewUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &ReviewUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *ReviewUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *ReviewUpsertBatchResults) Close() error {
 	b.closed = true
 	return b.br.Close()
 }

@@ -26,6 +26,11 @@ type Agency struct {
 	CreatedAt   time.Time `json:"created_at"`
 }
 
+type AgencyCard struct {
+	ID     int64           `json:"id"`
+	Object json.RawMessage `json:"object"`
+}
+
 type AgencyIndustry struct {
 	AgencyID   int64 `json:"agency_id"`
 	IndustryID int64 `json:"industry_id"`
@@ -228,6 +233,30 @@ type Preset struct {
 	NumberOfPurchases int32           `json:"number_of_purchases"`
 	CreatedAt         time.Time       `json:"created_at"`
 	UpdatedAt         time.Time       `json:"updated_at"`
+}
+
+type PresetCard struct {
+	ID                int64           `json:"id"`
+	Title             string          `json:"title"`
+	Image             *string         `json:"image"`
+	CampaignObjective string          `json:"campaign_objective"`
+	Vertical          json.RawMessage `json:"vertical"`
+	Price             pgtype.Numeric  `json:"price"`
+	OriginalPrice     pgtype.Numeric  `json:"original_price"`
+	Version           int32           `json:"version"`
+	Private           bool            `json:"private"`
+	Platform          string          `json:"platform"`
+	AudienceTargeting string          `json:"audience_targeting"`
+	LocationJson      string          `json:"location_json"`
+	Description       string          `json:"description"`
+	Hashtags          json.RawMessage `json:"hashtags"`
+	Reach             json.RawMessage `json:"reach"`
+	AllowedOptions    []string        `json:"allowed_options"`
+	Rating            int64           `json:"rating"`
+	Agency            json.RawMessage `json:"agency"`
+	NumberOfPurchases int32           `json:"number_of_purchases"`
+	Active            bool            `json:"active"`
+	AgencyID          int64           `json:"agency_id"`
 }
 
 type Review struct {

@@ -105,6 +105,16 @@ func (s *Server) register(mux *http.ServeMux) {
 	s.public(mux, "POST /v1/user/login-password", s.handler(endpoint[loginPasswordRequest, userWithToken](s.userLoginPassword)))
 	s.bearer(mux, "GET /v1/user/detail", s.handler(endpoint[empty, db.UserProfileRow](s.userDetail)))
 
+	// Catalogue: presets, reviews and the agency directory.
+	s.public(mux, "POST /v1/presets/browse", s.handler(endpoint[presetBrowseRequest, []db.PresetBrowseRow](s.presetBrowse)))
+	s.public(mux, "POST /v1/presets/count", s.handler(endpoint[presetCountRequest, int64](s.presetCount)))
+	s.bearer(mux, "GET /v1/presets/available", s.handler(endpoint[empty, []db.PresetAvailableRow](s.presetAvailable)))
+	s.public(mux, "GET /v1/presets/optimization-goals", s.handler(endpoint[empty, []db.CampaignObjectiveListRow](s.presetOptimizationGoals)))
+	s.bearer(mux, "POST /v1/reviews/submit", s.handler(endpoint[reviewSubmitRequest, db.ReviewSubmitRow](s.reviewSubmit)))
+	s.bearer(mux, "POST /v1/agencies/list", s.handler(endpoint[agencyListRequest, []json.RawMessage](s.agencyList)))
+	s.public(mux, "GET /v1/agencies/detail/{id}", s.handler(endpoint[agencyDetailRequest, json.RawMessage](s.agencyDetail)))
+	s.bearer(mux, "GET /v1/agencies/services", s.handler(endpoint[empty, []db.Service](s.agencyServices)))
+
 	// Campaigns: boosted pages, boosted posts and their insights, geographic targeting.
 	s.bearer(mux, "GET /v1/boosted-pages/detail/{id}", s.handler(endpoint[campaignPathID, json.RawMessage](s.boostedPageDetail)))
 	s.bearer(mux, "POST /v1/boosted-pages/save/{id}", s.handler(endpoint[campaignSaveRequest, bool](s.boostedPageSave)))
