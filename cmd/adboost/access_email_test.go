@@ -12,7 +12,7 @@ import (
 )
 
 // TestAdvertiserAccessEmail: ADVERTISER_ACCESS_EMAIL reaches access-data
-// through `serve` (the demo's campaigns have no preset, so they answer it),
+// through `serve` (demo campaign 1006 has no preset, so it answers it),
 // and a value that is no e-mail address is refused at start.
 func TestAdvertiserAccessEmail(t *testing.T) {
 	t.Parallel()
@@ -41,7 +41,7 @@ func TestAdvertiserAccessEmail(t *testing.T) {
 	if err != nil || user.AccessToken == "" {
 		t.Fatalf("demo login: %v", err)
 	}
-	req, _ := http.NewRequest(http.MethodGet, base+"/v1/boosted-pages/access-data/1001", nil)
+	req, _ := http.NewRequest(http.MethodGet, base+"/v1/boosted-pages/access-data/1006", nil)
 	req.Header.Set("Authorization", "Bearer "+user.AccessToken)
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
@@ -50,6 +50,6 @@ func TestAdvertiserAccessEmail(t *testing.T) {
 	defer resp.Body.Close()
 	var got map[string]string
 	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || got["email"] != "access@adboost.example" {
-		t.Fatalf("access-data/1001 = %d %v %v", resp.StatusCode, got, err)
+		t.Fatalf("access-data/1006 = %d %v %v", resp.StatusCode, got, err)
 	}
 }
