@@ -136,7 +136,8 @@ FROM (
     JOIN geo_country AS c ON c.code = ci.country_code
     WHERE $1::text IN ('', 'city')
       AND ci.country_code = $2::text
-      AND ($3::text = '' OR ci.id::text = $3::text)
+      -- A key that is no GeoNames id matches no city (and reads no row).
+      AND ($3::text = '' OR ci.id = CASE WHEN $3::text ~ '^[0-9]{1,18}$' THEN CAST($3::text AS bigint) END)
 ) AS hit
 ORDER BY hit.rank, hit.population DESC, hit.label, hit.value
 `

@@ -382,7 +382,8 @@ var emailPattern = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
 // validEmail accepts a bare address (no display name, comment or quoting)
 // that the schema accepts too.
 func validEmail(s string) bool {
-	if len(s) > 254 || !emailPattern.MatchString(s) || strings.ContainsAny(s, "<>()[]\\,;:\"") || hasControl(s) {
+	if len(s) > 254 || !emailPattern.MatchString(s) || strings.ContainsAny(s, "<>()[]\\,;:\"") || hasControl(s) ||
+		strings.IndexFunc(s, unicode.IsSpace) >= 0 { // PostgreSQL's \s, like the schema's CHECKs
 		return false
 	}
 	a, err := mail.ParseAddress(s)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -60,6 +61,12 @@ func toError(ctx context.Context, log *slog.Logger, err error) *Error {
 		return e
 	case errors.Is(err, pgx.ErrNoRows):
 		return notFound("not found")
+	case errors.As(err, &pgErr) && pgErr.Code == "23503" && strings.HasSuffix(pgErr.ConstraintName, "_user_id_fkey"):
+		// A valid token of an account that was deleted since.
+		return unauthorized("the account of this access token no longer exists")
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		// The client went away; nobody reads this answer.
+		return unavailable("the request was cancelled")
 	case errors.As(err, &connErr), errors.Is(err, context.DeadlineExceeded):
 		log.ErrorContext(ctx, "database unreachable", "err", err)
 		return unavailable("the database is unreachable, try again later")

@@ -56,6 +56,9 @@ func decodeBody(r *http.Request, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
 	}
+	if hasEscapedNUL(body) {
+		return badRequest("%s: text must not contain NUL characters (\\u0000)", nulField(body))
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(dst); err != nil {
 		return jsonError(err)
@@ -64,6 +67,68 @@ func decodeBody(r *http.Request, dst any) error {
 		return badRequest("malformed JSON: unexpected data after the object")
 	}
 	return nil
+}
+
+// hasEscapedNUL tells whether a JSON text has a \u0000 escape, a character
+// that PostgreSQL text cannot hold. (A raw NUL byte is not valid JSON.)
+func hasEscapedNUL(body []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(body[i:], []byte(`u0000`))
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		slashes := 0
+		for k := at - 1; k >= 0 && body[k] == '\\'; k-- {
+			slashes++
+		}
+		if slashes%2 == 1 {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+// nulField names the field whose text holds a NUL character, as a path such
+// as targeting.geo_locations.cities[0].name.
+func nulField(body []byte) string {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return "the body"
+	}
+	var walk func(v any, path string) string
+	walk = func(v any, path string) string {
+		switch v := v.(type) {
+		case string:
+			if strings.ContainsRune(v, 0) {
+				return path
+			}
+		case map[string]any:
+			for k, e := range v {
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				if strings.ContainsRune(k, 0) {
+					return p
+				}
+				if f := walk(e, p); f != "" {
+					return f
+				}
+			}
+		case []any:
+			for i, e := range v {
+				if f := walk(e, fmt.Sprintf("%s[%d]", path, i)); f != "" {
+					return f
+				}
+			}
+		}
+		return ""
+	}
+	if f := walk(v, ""); f != "" {
+		return "field " + f
+	}
+	return "the body"
 }
 
 // jsonError explains a decoding failure, naming the field where there is one.

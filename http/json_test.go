@@ -49,3 +49,23 @@ func TestIntAndBoolTolerance(t *testing.T) {
 		}
 	}
 }
+
+func TestEscapedNUL(t *testing.T) {
+	for body, want := range map[string]bool{
+		`{"a": "x\u0000y"}`:         true,
+		`{"a": "\\\u0000"}`:         true,  // an escaped backslash, then NUL
+		`{"a": "\\u0000"}`:          false, // a backslash, then the text u0000
+		`{"a": "u0000"}`:            false,
+		`{"a": "\u00000"}`:          true,
+		`{"a": {"b": ["\u0000"]}}`:  true,
+		`{"a": "\\\\u0000"}`:        false,
+		`{"a\u0000": "key has it"}`: true,
+	} {
+		if got := hasEscapedNUL([]byte(body)); got != want {
+			t.Errorf("hasEscapedNUL(%s) = %v, want %v", body, got, want)
+		}
+	}
+	if f := nulField([]byte(`{"t": {"cities": [{"name": "ok"}, {"name": "a\u0000"}]}}`)); f != "field t.cities[1].name" {
+		t.Errorf("nulField = %q", f)
+	}
+}

@@ -93,5 +93,9 @@ func (s *Server) userLoginPassword(ctx context.Context, req *loginPasswordReques
 }
 
 func (s *Server) userDetail(ctx context.Context, _ *empty) (db.UserProfileRow, error) {
-	return s.q.UserProfile(ctx, userID(ctx))
+	user, err := s.q.UserProfile(ctx, userID(ctx))
+	if isNoRows(err) {
+		return user, unauthorized("the account of this access token no longer exists")
+	}
+	return user, err
 }

@@ -96,6 +96,7 @@ func TestLoginPasswordFailures(t *testing.T) {
 		{"array body", `[]`, 400, "bad_request", "object"},
 		{"malformed JSON", `{"email": `, 400, "bad_request", "malformed"},
 		{"trailing data", `{"email": "a@b.c", "password": "x"} {}`, 400, "bad_request", "malformed"},
+		{"NUL in the e-mail", `{"email": "a\u0000b@example.com", "password": "x"}`, 400, "bad_request", "field email"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e.post("/v1/user/login-password", "", tc.body).fails(tc.code, tc.err, tc.word)
@@ -214,4 +215,27 @@ func TestBearerTokens(t *testing.T) {
 		})
 	}
 	_ = auth.Issuer
+}
+
+// A valid token whose account was deleted since is refused, not a 500.
+func TestTokenOfDeletedAccount(t *testing.T) {
+	e := newEnv(t)
+	e.load(usersFixture)
+	token := e.token(101)
+	if _, err := e.pool.Exec(t.Context(), "DELETE FROM app_user WHERE id = 101"); err != nil {
+		t.Fatal(err)
+	}
+	e.post("/v1/billing/save", token, map[string]string{"full_name": "Bob"}).
+		fails(http.StatusUnauthorized, "unauthorized", "no longer exists")
+	e.get("/v1/user/detail", token).fails(http.StatusUnauthorized, "unauthorized", "no longer exists")
+}
+
+// E-mail addresses with spaces that PostgreSQL's \s knows (and Go's does not)
+// are refused as bad input, not left to the schema's CHECK.
+func TestEmailWithUnicodeSpace(t *testing.T) {
+	e := newEnv(t)
+	e.load(usersFixture)
+	for _, addr := range []string{"a\u2003b@example.com", "ab@exa\u3000mple.com", "a\u00a0b@example.com"} {
+		e.post("/v1/user/save", e.token(100), `{"email": "`+addr+`"}`).fails(http.StatusBadRequest, "bad_request", "email")
+	}
 }

@@ -80,6 +80,9 @@ func Load(ctx context.Context, pool *pgxpool.Pool, r io.Reader) error {
 	if err := dec.Decode(&file); err != nil {
 		return fmt.Errorf("data file: not a JSON object: %w", err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data file: unexpected data after the JSON object")
+	}
 	return LoadFiles(ctx, pool, file)
 }
 
@@ -191,9 +194,25 @@ func rowError(key string, i int, err error) error {
 	return re
 }
 
-// constraintField reads the column out of a default constraint name such as
-// app_user_email_check or agency_service_service_id_fkey.
+// fileFields names the field of the data file that a constraint checks, where
+// it is not the column that the constraint's name carries.
+var fileFields = map[string]string{
+	"agency_service_service_id_fkey":         "services",
+	"agency_industry_industry_id_fkey":       "industries",
+	"source_network_b_check":                 "network_b_id",
+	"source_network_b_key":                   "network_b_id",
+	"campaign_user_id_key":                   "user_id",
+	"boosted_post_campaign_campaign_id_fkey": "boosted_page_ids",
+	"boosted_post_campaign_post_id_fkey":     "id",
+}
+
+// constraintField reads the field out of a constraint name: the file's own
+// name where fileFields has one, else the column of a default constraint name
+// such as app_user_email_check.
 func constraintField(table, constraint string) string {
+	if f, ok := fileFields[constraint]; ok {
+		return f
+	}
 	name := strings.TrimPrefix(constraint, table+"_")
 	for _, suffix := range []string{"_check", "_fkey", "_key", "_idx"} {
 		if s, ok := strings.CutSuffix(name, suffix); ok {

@@ -80,9 +80,10 @@ func TestLoadRollsBackOnBadRow(t *testing.T) {
 		{"missing id", bad(`{"email": "bo@example.com"}`), "users[0].id"},
 		{"unknown agency", bad(`{"id": 101, "email": "bo@example.com", "agency_id": 99}`), "users[0].agency_id"},
 		{"duplicate e-mail", bad(`{"id": 101, "email": "ANA@example.com"}`), "users[1]"},
-		{"unknown service", strings.Replace(goodFile, `"services": [1, 2]`, `"services": [1, 7]`, 1), "agencies[0].service_id"},
+		{"unknown service", strings.Replace(goodFile, `"services": [1, 2]`, `"services": [1, 7]`, 1), "agencies[0].services"},
 		{"unknown key", `{"services": [{"id": 1, "name": "x"}], "widgets": []}`, `unknown key "widgets"`},
 		{"not an array", `{"services": {"id": 1}}`, "services: must be an array"},
+		{"trailing data", `{"services": [{"id": 1, "name": "x"}]} trailing garbage`, "unexpected data after the JSON object"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := dataset.Load(ctx, pool, strings.NewReader(tc.file))

@@ -75,7 +75,8 @@ FROM (
     JOIN geo_country AS c ON c.code = ci.country_code
     WHERE @type::text IN ('', 'city')
       AND ci.country_code = @country::text
-      AND (@key::text = '' OR ci.id::text = @key::text)
+      -- A key that is no GeoNames id matches no city (and reads no row).
+      AND (@key::text = '' OR ci.id = CASE WHEN @key::text ~ '^[0-9]{1,18}$' THEN CAST(@key::text AS bigint) END)
 ) AS hit
 ORDER BY hit.rank, hit.population DESC, hit.label, hit.value;
 
