@@ -112,7 +112,13 @@ func conform(x exchange) error {
 	}
 	req.Header = x.header.Clone()
 
-	route, params, err := router.FindRoute(req)
+	// The mux answers HEAD wherever it answers GET; the document lists GET.
+	routed := req
+	if req.Method == http.MethodHead {
+		routed = req.Clone(ctx)
+		routed.Method = http.MethodGet
+	}
+	route, params, err := router.FindRoute(routed)
 	switch {
 	case errors.Is(err, routers.ErrPathNotFound):
 		return conformBare(doc, req, x, "NotFound", http.StatusNotFound)
@@ -131,6 +137,7 @@ func conform(x exchange) error {
 			MultiError:                        true,
 		},
 	}
+	in.Options.WithCustomSchemaErrorFunc(schemaErrorText)
 	if reqErr := openapi3filter.ValidateRequest(ctx, in); reqErr != nil {
 		var noToken *openapi3filter.SecurityRequirementsError
 		switch {
@@ -147,13 +154,49 @@ func conform(x exchange) error {
 		RequestValidationInput: in,
 		Status:                 x.status,
 		Header:                 x.respHeader,
-		Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+		Options:                responseOptions(),
 	}
 	out.SetBodyBytes(x.respBody)
 	if err := openapi3filter.ValidateResponse(ctx, out); err != nil {
 		return fmt.Errorf("the response is not what %s %s describes:\n%v", x.method, route.Path, err)
 	}
 	return nil
+}
+
+// responseOptions make ValidateResponse refuse a status the operation does
+// not list, and report every mismatch, each as "at /pointer: reason".
+func responseOptions() *openapi3filter.Options {
+	opts := &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}
+	opts.WithCustomSchemaErrorFunc(schemaErrorText)
+	return opts
+}
+
+func schemaErrorText(err *openapi3.SchemaError) string {
+	if ptr := err.JSONPointer(); len(ptr) > 0 {
+		return "at /" + strings.Join(ptr, "/") + ": " + tidyReason(err.Reason)
+	}
+	return tidyReason(err.Reason)
+}
+
+// tidyReason shortens the JSON Schema 2020-12 validator's report. A field
+// that unevaluatedProperties refuses is reported as "false schema"; when a
+// subschema of allOf fails, every field it described is refused so too, which
+// buries the real mismatch: those lines are dropped when there is another.
+func tidyReason(reason string) string {
+	var kept, refused []string
+	for _, line := range strings.Split(reason, "\n") {
+		switch {
+		case strings.HasPrefix(line, "jsonschema validation failed with "):
+		case strings.HasSuffix(line, "': false schema"):
+			refused = append(refused, strings.TrimSuffix(line, "false schema")+"not described (unevaluatedProperties: false)")
+		default:
+			kept = append(kept, line)
+		}
+	}
+	if len(kept) == 0 || len(kept) == 1 && strings.Contains(kept[0], "'allOf' failed") {
+		kept = append(kept, refused...)
+	}
+	return "\n" + strings.Join(kept, "\n")
 }
 
 // conformBare checks the answer to a request no operation takes against the
@@ -175,7 +218,7 @@ func conformBare(doc *openapi3.T, req *http.Request, x exchange, name string, st
 		},
 		Status:  x.status,
 		Header:  x.respHeader,
-		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+		Options: responseOptions(),
 	}
 	out.SetBodyBytes(x.respBody)
 	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
@@ -424,6 +467,7 @@ func TestConformanceCatchesDrift(t *testing.T) {
 		{"a 400 without the envelope", post("/v1/user/login-password", `{"email": 5}`, 400, jsonHeader, `{"message": "m"}`), "error"},
 		{"an unknown route", get("/v1/nothing", nil, 404, jsonHeader, `{"error": "not_found", "message": "m"}`), ""},
 		{"an unknown route, 200", get("/v1/nothing", nil, 200, jsonHeader, `{}`), "must be 404"},
+		{"HEAD of a GET route", exchange{method: "HEAD", target: "/healthz", status: 200, respHeader: jsonHeader}, ""},
 		{"a wrong method", exchange{method: "DELETE", target: "/v1/user/detail", status: 405,
 			respHeader: http.Header{"Content-Type": {"application/json"}, "Allow": {"GET, HEAD"}},
 			respBody:   []byte(`{"error": "method_not_allowed", "message": "m"}`)}, ""},
