@@ -4,3 +4,92 @@
 // source: agency.sql
 
 package db
+
+import (
+	"context"
+	"encoding/json"
+)
+
+const agencyDetail = `-- name: AgencyDetail :one
+SELECT c.object AS agency
+FROM agency_card AS c
+WHERE c.id = $1
+`
+
+// The Agency object of one agency (agencies/detail/{id}); no row: 404.
+func (q *Queries) AgencyDetail(ctx context.Context, id int64) (json.RawMessage, error) {
+	row := q.db.QueryRow(ctx, agencyDetail, id)
+	var agency json.RawMessage
+	err := row.Scan(&agency)
+	return agency, err
+}
+
+const agencyList = `-- name: AgencyList :many
+WITH page AS (
+    SELECT a.id, a.username
+    FROM agency AS a
+    WHERE ($1::text IS NULL
+           OR a.username ILIKE '%' || like_escape($1::text) || '%'
+           OR a.description ILIKE '%' || like_escape($1::text) || '%'
+           OR a.locations ILIKE '%' || like_escape($1::text) || '%')
+      AND ($2::bigint IS NULL
+           OR EXISTS (SELECT 1 FROM agency_service AS x
+                      WHERE x.service_id = $2::bigint AND x.agency_id = a.id))
+      AND ($3::bigint IS NULL
+           OR EXISTS (SELECT 1 FROM agency_industry AS x
+                      WHERE x.industry_id = $3::bigint AND x.agency_id = a.id))
+    ORDER BY a.username, a.id
+    LIMIT least($5::int, 50)
+    OFFSET ($4::int - 1)::bigint * least($5::int, 50)
+)
+SELECT c.object AS agency
+FROM page
+JOIN agency_card AS c ON c.id = page.id
+ORDER BY page.username, page.id
+`
+
+type AgencyListParams struct {
+	Search     *string `json:"search"`
+	ServiceID  *int64  `json:"service_id"`
+	IndustryID *int64  `json:"industry_id"`
+	PageNumber int32   `json:"page_number"`
+	PageSize   int32   `json:"page_size"`
+}
+
+// One page of the agency directory (agencies/list, CONTRACT §10): the
+// agencies passing every given filter, by username then id. A filter given
+// as NULL passes everything (the request is planned for its own values, see
+// perRequestPlans in http/catalogue.go):
+//
+//	search: a case-insensitive, literal substring of username, description
+//	  or locations (agency_search_idx);
+//	service, industry: the agency offers that service / works for that
+//	  industry (agency_service_service_idx, agency_industry_industry_idx).
+//
+// Paging (CONTRACT §9) as PresetBrowse. The Agency objects are built for the
+// page's rows only.
+func (q *Queries) AgencyList(ctx context.Context, arg AgencyListParams) ([]json.RawMessage, error) {
+	rows, err := q.db.Query(ctx, agencyList,
+		arg.Search,
+		arg.ServiceID,
+		arg.IndustryID,
+		arg.PageNumber,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []json.RawMessage{}
+	for rows.Next() {
+		var agency json.RawMessage
+		if err := rows.Scan(&agency); err != nil {
+			return nil, err
+		}
+		items = append(items, agency)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

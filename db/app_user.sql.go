@@ -29,6 +29,20 @@ func (q *Queries) UserCredentialsByEmail(ctx context.Context, email string) (Use
 	return i, err
 }
 
+const userIDBySnid = `-- name: UserIDBySnid :one
+SELECT id
+FROM app_user
+WHERE snid = $1::bigint
+`
+
+// The account of a network_a user (login-sn). Served by app_user_snid_key.
+func (q *Queries) UserIDBySnid(ctx context.Context, snid int64) (int64, error) {
+	row := q.db.QueryRow(ctx, userIDBySnid, snid)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
 const userProfile = `-- name: UserProfile :one
 SELECT
     coalesce(u.snid, 0)::bigint       AS snid,
@@ -71,4 +85,129 @@ func (q *Queries) UserProfile(ctx context.Context, id int64) (UserProfileRow, er
 		&i.CreditBalance,
 	)
 	return i, err
+}
+
+const userSettingsSave = `-- name: UserSettingsSave :one
+WITH target AS (
+    SELECT
+        u.id,
+        u.email,
+        u.first_name,
+        ($1::text IS NULL
+            OR EXISTS (SELECT 1 FROM geo_country AS c WHERE c.code = $1::text)) AS phone_country_known,
+        ($2::text IS NOT NULL
+            AND lower($2::text) <> lower(u.email)) AS email_changes,
+        ($2::text IS NOT NULL
+            AND EXISTS (
+                SELECT 1 FROM app_user AS o
+                WHERE lower(o.email) = lower($2::text) AND o.id <> u.id
+            )) AS email_taken
+    FROM app_user AS u
+    WHERE u.id = $3
+),
+saved AS (
+    UPDATE app_user AS u SET
+        phone_number  = coalesce($4::text, u.phone_number),
+        phone_country = coalesce($1::text, u.phone_country),
+        password_hash = coalesce($5::text, u.password_hash),
+        updated_at    = now()
+    FROM target AS t
+    WHERE u.id = t.id AND t.phone_country_known AND NOT t.email_taken
+    RETURNING u.id
+)
+SELECT
+    t.email,
+    t.first_name,
+    coalesce(t.phone_country_known, false)::bool AS phone_country_known,
+    coalesce(t.email_changes, false)::bool       AS email_changes,
+    coalesce(t.email_taken, false)::bool         AS email_taken
+FROM target AS t
+`
+
+type UserSettingsSaveParams struct {
+	PhoneCountry *string `json:"phone_country"`
+	NewEmail     *string `json:"new_email"`
+	ID           int64   `json:"id"`
+	PhoneNumber  *string `json:"phone_number"`
+	PasswordHash *string `json:"password_hash"`
+}
+
+type UserSettingsSaveRow struct {
+	Email             string `json:"email"`
+	FirstName         string `json:"first_name"`
+	PhoneCountryKnown bool   `json:"phone_country_known"`
+	EmailChanges      bool   `json:"email_changes"`
+	EmailTaken        bool   `json:"email_taken"`
+}
+
+// user/save: sets the given phone number, phone country and password hash
+// (NULL keeps the stored value), but only when the phone country is a known
+// ISO country and the new e-mail, if any, belongs to no other account;
+// answers what the caller needs to tell which rule failed and whether the
+// e-mail changes (which it never does here: see EmailChangeRequest).
+func (q *Queries) UserSettingsSave(ctx context.Context, arg UserSettingsSaveParams) (UserSettingsSaveRow, error) {
+	row := q.db.QueryRow(ctx, userSettingsSave,
+		arg.PhoneCountry,
+		arg.NewEmail,
+		arg.ID,
+		arg.PhoneNumber,
+		arg.PasswordHash,
+	)
+	var i UserSettingsSaveRow
+	err := row.Scan(
+		&i.Email,
+		&i.FirstName,
+		&i.PhoneCountryKnown,
+		&i.EmailChanges,
+		&i.EmailTaken,
+	)
+	return i, err
+}
+
+const userSignup = `-- name: UserSignup :one
+WITH chosen AS (
+    SELECT $5::bigint IS NULL
+        OR EXISTS (
+            SELECT 1 FROM preset AS p
+            WHERE p.id = $5::bigint AND p.active AND NOT p.private
+        ) AS usable
+),
+new_agency AS (
+    INSERT INTO agency (username)
+    SELECT $6::text FROM chosen WHERE chosen.usable
+    RETURNING id
+)
+INSERT INTO app_user (email, snid, first_name, last_name, agency_id, signup_preset_id)
+SELECT $1, $2::bigint, $3, $4, a.id, $5::bigint
+FROM new_agency AS a
+RETURNING id
+`
+
+type UserSignupParams struct {
+	Email      string `json:"email"`
+	Snid       int64  `json:"snid"`
+	FirstName  string `json:"first_name"`
+	LastName   string `json:"last_name"`
+	PresetID   *int64 `json:"preset_id"`
+	AgencyName string `json:"agency_name"`
+}
+
+// Creates a user who signs up with network_a together with the user's own
+// agency, named after the user. A preset chosen at sign-up must be one the new
+// user may use: active and public (a private preset belongs to an agency, and
+// the new agency owns none). With any other preset no row is inserted at all
+// and none is returned. A taken e-mail (app_user_email_key) or network_a id
+// (app_user_snid_key) fails the whole statement.
+func (q *Queries) UserSignup(ctx context.Context, arg UserSignupParams) (int64, error) {
+	row := q.db.QueryRow(ctx, userSignup,
+		arg.Email,
+		arg.Snid,
+		arg.FirstName,
+		arg.LastName,
+		arg.PresetID,
+		arg.AgencyName,
+	)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
 }

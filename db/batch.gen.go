@@ -7,9 +7,11 @@ package db
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 var (
@@ -217,6 +219,556 @@ func (b *AgencyUpsertBatchResults) Close() error {
 	return b.br.Close()
 }
 
+const billingUpsert = `-- name: BillingUpsert :batchexec
+INSERT INTO billing_info (
+    user_id, full_name, phone, phone_country, billing_email, company_name,
+    street1, street2, city, state, zip, country, company_id, vat_number
+) VALUES (
+    $1, $2, $3, nullif($4::text, ''), $5, $6,
+    $7, $8, $9, $10, $11, nullif($12::text, ''), $13, $14
+)
+ON CONFLICT (user_id) DO UPDATE SET
+    full_name     = EXCLUDED.full_name,
+    phone         = EXCLUDED.phone,
+    phone_country = EXCLUDED.phone_country,
+    billing_email = EXCLUDED.billing_email,
+    company_name  = EXCLUDED.company_name,
+    street1       = EXCLUDED.street1,
+    street2       = EXCLUDED.street2,
+    city          = EXCLUDED.city,
+    state         = EXCLUDED.state,
+    zip           = EXCLUDED.zip,
+    country       = EXCLUDED.country,
+    company_id    = EXCLUDED.company_id,
+    vat_number    = EXCLUDED.vat_number,
+    updated_at    = now()
+`
+
+type BillingUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type BillingUpsertParams struct {
+	UserID       int64  `json:"user_id"`
+	FullName     string `json:"full_name"`
+	Phone        string `json:"phone"`
+	PhoneCountry string `json:"phone_country"`
+	BillingEmail string `json:"billing_email"`
+	CompanyName  string `json:"company_name"`
+	Street1      string `json:"street1"`
+	Street2      string `json:"street2"`
+	City         string `json:"city"`
+	State        string `json:"state"`
+	Zip          string `json:"zip"`
+	Country      string `json:"country"`
+	CompanyID    string `json:"company_id"`
+	VatNumber    string `json:"vat_number"`
+}
+
+// Writes the whole billing row of a user (billing/save, import): every field
+// as given, an empty country as none. Country codes must be in geo_country
+// (billing_info_country_fkey, billing_info_phone_country_fkey).
+func (q *Queries) BillingUpsert(ctx context.Context, arg []BillingUpsertParams) *BillingUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.UserID,
+			a.FullName,
+			a.Phone,
+			a.PhoneCountry,
+			a.BillingEmail,
+			a.CompanyName,
+			a.Street1,
+			a.Street2,
+			a.City,
+			a.State,
+			a.Zip,
+			a.Country,
+			a.CompanyID,
+			a.VatNumber,
+		}
+		batch.Queue(billingUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &BillingUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *BillingUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *BillingUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const boostedPostCampaignsReplace = `-- name: BoostedPostCampaignsReplace :batchexec
+WITH dropped AS (
+    DELETE FROM boosted_post_campaign
+    WHERE post_id = $2
+      AND campaign_id <> ALL ($1::bigint[])
+)
+INSERT INTO boosted_post_campaign (user_id, campaign_id, post_id)
+SELECT p.user_id, x.campaign_id, p.id
+FROM boosted_post AS p
+CROSS JOIN unnest($1::bigint[]) AS x (campaign_id)
+WHERE p.id = $2
+ON CONFLICT DO NOTHING
+`
+
+type BoostedPostCampaignsReplaceBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type BoostedPostCampaignsReplaceParams struct {
+	CampaignIds []int64 `json:"campaign_ids"`
+	PostID      int64   `json:"post_id"`
+}
+
+// Makes @campaign_ids the campaigns the post is boosted in: drops the other
+// links, adds the new ones (campaigns of the post's own user only: the foreign
+// keys refuse the others).
+func (q *Queries) BoostedPostCampaignsReplace(ctx context.Context, arg []BoostedPostCampaignsReplaceParams) *BoostedPostCampaignsReplaceBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.CampaignIds,
+			a.PostID,
+		}
+		batch.Queue(boostedPostCampaignsReplace, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &BoostedPostCampaignsReplaceBatchResults{br, len(arg), false}
+}
+
+func (b *BoostedPostCampaignsReplaceBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *BoostedPostCampaignsReplaceBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const boostedPostInsightUpsert = `-- name: BoostedPostInsightUpsert :batchexec
+INSERT INTO boosted_post_insight (post_id, impressions, reach, engagement, clicks, spend, conversions)
+VALUES ($1, $2, $3, $4, $5, ($6::text)::numeric(12, 2), $7)
+ON CONFLICT (post_id) DO UPDATE SET
+    impressions = EXCLUDED.impressions,
+    reach       = EXCLUDED.reach,
+    engagement  = EXCLUDED.engagement,
+    clicks      = EXCLUDED.clicks,
+    spend       = EXCLUDED.spend,
+    conversions = EXCLUDED.conversions,
+    updated_at  = now()
+`
+
+type BoostedPostInsightUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type BoostedPostInsightUpsertParams struct {
+	PostID      int64  `json:"post_id"`
+	Impressions int64  `json:"impressions"`
+	Reach       int64  `json:"reach"`
+	Engagement  int64  `json:"engagement"`
+	Clicks      int64  `json:"clicks"`
+	Spend       string `json:"spend"`
+	Conversions int64  `json:"conversions"`
+}
+
+// Sets the insight counters of a post of an import file.
+func (q *Queries) BoostedPostInsightUpsert(ctx context.Context, arg []BoostedPostInsightUpsertParams) *BoostedPostInsightUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.PostID,
+			a.Impressions,
+			a.Reach,
+			a.Engagement,
+			a.Clicks,
+			a.Spend,
+			a.Conversions,
+		}
+		batch.Queue(boostedPostInsightUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &BoostedPostInsightUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *BoostedPostInsightUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *BoostedPostInsightUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const boostedPostUpsert = `-- name: BoostedPostUpsert :batchexec
+INSERT INTO boosted_post (id, user_id, source_id, active, name, link, image, created, stopped)
+SELECT
+    $1,
+    coalesce($2::bigint, c.user_id),
+    coalesce($3::bigint, c.page_id, c.network_b_id),
+    $4, $5, $6, $7,
+    to_timestamp($8::bigint),
+    CASE WHEN $9::bigint > 0 THEN to_timestamp($9::bigint) END
+FROM (VALUES (1)) AS one (x)
+LEFT JOIN campaign AS c ON c.id = $10::bigint
+ON CONFLICT (id) DO UPDATE SET
+    user_id    = EXCLUDED.user_id,
+    source_id  = EXCLUDED.source_id,
+    active     = EXCLUDED.active,
+    name       = EXCLUDED.name,
+    link       = EXCLUDED.link,
+    image      = EXCLUDED.image,
+    created    = EXCLUDED.created,
+    stopped    = EXCLUDED.stopped,
+    updated_at = now()
+`
+
+type BoostedPostUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type BoostedPostUpsertParams struct {
+	ID              int64  `json:"id"`
+	UserID          *int64 `json:"user_id"`
+	SourceID        *int64 `json:"source_id"`
+	Active          bool   `json:"active"`
+	Name            string `json:"name"`
+	Link            string `json:"link"`
+	Image           string `json:"image"`
+	Created         int64  `json:"created"`
+	Stopped         int64  `json:"stopped"`
+	FirstCampaignID *int64 `json:"first_campaign_id"`
+}
+
+// Inserts a post of an import file, or updates the post with that id. Without
+// @user_id / @source_id, the owner and the source are those of the post's
+// first campaign (@first_campaign_id): its page, else its network_b account.
+// created/stopped are Unix seconds; stopped 0 = still running.
+func (q *Queries) BoostedPostUpsert(ctx context.Context, arg []BoostedPostUpsertParams) *BoostedPostUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.ID,
+			a.UserID,
+			a.SourceID,
+			a.Active,
+			a.Name,
+			a.Link,
+			a.Image,
+			a.Created,
+			a.Stopped,
+			a.FirstCampaignID,
+		}
+		batch.Queue(boostedPostUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &BoostedPostUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *BoostedPostUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *BoostedPostUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const boostingConditionReplace = `-- name: BoostingConditionReplace :batchexec
+WITH dropped AS (
+    DELETE FROM boosting_condition
+    WHERE preset_id = $1
+      AND $3::int IS NULL
+)
+INSERT INTO boosting_condition (preset_id, keywords, reach)
+SELECT $1, $2::text[], $3::int
+WHERE $3::int IS NOT NULL
+ON CONFLICT (preset_id) DO UPDATE SET
+    keywords = EXCLUDED.keywords,
+    reach    = EXCLUDED.reach
+`
+
+type BoostingConditionReplaceBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type BoostingConditionReplaceParams struct {
+	PresetID int64    `json:"preset_id"`
+	Keywords []string `json:"keywords"`
+	Reach    *int32   `json:"reach"`
+}
+
+// Makes the boosting condition of a preset of an import file what the file
+// says: with a @reach, inserted or updated; without one (the preset has no
+// condition), the stored one is deleted.
+func (q *Queries) BoostingConditionReplace(ctx context.Context, arg []BoostingConditionReplaceParams) *BoostingConditionReplaceBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.PresetID,
+			a.Keywords,
+			a.Reach,
+		}
+		batch.Queue(boostingConditionReplace, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &BoostingConditionReplaceBatchResults{br, len(arg), false}
+}
+
+func (b *BoostingConditionReplaceBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *BoostingConditionReplaceBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const campaignHistoryImported = `-- name: CampaignHistoryImported :batchexec
+INSERT INTO campaign_history (user_id, campaign_id, action, details)
+SELECT c.user_id, c.id, 'created', jsonb_build_object(
+    'imported', true,
+    'preset_id', c.preset_id,
+    'page_id', coalesce(c.page_id, 0),
+    'network_b_id', coalesce(c.network_b_id, 0),
+    'campaign_budget_value', c.campaign_budget_value,
+    'goal', c.goal,
+    'audience_targeting', c.audience_targeting,
+    'hashtag', c.hashtag,
+    'end_date', to_jsonb(c.end_date))
+FROM campaign AS c
+WHERE c.id = $1
+  AND coalesce((
+        SELECT h.action
+        FROM campaign_history AS h
+        WHERE h.user_id = c.user_id AND h.campaign_id = c.id
+        ORDER BY h.id DESC
+        LIMIT 1
+      ), 'deleted') = 'deleted'
+`
+
+type CampaignHistoryImportedBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+// Records the `created` entry of a campaign of an import file, once: when the
+// campaign has no history yet, or when its last entry is `deleted` (the id was
+// imported again after the campaign was deleted).
+func (q *Queries) CampaignHistoryImported(ctx context.Context, id []int64) *CampaignHistoryImportedBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range id {
+		vals := []interface{}{
+			a,
+		}
+		batch.Queue(campaignHistoryImported, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &CampaignHistoryImportedBatchResults{br, len(id), false}
+}
+
+func (b *CampaignHistoryImportedBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *CampaignHistoryImportedBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const campaignUpsert = `-- name: CampaignUpsert :batchexec
+INSERT INTO campaign (
+    id, user_id, page_id, network_b_id, preset_id, active,
+    campaign_budget_type, campaign_budget_value, adset_budget_sharing_enabled,
+    campaign_bid_strategy_enabled, campaign_bid_strategy, campaign_bid_amount,
+    goal, audience_targeting, hashtag, end_date
+) VALUES (
+    $1, $2, $3, $4, $5, $6,
+    $7, ($8::text)::numeric(12, 2), $9,
+    $10, $11, ($12::text)::numeric(12, 2),
+    $13, $14, $15, ($16::text)::date
+)
+ON CONFLICT (id) DO UPDATE SET
+    user_id                       = EXCLUDED.user_id,
+    page_id                       = EXCLUDED.page_id,
+    network_b_id                  = EXCLUDED.network_b_id,
+    preset_id                     = EXCLUDED.preset_id,
+    active                        = EXCLUDED.active,
+    campaign_budget_type          = EXCLUDED.campaign_budget_type,
+    campaign_budget_value         = EXCLUDED.campaign_budget_value,
+    adset_budget_sharing_enabled  = EXCLUDED.adset_budget_sharing_enabled,
+    campaign_bid_strategy_enabled = EXCLUDED.campaign_bid_strategy_enabled,
+    campaign_bid_strategy         = EXCLUDED.campaign_bid_strategy,
+    campaign_bid_amount           = EXCLUDED.campaign_bid_amount,
+    goal                          = EXCLUDED.goal,
+    audience_targeting            = EXCLUDED.audience_targeting,
+    hashtag                       = EXCLUDED.hashtag,
+    end_date                      = EXCLUDED.end_date,
+    updated_at                    = now()
+`
+
+type CampaignUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type CampaignUpsertParams struct {
+	ID                         int64           `json:"id"`
+	UserID                     int64           `json:"user_id"`
+	PageID                     *int64          `json:"page_id"`
+	NetworkBID                 *int64          `json:"network_b_id"`
+	PresetID                   *int64          `json:"preset_id"`
+	Active                     bool            `json:"active"`
+	CampaignBudgetType         string          `json:"campaign_budget_type"`
+	CampaignBudgetValue        string          `json:"campaign_budget_value"`
+	AdsetBudgetSharingEnabled  bool            `json:"adset_budget_sharing_enabled"`
+	CampaignBidStrategyEnabled bool            `json:"campaign_bid_strategy_enabled"`
+	CampaignBidStrategy        string          `json:"campaign_bid_strategy"`
+	CampaignBidAmount          string          `json:"campaign_bid_amount"`
+	Goal                       string          `json:"goal"`
+	AudienceTargeting          json.RawMessage `json:"audience_targeting"`
+	Hashtag                    string          `json:"hashtag"`
+	EndDate                    *string         `json:"end_date"`
+}
+
+// Inserts a campaign of an import file, or updates the campaign with that id.
+func (q *Queries) CampaignUpsert(ctx context.Context, arg []CampaignUpsertParams) *CampaignUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.ID,
+			a.UserID,
+			a.PageID,
+			a.NetworkBID,
+			a.PresetID,
+			a.Active,
+			a.CampaignBudgetType,
+			a.CampaignBudgetValue,
+			a.AdsetBudgetSharingEnabled,
+			a.CampaignBidStrategyEnabled,
+			a.CampaignBidStrategy,
+			a.CampaignBidAmount,
+			a.Goal,
+			a.AudienceTargeting,
+			a.Hashtag,
+			a.EndDate,
+		}
+		batch.Queue(campaignUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &CampaignUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *CampaignUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *CampaignUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
 const industryUpsert = `-- name: IndustryUpsert :batchexec
 INSERT INTO industry (id, name)
 VALUES ($1, $2)
@@ -269,6 +821,178 @@ func (b *IndustryUpsertBatchResults) Close() error {
 	return b.br.Close()
 }
 
+const presetUpsert = `-- name: PresetUpsert :batchexec
+INSERT INTO preset (
+    id, agency_id, title, image, active, private, campaign_objective, vertical,
+    price, original_price, version, platform, audience_targeting, location_json,
+    description, allowed_options, number_of_purchases
+) VALUES (
+    $1, $2, $3, $4, $5, $6, $7, $8,
+    ($9::text)::numeric(12, 2), ($10::text)::numeric(12, 2), $11, $12,
+    $13, $14, $15, $16::text[], $17
+)
+ON CONFLICT (id) DO UPDATE SET
+    agency_id           = EXCLUDED.agency_id,
+    title               = EXCLUDED.title,
+    image               = EXCLUDED.image,
+    active              = EXCLUDED.active,
+    private             = EXCLUDED.private,
+    campaign_objective  = EXCLUDED.campaign_objective,
+    vertical            = EXCLUDED.vertical,
+    price               = EXCLUDED.price,
+    original_price      = EXCLUDED.original_price,
+    version             = EXCLUDED.version,
+    platform            = EXCLUDED.platform,
+    audience_targeting  = EXCLUDED.audience_targeting,
+    location_json       = EXCLUDED.location_json,
+    description         = EXCLUDED.description,
+    allowed_options     = EXCLUDED.allowed_options,
+    number_of_purchases = EXCLUDED.number_of_purchases,
+    updated_at          = now()
+`
+
+type PresetUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type PresetUpsertParams struct {
+	ID                int64           `json:"id"`
+	AgencyID          int64           `json:"agency_id"`
+	Title             string          `json:"title"`
+	Image             *string         `json:"image"`
+	Active            bool            `json:"active"`
+	Private           bool            `json:"private"`
+	CampaignObjective string          `json:"campaign_objective"`
+	Vertical          string          `json:"vertical"`
+	Price             string          `json:"price"`
+	OriginalPrice     string          `json:"original_price"`
+	Version           int32           `json:"version"`
+	Platform          string          `json:"platform"`
+	AudienceTargeting string          `json:"audience_targeting"`
+	LocationJson      json.RawMessage `json:"location_json"`
+	Description       string          `json:"description"`
+	AllowedOptions    []string        `json:"allowed_options"`
+	NumberOfPurchases int32           `json:"number_of_purchases"`
+}
+
+// Inserts a preset of an import file, or updates the preset with that id.
+func (q *Queries) PresetUpsert(ctx context.Context, arg []PresetUpsertParams) *PresetUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.ID,
+			a.AgencyID,
+			a.Title,
+			a.Image,
+			a.Active,
+			a.Private,
+			a.CampaignObjective,
+			a.Vertical,
+			a.Price,
+			a.OriginalPrice,
+			a.Version,
+			a.Platform,
+			a.AudienceTargeting,
+			a.LocationJson,
+			a.Description,
+			a.AllowedOptions,
+			a.NumberOfPurchases,
+		}
+		batch.Queue(presetUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &PresetUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *PresetUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *PresetUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const reviewUpsert = `-- name: ReviewUpsert :batchexec
+INSERT INTO review (id, preset_id, user_id, rating, message, created_at)
+VALUES ($1, $2, $3, $4, $5, coalesce($6::timestamptz, now()))
+ON CONFLICT (id) DO UPDATE SET
+    preset_id  = EXCLUDED.preset_id,
+    user_id    = EXCLUDED.user_id,
+    rating     = EXCLUDED.rating,
+    message    = EXCLUDED.message,
+    created_at = EXCLUDED.created_at
+`
+
+type ReviewUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type ReviewUpsertParams struct {
+	ID        int64              `json:"id"`
+	PresetID  int64              `json:"preset_id"`
+	UserID    int64              `json:"user_id"`
+	Rating    int16              `json:"rating"`
+	Message   string             `json:"message"`
+	CreatedAt pgtype.Timestamptz `json:"created_at"`
+}
+
+// Inserts a review of an import file, or updates the review with that id.
+// Without a @created_at the review is dated now.
+func (q *Queries) ReviewUpsert(ctx context.Context, arg []ReviewUpsertParams) *ReviewUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.ID,
+			a.PresetID,
+			a.UserID,
+			a.Rating,
+			a.Message,
+			a.CreatedAt,
+		}
+		batch.Queue(reviewUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &ReviewUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *ReviewUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *ReviewUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
 const serviceUpsert = `-- name: ServiceUpsert :batchexec
 INSERT INTO service (id, name)
 VALUES ($1, $2)
@@ -317,6 +1041,80 @@ func (b *ServiceUpsertBatchResults) Exec(f func(int, error)) {
 }
 
 func (b *ServiceUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const sourceUpsert = `-- name: SourceUpsert :batchexec
+INSERT INTO source (
+    user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture
+) VALUES (
+    $1, $2, $3, $4, $5, $6, $7, $8
+)
+ON CONFLICT (user_id, id) DO UPDATE SET
+    platform          = EXCLUDED.platform,
+    name              = EXCLUDED.name,
+    picture           = EXCLUDED.picture,
+    network_b_id      = EXCLUDED.network_b_id,
+    network_b_name    = EXCLUDED.network_b_name,
+    network_b_picture = EXCLUDED.network_b_picture,
+    updated_at        = now()
+`
+
+type SourceUpsertBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type SourceUpsertParams struct {
+	UserID          int64  `json:"user_id"`
+	ID              int64  `json:"id"`
+	Platform        string `json:"platform"`
+	Name            string `json:"name"`
+	Picture         string `json:"picture"`
+	NetworkBID      *int64 `json:"network_b_id"`
+	NetworkBName    string `json:"network_b_name"`
+	NetworkBPicture string `json:"network_b_picture"`
+}
+
+// Inserts a source of an import file, or updates the user's source with that id.
+func (q *Queries) SourceUpsert(ctx context.Context, arg []SourceUpsertParams) *SourceUpsertBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.UserID,
+			a.ID,
+			a.Platform,
+			a.Name,
+			a.Picture,
+			a.NetworkBID,
+			a.NetworkBName,
+			a.NetworkBPicture,
+		}
+		batch.Queue(sourceUpsert, vals...)
+	}
+	br := q.db.SendBatch(ctx, batch)
+	return &SourceUpsertBatchResults{br, len(arg), false}
+}
+
+func (b *SourceUpsertBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *SourceUpsertBatchResults) Close() error {
 	b.closed = true
 	return b.br.Close()
 }

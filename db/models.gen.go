@@ -26,6 +26,11 @@ type Agency struct {
 	CreatedAt   time.Time `json:"created_at"`
 }
 
+type AgencyCard struct {
+	ID     int64           `json:"id"`
+	Object json.RawMessage `json:"object"`
+}
+
 type AgencyIndustry struct {
 	AgencyID   int64 `json:"agency_id"`
 	IndustryID int64 `json:"industry_id"`
@@ -37,18 +42,69 @@ type AgencyService struct {
 }
 
 type AppUser struct {
-	ID            int64          `json:"id"`
-	Email         string         `json:"email"`
-	PasswordHash  *string        `json:"password_hash"`
-	Snid          *int64         `json:"snid"`
-	FirstName     string         `json:"first_name"`
-	LastName      string         `json:"last_name"`
-	PhoneNumber   string         `json:"phone_number"`
-	PhoneCountry  string         `json:"phone_country"`
-	AgencyID      *int64         `json:"agency_id"`
-	CreditBalance pgtype.Numeric `json:"credit_balance"`
-	CreatedAt     time.Time      `json:"created_at"`
-	UpdatedAt     time.Time      `json:"updated_at"`
+	ID             int64          `json:"id"`
+	Email          string         `json:"email"`
+	PasswordHash   *string        `json:"password_hash"`
+	Snid           *int64         `json:"snid"`
+	FirstName      string         `json:"first_name"`
+	LastName       string         `json:"last_name"`
+	PhoneNumber    string         `json:"phone_number"`
+	PhoneCountry   string         `json:"phone_country"`
+	AgencyID       *int64         `json:"agency_id"`
+	CreditBalance  pgtype.Numeric `json:"credit_balance"`
+	CreatedAt      time.Time      `json:"created_at"`
+	UpdatedAt      time.Time      `json:"updated_at"`
+	SignupPresetID *int64         `json:"signup_preset_id"`
+}
+
+type BillingInfo struct {
+	UserID       int64     `json:"user_id"`
+	FullName     string    `json:"full_name"`
+	Phone        string    `json:"phone"`
+	PhoneCountry *string   `json:"phone_country"`
+	BillingEmail string    `json:"billing_email"`
+	CompanyName  string    `json:"company_name"`
+	Street1      string    `json:"street1"`
+	Street2      string    `json:"street2"`
+	City         string    `json:"city"`
+	State        string    `json:"state"`
+	Zip          string    `json:"zip"`
+	Country      *string   `json:"country"`
+	CompanyID    string    `json:"company_id"`
+	VatNumber    string    `json:"vat_number"`
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
+}
+
+type BoostedPost struct {
+	ID        int64              `json:"id"`
+	UserID    int64              `json:"user_id"`
+	SourceID  int64              `json:"source_id"`
+	Active    bool               `json:"active"`
+	Name      string             `json:"name"`
+	Link      string             `json:"link"`
+	Image     string             `json:"image"`
+	Created   time.Time          `json:"created"`
+	Stopped   pgtype.Timestamptz `json:"stopped"`
+	CreatedAt time.Time          `json:"created_at"`
+	UpdatedAt time.Time          `json:"updated_at"`
+}
+
+type BoostedPostCampaign struct {
+	UserID     int64 `json:"user_id"`
+	CampaignID int64 `json:"campaign_id"`
+	PostID     int64 `json:"post_id"`
+}
+
+type BoostedPostInsight struct {
+	PostID      int64          `json:"post_id"`
+	Impressions int64          `json:"impressions"`
+	Reach       int64          `json:"reach"`
+	Engagement  int64          `json:"engagement"`
+	Clicks      int64          `json:"clicks"`
+	Spend       pgtype.Numeric `json:"spend"`
+	Conversions int64          `json:"conversions"`
+	UpdatedAt   time.Time      `json:"updated_at"`
 }
 
 type BoostingCondition struct {
@@ -57,10 +113,57 @@ type BoostingCondition struct {
 	Reach    int32    `json:"reach"`
 }
 
+type Campaign struct {
+	ID                         int64           `json:"id"`
+	UserID                     int64           `json:"user_id"`
+	PageID                     *int64          `json:"page_id"`
+	NetworkBID                 *int64          `json:"network_b_id"`
+	PresetID                   *int64          `json:"preset_id"`
+	Active                     bool            `json:"active"`
+	CampaignBudgetType         string          `json:"campaign_budget_type"`
+	CampaignBudgetValue        pgtype.Numeric  `json:"campaign_budget_value"`
+	AdsetBudgetSharingEnabled  bool            `json:"adset_budget_sharing_enabled"`
+	CampaignBidStrategyEnabled bool            `json:"campaign_bid_strategy_enabled"`
+	CampaignBidStrategy        string          `json:"campaign_bid_strategy"`
+	CampaignBidAmount          pgtype.Numeric  `json:"campaign_bid_amount"`
+	Goal                       string          `json:"goal"`
+	AudienceTargeting          json.RawMessage `json:"audience_targeting"`
+	Hashtag                    string          `json:"hashtag"`
+	EndDate                    pgtype.Date     `json:"end_date"`
+	CreatedAt                  time.Time       `json:"created_at"`
+	UpdatedAt                  time.Time       `json:"updated_at"`
+}
+
+type CampaignBoostedPage struct {
+	ID          int64           `json:"id"`
+	UserID      int64           `json:"user_id"`
+	PageID      *int64          `json:"page_id"`
+	NetworkBID  *int64          `json:"network_b_id"`
+	Active      bool            `json:"active"`
+	BoostedPage json.RawMessage `json:"boosted_page"`
+}
+
+type CampaignHistory struct {
+	ID         int64           `json:"id"`
+	UserID     int64           `json:"user_id"`
+	CampaignID int64           `json:"campaign_id"`
+	Action     string          `json:"action"`
+	Details    json.RawMessage `json:"details"`
+	CreatedAt  time.Time       `json:"created_at"`
+}
+
 type CampaignObjective struct {
 	Code     string `json:"code"`
 	Label    string `json:"label"`
 	Position int32  `json:"position"`
+}
+
+type EmailChange struct {
+	UserID    int64     `json:"user_id"`
+	NewEmail  string    `json:"new_email"`
+	TokenHash []byte    `json:"token_hash"`
+	CreatedAt time.Time `json:"created_at"`
+	ExpiresAt time.Time `json:"expires_at"`
 }
 
 type GeoCity struct {
@@ -98,6 +201,18 @@ type LoginFailure struct {
 	FailedAt   time.Time `json:"failed_at"`
 }
 
+type MailOutbox struct {
+	ID            int64              `json:"id"`
+	Recipient     string             `json:"recipient"`
+	Subject       string             `json:"subject"`
+	Body          string             `json:"body"`
+	CreatedAt     time.Time          `json:"created_at"`
+	Attempts      int32              `json:"attempts"`
+	NextAttemptAt time.Time          `json:"next_attempt_at"`
+	LastError     string             `json:"last_error"`
+	SentAt        pgtype.Timestamptz `json:"sent_at"`
+}
+
 type Preset struct {
 	ID                int64           `json:"id"`
 	AgencyID          int64           `json:"agency_id"`
@@ -118,6 +233,30 @@ type Preset struct {
 	NumberOfPurchases int32           `json:"number_of_purchases"`
 	CreatedAt         time.Time       `json:"created_at"`
 	UpdatedAt         time.Time       `json:"updated_at"`
+}
+
+type PresetCard struct {
+	ID                int64           `json:"id"`
+	Title             string          `json:"title"`
+	Image             *string         `json:"image"`
+	CampaignObjective string          `json:"campaign_objective"`
+	Vertical          json.RawMessage `json:"vertical"`
+	Price             pgtype.Numeric  `json:"price"`
+	OriginalPrice     pgtype.Numeric  `json:"original_price"`
+	Version           int32           `json:"version"`
+	Private           bool            `json:"private"`
+	Platform          string          `json:"platform"`
+	AudienceTargeting string          `json:"audience_targeting"`
+	LocationJson      string          `json:"location_json"`
+	Description       string          `json:"description"`
+	Hashtags          json.RawMessage `json:"hashtags"`
+	Reach             json.RawMessage `json:"reach"`
+	AllowedOptions    []string        `json:"allowed_options"`
+	Rating            int64           `json:"rating"`
+	Agency            json.RawMessage `json:"agency"`
+	NumberOfPurchases int32           `json:"number_of_purchases"`
+	Active            bool            `json:"active"`
+	AgencyID          int64           `json:"agency_id"`
 }
 
 type Review struct {

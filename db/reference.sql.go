@@ -9,6 +9,51 @@ import (
 	"context"
 )
 
+const campaignObjectiveExists = `-- name: CampaignObjectiveExists :one
+SELECT EXISTS (SELECT 1 FROM campaign_objective WHERE code = $1)
+`
+
+// Whether an objective code is known (an unknown `goal` filter is a 400).
+func (q *Queries) CampaignObjectiveExists(ctx context.Context, code string) (bool, error) {
+	row := q.db.QueryRow(ctx, campaignObjectiveExists, code)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
+
+const campaignObjectiveList = `-- name: CampaignObjectiveList :many
+SELECT code AS value, label
+FROM campaign_objective
+ORDER BY position
+`
+
+type CampaignObjectiveListRow struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+}
+
+// The optimization goals (presets/optimization-goals): every objective code
+// with its label, in the stable order of `position`.
+func (q *Queries) CampaignObjectiveList(ctx context.Context) ([]CampaignObjectiveListRow, error) {
+	rows, err := q.db.Query(ctx, campaignObjectiveList)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CampaignObjectiveListRow{}
+	for rows.Next() {
+		var i CampaignObjectiveListRow
+		if err := rows.Scan(&i.Value, &i.Label); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const identitySync = `-- name: IdentitySync :exec
 SELECT identity_sync()
 `
@@ -17,4 +62,31 @@ SELECT identity_sync()
 func (q *Queries) IdentitySync(ctx context.Context) error {
 	_, err := q.db.Exec(ctx, identitySync)
 	return err
+}
+
+const serviceList = `-- name: ServiceList :many
+SELECT id, name
+FROM service
+ORDER BY name, id
+`
+
+// Every agency service (agencies/services), by name.
+func (q *Queries) ServiceList(ctx context.Context) ([]Service, error) {
+	rows, err := q.db.Query(ctx, serviceList)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Service{}
+	for rows.Next() {
+		var i Service
+		if err := rows.Scan(&i.ID, &i.Name); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

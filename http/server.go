@@ -4,6 +4,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"time"
@@ -23,6 +24,14 @@ type Config struct {
 	// LoginWindow and LoginMaxFailures set the slow-down of password sign-in.
 	LoginWindow      time.Duration
 	LoginMaxFailures int
+	// AdvertiserAccessEmail answers access-data for a campaign whose preset's
+	// agency has no e-mail ('' when unset).
+	AdvertiserAccessEmail string
+	// NetworkAAPIURL is the base URL of network_a's Graph-style API; empty
+	// makes the social sign-in routes answer 503 unavailable.
+	NetworkAAPIURL string
+	// NetworkATimeout bounds each request to network_a (default 5 s).
+	NetworkATimeout time.Duration
 }
 
 // Server holds the dependencies of the handlers.
@@ -33,6 +42,8 @@ type Server struct {
 	tokens *auth.Tokens
 	log    *slog.Logger
 	routes []Route
+	// networkA is nil when NetworkAAPIURL is not set.
+	networkA *auth.NetworkA
 }
 
 // Route is one registered route, for the documentation and its tests.
@@ -52,7 +63,15 @@ func New(cfg Config, pool *pgxpool.Pool, tokens *auth.Tokens, log *slog.Logger) 
 	if cfg.LoginMaxFailures == 0 {
 		cfg.LoginMaxFailures = 10
 	}
-	return &Server{cfg: cfg, pool: pool, q: db.New(pool), tokens: tokens, log: log}
+	s := &Server{cfg: cfg, pool: pool, q: db.New(pool), tokens: tokens, log: log}
+	if cfg.NetworkAAPIURL != "" {
+		n, err := auth.NewNetworkA(cfg.NetworkAAPIURL, cfg.NetworkATimeout)
+		if err != nil {
+			log.Error("social sign-in is off", "err", err)
+		}
+		s.networkA = n
+	}
+	return s
 }
 
 // Routes lists every registered route.
@@ -91,6 +110,42 @@ func (s *Server) register(mux *http.ServeMux) {
 
 	s.public(mux, "POST /v1/user/login-password", s.handler(endpoint[loginPasswordRequest, userWithToken](s.userLoginPassword)))
 	s.bearer(mux, "GET /v1/user/detail", s.handler(endpoint[empty, db.UserProfileRow](s.userDetail)))
+
+	// Catalogue: presets, reviews and the agency directory.
+	s.public(mux, "POST /v1/presets/browse", s.handler(endpoint[presetBrowseRequest, []db.PresetBrowseRow](s.presetBrowse)))
+	s.public(mux, "POST /v1/presets/count", s.handler(endpoint[presetCountRequest, int64](s.presetCount)))
+	s.bearer(mux, "GET /v1/presets/available", s.handler(endpoint[empty, []db.PresetAvailableRow](s.presetAvailable)))
+	s.public(mux, "GET /v1/presets/optimization-goals", s.handler(endpoint[empty, []db.CampaignObjectiveListRow](s.presetOptimizationGoals)))
+	s.bearer(mux, "POST /v1/reviews/submit", s.handler(endpoint[reviewSubmitRequest, db.ReviewSubmitRow](s.reviewSubmit)))
+	s.bearer(mux, "POST /v1/agencies/list", s.handler(endpoint[agencyListRequest, []json.RawMessage](s.agencyList)))
+	s.public(mux, "GET /v1/agencies/detail/{id}", s.handler(endpoint[agencyDetailRequest, json.RawMessage](s.agencyDetail)))
+	s.bearer(mux, "GET /v1/agencies/services", s.handler(endpoint[empty, []db.Service](s.agencyServices)))
+
+	// Campaigns: boosted pages, boosted posts and their insights, geographic targeting.
+	s.bearer(mux, "GET /v1/boosted-pages/detail/{id}", s.handler(endpoint[campaignPathID, json.RawMessage](s.boostedPageDetail)))
+	s.bearer(mux, "POST /v1/boosted-pages/save/{id}", s.handler(endpoint[campaignSaveRequest, bool](s.boostedPageSave)))
+	s.bearer(mux, "POST /v1/boosted-pages/create", s.handler(endpoint[campaignCreateRequest, json.RawMessage](s.boostedPageCreate)))
+	s.bearer(mux, "POST /v1/boosted-pages/sources", s.handler(endpoint[campaignSourcesRequest, []json.RawMessage](s.boostedPageSources)))
+	s.bearer(mux, "POST /v1/boosted-pages/count", s.handler(endpoint[campaignCountRequest, int64](s.boostedPageCount)))
+	s.bearer(mux, "GET /v1/boosted-pages/source-detail/{id}", s.handler(endpoint[campaignPathID, json.RawMessage](s.boostedPageSourceDetail)))
+	s.bearer(mux, "DELETE /v1/boosted-pages/delete-source/{id}", s.handler(endpoint[campaignPathID, deleteSourceResult](s.boostedPageDeleteSource)))
+	s.bearer(mux, "GET /v1/boosted-pages/history/{id}", s.handler(endpoint[campaignPathID, json.RawMessage](s.boostedPageHistory)))
+	s.bearer(mux, "GET /v1/boosted-pages/access-data/{id}", s.handler(endpoint[campaignPathID, accessData](s.boostedPageAccessData)))
+	s.public(mux, "POST /v1/boosted-pages/geo-locations-by-code", s.handler(endpoint[geoByCodeRequest, []db.GeoLocationsByCodeRow](s.geoLocationsByCode)))
+	s.public(mux, "POST /v1/boosted-pages/geo-locations", s.handler(endpoint[geoSearchRequest, []db.GeoLocationSearchRow](s.geoLocations)))
+	s.bearer(mux, "POST /v1/boosted-posts/list", s.handler(endpoint[boostedPostListRequest, []db.BoostedPostListRow](s.boostedPostList)))
+	s.bearer(mux, "POST /v1/boosted-posts/count", s.handler(endpoint[boostedPostCountRequest, int64](s.boostedPostCount)))
+	s.bearer(mux, "POST /v1/boosted-posts/batch-insights", s.handler(endpoint[batchInsightsRequest, db.BoostedPostInsightsSumRow](s.boostedPostBatchInsights)))
+
+	// Accounts: social sign-up and sign-in over network_a, profile changes, billing details.
+	s.public(mux, "POST /v1/user/pre-signup-sn", s.handler(endpoint[socialRequest, preSignup](s.userPreSignupSn)))
+	s.public(mux, "POST /v1/user/signup-sn", s.handler(endpoint[signupRequest, userWithToken](s.userSignupSn)))
+	s.public(mux, "POST /v1/user/login-sn", s.handler(endpoint[socialRequest, userWithToken](s.userLoginSn)))
+	s.bearer(mux, "POST /v1/user/save", s.handler(endpoint[userSaveRequest, result](s.userSave)))
+	s.public(mux, "GET /v1/user/verify-email", s.handler(endpoint[verifyEmailRequest, result](s.userVerifyEmail)))
+	s.bearer(mux, "GET /v1/billing/detail", s.handler(endpoint[empty, db.BillingDetailRow](s.billingDetail)))
+	s.bearer(mux, "POST /v1/billing/save", s.handler(endpoint[billingSaveRequest, bool](s.billingSave)))
+	s.bearer(mux, "GET /v1/billing/countries", s.handler(endpoint[empty, json.RawMessage](s.billingCountries)))
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {

@@ -14,6 +14,7 @@ import (
 
 	"adboost/db"
 	"adboost/db/dataset"
+	"adboost/db/outbox"
 	httpapi "adboost/http"
 )
 
@@ -45,10 +46,19 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err := db.MigrateUp(ctx, pool); err != nil {
 		return err
 	}
+	mailer, err := outbox.New(pool, outbox.Config{SMTPURL: cfg.smtpURL, From: cfg.mailFrom}, log)
+	if err != nil {
+		return err
+	}
 	api := httpapi.New(httpapi.Config{
-		ServiceFixedFee: cfg.fixedFee,
-		PublicBaseURL:   cfg.publicBaseURL,
+		ServiceFixedFee:       cfg.fixedFee,
+		PublicBaseURL:         cfg.publicBaseURL,
+		AdvertiserAccessEmail: cfg.advertiserAccessEmail,
+		NetworkAAPIURL:        cfg.networkAURL,
 	}, pool, tokens, log)
+	if cfg.networkAURL == "" {
+		log.Warn("NETWORK_A_API_URL is not set: social sign-up and sign-in answer 503")
+	}
 	srv := &http.Server{
 		Addr:              cfg.httpAddr,
 		Handler:           api.Handler(),
@@ -58,6 +68,13 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	// The mail sender runs until shutdown begins; it finishes the mail it is
+	// sending (15 s at most, while requests in flight finish) and gives the
+	// rest of its claim back.
+	mailCtx, stopMail := context.WithCancel(ctx)
+	mailDone := make(chan struct{})
+	go func() { defer close(mailDone); mailer.Run(mailCtx) }()
+	defer func() { stopMail(); <-mailDone }()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	log.Info("serving", "addr", cfg.httpAddr)

@@ -103,6 +103,8 @@ func TestLoadDemo(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := dbtest.New(t)
+	// The demo's billing countries, while the ISO data set is not loaded.
+	ensureCountries(t, pool)
 	for range 2 { // idempotent
 		if err := dataset.LoadDemo(ctx, pool); err != nil {
 			t.Fatal(err)

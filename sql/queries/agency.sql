@@ -42,3 +42,42 @@ INSERT INTO agency_industry (agency_id, industry_id)
 SELECT @agency_id, i.industry_id
 FROM unnest(@industry_ids::bigint[]) AS i (industry_id)
 ON CONFLICT DO NOTHING;
+
+-- name: AgencyList :many
+-- One page of the agency directory (agencies/list, CONTRACT §10): the
+-- agencies passing every given filter, by username then id. A filter given
+-- as NULL passes everything (the request is planned for its own values, see
+-- perRequestPlans in http/catalogue.go):
+--   search: a case-insensitive, literal substring of username, description
+--     or locations (agency_search_idx);
+--   service, industry: the agency offers that service / works for that
+--     industry (agency_service_service_idx, agency_industry_industry_idx).
+-- Paging (CONTRACT §9) as PresetBrowse. The Agency objects are built for the
+-- page's rows only.
+WITH page AS (
+    SELECT a.id, a.username
+    FROM agency AS a
+    WHERE (sqlc.narg(search)::text IS NULL
+           OR a.username ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
+           OR a.description ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
+           OR a.locations ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%')
+      AND (sqlc.narg(service_id)::bigint IS NULL
+           OR EXISTS (SELECT 1 FROM agency_service AS x
+                      WHERE x.service_id = sqlc.narg(service_id)::bigint AND x.agency_id = a.id))
+      AND (sqlc.narg(industry_id)::bigint IS NULL
+           OR EXISTS (SELECT 1 FROM agency_industry AS x
+                      WHERE x.industry_id = sqlc.narg(industry_id)::bigint AND x.agency_id = a.id))
+    ORDER BY a.username, a.id
+    LIMIT least(sqlc.arg(page_size)::int, 50)
+    OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)
+)
+SELECT c.object AS agency
+FROM page
+JOIN agency_card AS c ON c.id = page.id
+ORDER BY page.username, page.id;
+
+-- name: AgencyDetail :one
+-- The Agency object of one agency (agencies/detail/{id}); no row: 404.
+SELECT c.object AS agency
+FROM agency_card AS c
+WHERE c.id = @id;

@@ -42,3 +42,74 @@ ON CONFLICT (id) DO UPDATE SET
     agency_id      = EXCLUDED.agency_id,
     credit_balance = EXCLUDED.credit_balance,
     updated_at     = now();
+
+-- name: UserSignup :one
+-- Creates a user who signs up with network_a together with the user's own
+-- agency, named after the user. A preset chosen at sign-up must be one the new
+-- user may use: active and public (a private preset belongs to an agency, and
+-- the new agency owns none). With any other preset no row is inserted at all
+-- and none is returned. A taken e-mail (app_user_email_key) or network_a id
+-- (app_user_snid_key) fails the whole statement.
+WITH chosen AS (
+    SELECT sqlc.narg(preset_id)::bigint IS NULL
+        OR EXISTS (
+            SELECT 1 FROM preset AS p
+            WHERE p.id = sqlc.narg(preset_id)::bigint AND p.active AND NOT p.private
+        ) AS usable
+),
+new_agency AS (
+    INSERT INTO agency (username)
+    SELECT @agency_name::text FROM chosen WHERE chosen.usable
+    RETURNING id
+)
+INSERT INTO app_user (email, snid, first_name, last_name, agency_id, signup_preset_id)
+SELECT @email, @snid::bigint, @first_name, @last_name, a.id, sqlc.narg(preset_id)::bigint
+FROM new_agency AS a
+RETURNING id;
+
+-- name: UserIDBySnid :one
+-- The account of a network_a user (login-sn). Served by app_user_snid_key.
+SELECT id
+FROM app_user
+WHERE snid = @snid::bigint;
+
+-- name: UserSettingsSave :one
+-- user/save: sets the given phone number, phone country and password hash
+-- (NULL keeps the stored value), but only when the phone country is a known
+-- ISO country and the new e-mail, if any, belongs to no other account;
+-- answers what the caller needs to tell which rule failed and whether the
+-- e-mail changes (which it never does here: see EmailChangeRequest).
+WITH target AS (
+    SELECT
+        u.id,
+        u.email,
+        u.first_name,
+        (sqlc.narg(phone_country)::text IS NULL
+            OR EXISTS (SELECT 1 FROM geo_country AS c WHERE c.code = sqlc.narg(phone_country)::text)) AS phone_country_known,
+        (sqlc.narg(new_email)::text IS NOT NULL
+            AND lower(sqlc.narg(new_email)::text) <> lower(u.email)) AS email_changes,
+        (sqlc.narg(new_email)::text IS NOT NULL
+            AND EXISTS (
+                SELECT 1 FROM app_user AS o
+                WHERE lower(o.email) = lower(sqlc.narg(new_email)::text) AND o.id <> u.id
+            )) AS email_taken
+    FROM app_user AS u
+    WHERE u.id = @id
+),
+saved AS (
+    UPDATE app_user AS u SET
+        phone_number  = coalesce(sqlc.narg(phone_number)::text, u.phone_number),
+        phone_country = coalesce(sqlc.narg(phone_country)::text, u.phone_country),
+        password_hash = coalesce(sqlc.narg(password_hash)::text, u.password_hash),
+        updated_at    = now()
+    FROM target AS t
+    WHERE u.id = t.id AND t.phone_country_known AND NOT t.email_taken
+    RETURNING u.id
+)
+SELECT
+    t.email,
+    t.first_name,
+    coalesce(t.phone_country_known, false)::bool AS phone_country_known,
+    coalesce(t.email_changes, false)::bool       AS email_changes,
+    coalesce(t.email_taken, false)::bool         AS email_taken
+FROM target AS t;

@@ -19,3 +19,20 @@ ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name;
 -- name: IdentitySync :exec
 -- Moves every identity past the highest id of its table (after an import).
 SELECT identity_sync();
+
+-- name: ServiceList :many
+-- Every agency service (agencies/services), by name.
+SELECT id, name
+FROM service
+ORDER BY name, id;
+
+-- name: CampaignObjectiveList :many
+-- The optimization goals (presets/optimization-goals): every objective code
+-- with its label, in the stable order of `position`.
+SELECT code AS value, label
+FROM campaign_objective
+ORDER BY position;
+
+-- name: CampaignObjectiveExists :one
+-- Whether an objective code is known (an unknown `goal` filter is a 400).
+SELECT EXISTS (SELECT 1 FROM campaign_objective WHERE code = @code);

@@ -1,0 +1,84 @@
+package auth
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestNewNetworkA(t *testing.T) {
+	for raw, ok := range map[string]bool{
+		"https://graph.network-a.example":        true,
+		"https://graph.network-a.example/v19.0/": true,
+		"http://127.0.0.1:8081":                  true,
+		"graph.network-a.example":                false,
+		"ftp://graph.network-a.example":          false,
+		"https://":                               false,
+		"https://graph.example/?access_token=x":  false,
+		"https://user:pass@graph.example":        false,
+	} {
+		n, err := NewNetworkA(raw, 0)
+		if (err == nil) != ok {
+			t.Errorf("NewNetworkA(%q) = %v, want ok %v", raw, err, ok)
+		}
+		if err == nil && n.client.Timeout != 5*time.Second {
+			t.Errorf("default timeout %v, want 5 s", n.client.Timeout)
+		}
+	}
+	n, _ := NewNetworkA("https://graph.network-a.example/v19.0/", 0)
+	if u := n.endpoint("/me", nil).String(); u != "https://graph.network-a.example/v19.0/me" {
+		t.Errorf("endpoint = %s", u)
+	}
+}
+
+func TestFollow(t *testing.T) {
+	n, _ := NewNetworkA("https://graph.network-a.example/v19.0", 0)
+	for next, want := range map[string]string{
+		"": "",
+		"https://graph.network-a.example/v19.0/me/accounts?after=QVFI&access_token=EAAsecret&limit=25": "https://graph.network-a.example/v19.0/me/accounts?after=QVFI&limit=25",
+		"/v19.0/me/accounts?after=2#frag":                          "https://graph.network-a.example/v19.0/me/accounts?after=2",
+		"https://evil.example/v19.0/me/accounts?after=2":           "error",
+		"http://graph.network-a.example/v19.0/me/accounts?after=2": "error",
+		"https://x@graph.network-a.example/v19.0/me/accounts":      "error",
+	} {
+		u, err := n.follow(next)
+		got := ""
+		switch {
+		case err != nil:
+			got = "error"
+			if !errors.Is(err, ErrNetworkAUnavailable) {
+				t.Errorf("follow(%q) error %v is not ErrNetworkAUnavailable", next, err)
+			}
+		case u != nil:
+			got = u.String()
+		}
+		if got != want {
+			t.Errorf("follow(%q) = %s, want %s", next, got, want)
+		}
+	}
+}
+
+func TestCheckNetworkAToken(t *testing.T) {
+	for token, ok := range map[string]bool{
+		"EAAGm0PX4ZCpsBA": true, "ya29.a0Af-_~+/x==": true, "": false, "EAA abc": false,
+		"EAA\nabc": false, "EAA\"abc": false, string(make([]byte, 5000)): false,
+	} {
+		if err := CheckNetworkAToken(token); (err == nil) != ok {
+			t.Errorf("CheckNetworkAToken(%q) = %v, want ok %v", token, err, ok)
+		}
+	}
+}
+
+func TestGraphID(t *testing.T) {
+	for in, want := range map[string]int64{`"123"`: 123, `123`: 123, `null`: 0, `"0"`: -1, `"-5"`: -1, `"abc"`: -1, `1.5`: -1} {
+		var id graphID
+		err := json.Unmarshal([]byte(in), &id)
+		if (want < 0) != (err != nil) || (err == nil && int64(id) != want) {
+			t.Errorf("graphID %s = %d, %v", in, id, err)
+		}
+	}
+	if clean("Ana\x00's\u200bGym\n") != "Ana's\u200bGym" {
+		t.Errorf("clean = %q", clean("Ana\x00's\u200bGym\n"))
+	}
+}

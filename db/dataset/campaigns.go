@@ -1,0 +1,263 @@
+package dataset
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"adboost/db"
+)
+
+func init() {
+	register(section{key: "boosted_pages", load: loadBoostedPages})
+	register(section{key: "boosted_posts", load: loadBoostedPosts})
+}
+
+// boostedPageRow is a campaign of a data file (CONTRACT §7). page_id and
+// network_b_id are the networks' ids of the campaign's page and account; 0 or
+// absent means none. Absent settings take the defaults of a new campaign.
+type boostedPageRow struct {
+	ID                         int64           `json:"id"`
+	UserID                     int64           `json:"user_id"`
+	PageID                     *int64          `json:"page_id"`
+	NetworkBID                 *int64          `json:"network_b_id"`
+	PresetID                   *int64          `json:"preset_id"`
+	Active                     *bool           `json:"active"`
+	CampaignBudgetType         string          `json:"campaign_budget_type"`
+	CampaignBudgetValue        string          `json:"campaign_budget_value"`
+	AdsetBudgetSharingEnabled  bool            `json:"adset_budget_sharing_enabled"`
+	CampaignBidStrategyEnabled bool            `json:"campaign_bid_strategy_enabled"`
+	CampaignBidStrategy        string          `json:"campaign_bid_strategy"`
+	CampaignBidAmount          *string         `json:"campaign_bid_amount"`
+	Goal                       string          `json:"goal"`
+	AudienceTargeting          json.RawMessage `json:"audience_targeting"`
+	Hashtag                    string          `json:"hashtag"`
+	EndDate                    *string         `json:"end_date"`
+}
+
+func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage) error {
+	const key = "boosted_pages"
+	items, err := rows[boostedPageRow](key, raw)
+	if err != nil {
+		return err
+	}
+	params := make([]db.CampaignUpsertParams, len(items))
+	ids := make([]int64, len(items))
+	err = check(key, items, func(i int, r *boostedPageRow) error {
+		if err := requireID(r.ID); err != nil {
+			return err
+		}
+		if r.UserID <= 0 {
+			return invalid("user_id", "must be the id of a user")
+		}
+		pageID, networkBID, presetID := optionalID(r.PageID), optionalID(r.NetworkBID), optionalID(r.PresetID)
+		if pageID == nil && networkBID == nil {
+			return invalid("page_id", "a campaign needs a page_id, a network_b_id or both")
+		}
+		for field, id := range map[string]*int64{"page_id": r.PageID, "network_b_id": r.NetworkBID, "preset_id": r.PresetID} {
+			if id != nil && *id < 0 {
+				return invalid(field, "must be a positive id, or 0 for none")
+			}
+		}
+		if !money.MatchString(r.CampaignBudgetValue) {
+			return invalid("campaign_budget_value", "must be a decimal with at most two decimals, as a string")
+		}
+		bid := "0.00"
+		if r.CampaignBidAmount != nil {
+			bid = *r.CampaignBidAmount
+		}
+		if !money.MatchString(bid) {
+			return invalid("campaign_bid_amount", "must be a non-negative decimal with at most two decimals, as a string")
+		}
+		targeting := r.AudienceTargeting
+		if t := bytes.TrimSpace(targeting); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+			targeting = json.RawMessage(`{}`)
+		} else if t[0] != '{' {
+			return invalid("audience_targeting", "must be a Targeting object")
+		}
+		var endDate *string
+		if r.EndDate != nil && *r.EndDate != "" {
+			if _, err := time.Parse(time.DateOnly, *r.EndDate); err != nil {
+				return invalid("end_date", "must be a date YYYY-MM-DD")
+			}
+			endDate = r.EndDate
+		}
+		active := true
+		if r.Active != nil {
+			active = *r.Active
+		}
+		params[i] = db.CampaignUpsertParams{
+			ID: r.ID, UserID: r.UserID, PageID: pageID, NetworkBID: networkBID, PresetID: presetID,
+			Active:                     active,
+			CampaignBudgetType:         withDefault(r.CampaignBudgetType, "daily"),
+			CampaignBudgetValue:        r.CampaignBudgetValue,
+			AdsetBudgetSharingEnabled:  r.AdsetBudgetSharingEnabled,
+			CampaignBidStrategyEnabled: r.CampaignBidStrategyEnabled,
+			CampaignBidStrategy:        withDefault(r.CampaignBidStrategy, "LOWEST_COST_WITHOUT_CAP"),
+			CampaignBidAmount:          bid,
+			Goal:                       withDefault(r.Goal, "POST_ENGAGEMENT"),
+			AudienceTargeting:          targeting,
+			Hashtag:                    r.Hashtag,
+			EndDate:                    endDate,
+		}
+		ids[i] = r.ID
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b := batchErr{key: key}
+	q.CampaignUpsert(ctx, params).Exec(b.record)
+	if b.first != nil {
+		return b.first
+	}
+	q.CampaignHistoryImported(ctx, ids).Exec(b.record)
+	return b.first
+}
+
+// boostedPostRow is a boosted post of a data file (CONTRACT §7): created and
+// stopped are Unix seconds (stopped 0 = still running). The owner and the
+// source (the page or account the post is on) may be given as user_id and
+// source_id; without them they are those of the post's first campaign.
+type boostedPostRow struct {
+	ID             int64        `json:"id"`
+	UserID         *int64       `json:"user_id"`
+	SourceID       *int64       `json:"source_id"`
+	BoostedPageIDs []int64      `json:"boosted_page_ids"`
+	Active         *bool        `json:"active"`
+	Name           string       `json:"name"`
+	Link           string       `json:"link"`
+	Image          string       `json:"image"`
+	Created        int64        `json:"created"`
+	Stopped        int64        `json:"stopped"`
+	Insights       *insightsRow `json:"insights"`
+}
+
+type insightsRow struct {
+	Impressions int64   `json:"impressions"`
+	Reach       int64   `json:"reach"`
+	Engagement  int64   `json:"engagement"`
+	Clicks      int64   `json:"clicks"`
+	Spend       *string `json:"spend"`
+	Conversions int64   `json:"conversions"`
+}
+
+func loadBoostedPosts(ctx context.Context, q *db.Queries, raw json.RawMessage) error {
+	const key = "boosted_posts"
+	items, err := rows[boostedPostRow](key, raw)
+	if err != nil {
+		return err
+	}
+	posts := make([]db.BoostedPostUpsertParams, len(items))
+	links := make([]db.BoostedPostCampaignsReplaceParams, len(items))
+	var insights []db.BoostedPostInsightUpsertParams
+	var insightRow []int // the row index of each insights entry
+	err = check(key, items, func(i int, r *boostedPostRow) error {
+		if err := requireID(r.ID); err != nil {
+			return err
+		}
+		for _, id := range r.BoostedPageIDs {
+			if id <= 0 {
+				return invalid("boosted_page_ids", "must be ids of campaigns")
+			}
+		}
+		var first *int64
+		if len(r.BoostedPageIDs) > 0 {
+			first = &r.BoostedPageIDs[0]
+		}
+		userID, sourceID := optionalID(r.UserID), optionalID(r.SourceID)
+		if userID == nil && first == nil {
+			return invalid("user_id", "is required when boosted_page_ids is empty")
+		}
+		if sourceID == nil && first == nil {
+			return invalid("source_id", "is required when boosted_page_ids is empty")
+		}
+		if r.Created <= 0 {
+			return invalid("created", "must be a positive Unix time in seconds")
+		}
+		if r.Stopped < 0 {
+			return invalid("stopped", "must be a Unix time in seconds, or 0 while the post is boosted")
+		}
+		active := true
+		if r.Active != nil {
+			active = *r.Active
+		}
+		posts[i] = db.BoostedPostUpsertParams{
+			ID: r.ID, UserID: userID, SourceID: sourceID, Active: active,
+			Name: r.Name, Link: r.Link, Image: r.Image, Created: r.Created, Stopped: r.Stopped,
+			FirstCampaignID: first,
+		}
+		links[i] = db.BoostedPostCampaignsReplaceParams{PostID: r.ID, CampaignIds: orEmpty(r.BoostedPageIDs)}
+		if in := r.Insights; in != nil {
+			for field, v := range map[string]int64{"impressions": in.Impressions, "reach": in.Reach,
+				"engagement": in.Engagement, "clicks": in.Clicks, "conversions": in.Conversions} {
+				if v < 0 {
+					return invalid("insights."+field, "must not be negative")
+				}
+			}
+			spend := "0.00"
+			if in.Spend != nil {
+				spend = *in.Spend
+			}
+			if !money.MatchString(spend) {
+				return invalid("insights.spend", "must be a non-negative decimal with at most two decimals, as a string")
+			}
+			insights = append(insights, db.BoostedPostInsightUpsertParams{
+				PostID: r.ID, Impressions: in.Impressions, Reach: in.Reach, Engagement: in.Engagement,
+				Clicks: in.Clicks, Spend: spend, Conversions: in.Conversions,
+			})
+			insightRow = append(insightRow, i)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+
+	b := batchErr{key: key}
+	q.BoostedPostUpsert(ctx, posts).Exec(func(i int, err error) {
+		// Without user_id/source_id they come from the first campaign; a
+		// null there means that campaign does not exist.
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23502" && posts[i].FirstCampaignID != nil &&
+			(pgErr.ColumnName == "user_id" || pgErr.ColumnName == "source_id") {
+			err = invalid("boosted_page_ids", "campaign %d does not exist (give user_id and source_id, or the id of an existing campaign)",
+				*posts[i].FirstCampaignID)
+		}
+		b.record(i, err)
+	})
+	if b.first != nil {
+		return b.first
+	}
+	q.BoostedPostCampaignsReplace(ctx, links).Exec(func(i int, err error) {
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23503" { // foreign_key_violation
+			err = invalid("boosted_page_ids", "every id must be a campaign of the post's own user: %s", pgErr.Message)
+		}
+		b.record(i, err)
+	})
+	if b.first != nil {
+		return b.first
+	}
+	q.BoostedPostInsightUpsert(ctx, insights).Exec(func(i int, err error) { b.record(insightRow[i], err) })
+	return b.first
+}
+
+// optionalID answers nil for an absent or 0 id.
+func optionalID(id *int64) *int64 {
+	if id == nil || *id == 0 {
+		return nil
+	}
+	return id
+}
+
+func withDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}

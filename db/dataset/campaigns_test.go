@@ -1,0 +1,164 @@
+package dataset_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"adboost/db/dataset"
+	"adboost/db/dbtest"
+)
+
+const campaignFile = `{
+  "users": [{"id": 100, "email": "ana@example.com"}, {"id": 101, "email": "bob@example.com"}],
+  "boosted_pages": [
+    {"id": 7, "user_id": 100, "page_id": 456, "network_b_id": 789, "active": true,
+     "campaign_budget_type": "daily", "campaign_budget_value": "20.00", "adset_budget_sharing_enabled": false,
+     "campaign_bid_strategy_enabled": false, "campaign_bid_strategy": "LOWEST_COST_WITHOUT_CAP",
+     "campaign_bid_amount": "0.00", "goal": "POST_ENGAGEMENT",
+     "audience_targeting": {"geo_locations": {"countries": ["CZ"]}}, "hashtag": "#gym", "end_date": "2026-12-31"},
+    {"id": 8, "user_id": 100, "network_b_id": 789, "campaign_budget_value": "5"},
+    {"id": 9, "user_id": 101, "page_id": 800, "campaign_budget_value": "7.50"}
+  ],
+  "boosted_posts": [
+    {"id": 900, "boosted_page_ids": [7, 8], "active": true, "name": "New classes", "link": "https://net.example/900",
+     "image": "https://img.example/900.jpg", "created": 1767225600, "stopped": 0,
+     "insights": {"impressions": 1200, "reach": 1000, "engagement": 80, "clicks": 40, "spend": "12.00", "conversions": 4}},
+    {"id": 901, "boosted_page_ids": [8], "created": 1767225600, "stopped": 1767312000},
+    {"id": 902, "user_id": 101, "source_id": 801, "created": 1767225600}
+  ]
+}`
+
+func TestLoadCampaigns(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	for range 2 { // the second load updates the same rows
+		if err := dataset.Load(ctx, pool, strings.NewReader(campaignFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got string
+	err := pool.QueryRow(ctx, `SELECT concat_ws(' | ',
+		(SELECT string_agg(concat_ws(',', id, user_id, page_id, network_b_id, active, campaign_budget_value, end_date), ';' ORDER BY id) FROM campaign),
+		(SELECT string_agg(concat_ws(',', id, user_id, source_id, active, extract(epoch FROM created), extract(epoch FROM stopped)), ';' ORDER BY id) FROM boosted_post),
+		(SELECT string_agg(post_id || '>' || campaign_id, ';' ORDER BY post_id, campaign_id) FROM boosted_post_campaign),
+		(SELECT string_agg(concat_ws(',', post_id, impressions, reach, engagement, clicks, spend, conversions), ';') FROM boosted_post_insight),
+		(SELECT string_agg(campaign_id || ':' || action, ';' ORDER BY campaign_id) FROM campaign_history))`).Scan(&got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Post 900 and 901 take owner and source from their first campaign (its
+	// page, else its account); the history has one `created` entry each.
+	want := "7,100,456,789,t,20.00,2026-12-31;8,100,789,t,5.00;9,101,800,t,7.50" +
+		" | 900,100,456,t,1767225600.000000;901,100,789,t,1767225600.000000,1767312000.000000;902,101,801,t,1767225600.000000" +
+		" | 900>7;900>8;901>8" +
+		" | 900,1200,1000,80,40,12.00,4" +
+		" | 7:created;8:created;9:created"
+	if got != want {
+		t.Fatalf("loaded\n  %s\nwant\n  %s", got, want)
+	}
+
+	// Importing again with fewer links drops the others; a campaign deleted
+	// and imported again gets a new `created` entry.
+	if _, err := pool.Exec(ctx, `DELETE FROM campaign WHERE id = 8;
+		INSERT INTO campaign_history (user_id, campaign_id, action) VALUES (100, 8, 'deleted')`); err != nil {
+		t.Fatal(err)
+	}
+	file := strings.Replace(campaignFile, `"boosted_page_ids": [7, 8]`, `"boosted_page_ids": [7]`, 1)
+	if err := dataset.Load(ctx, pool, strings.NewReader(file)); err != nil {
+		t.Fatal(err)
+	}
+	err = pool.QueryRow(ctx, `SELECT concat_ws(' | ',
+		(SELECT string_agg(post_id || '>' || campaign_id, ';' ORDER BY post_id, campaign_id) FROM boosted_post_campaign),
+		(SELECT string_agg(campaign_id || ':' || action, ';' ORDER BY campaign_id, id) FROM campaign_history))`).Scan(&got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "900>7;901>8 | 7:created;8:created;8:deleted;8:created;9:created"; got != want {
+		t.Fatalf("after re-import: %s, want %s", got, want)
+	}
+}
+
+func TestLoadCampaignsRefusesBadRows(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	users := `"users": [{"id": 100, "email": "ana@example.com"}, {"id": 101, "email": "bob@example.com"}]`
+	page := func(row string) string {
+		return `{` + users + `, "boosted_pages": [{"id": 1, "user_id": 100, "page_id": 5, "campaign_budget_value": "1.00"}, ` + row + `]}`
+	}
+	post := func(row string) string {
+		return `{` + users + `, "boosted_pages": [{"id": 1, "user_id": 100, "page_id": 5, "campaign_budget_value": "1.00"},
+			{"id": 2, "user_id": 101, "page_id": 6, "campaign_budget_value": "1.00"}], "boosted_posts": [` + row + `]}`
+	}
+	for _, tc := range []struct {
+		name, file, want string
+	}{
+		{"budget decimals", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1.234"}`), "boosted_pages[1].campaign_budget_value"},
+		{"budget zero", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "0.00"}`), "boosted_pages[1].campaign_budget_value"},
+		{"budget type", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "campaign_budget_type": "weekly"}`), "boosted_pages[1].campaign_budget_type"},
+		{"goal", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "goal": "SALES"}`), "boosted_pages[1].goal"},
+		{"bid strategy", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "campaign_bid_strategy": "CHEAP"}`), "boosted_pages[1].campaign_bid_strategy"},
+		{"bid amount", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "campaign_bid_amount": "-1"}`), "boosted_pages[1].campaign_bid_amount"},
+		{"no source", page(`{"id": 3, "user_id": 100, "campaign_budget_value": "1"}`), "boosted_pages[1].page_id"},
+		{"negative page", page(`{"id": 3, "user_id": 100, "page_id": -5, "campaign_budget_value": "1"}`), "boosted_pages[1].page_id"},
+		{"unknown user", page(`{"id": 3, "user_id": 999, "page_id": 5, "campaign_budget_value": "1"}`), "boosted_pages[1].user_id"},
+		{"unknown preset", page(`{"id": 3, "user_id": 100, "page_id": 5, "preset_id": 999, "campaign_budget_value": "1"}`), "boosted_pages[1].preset_id"},
+		{"end date", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "end_date": "2026-13-01"}`), "boosted_pages[1].end_date"},
+		{"targeting", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "audience_targeting": ["CZ"]}`), "boosted_pages[1].audience_targeting"},
+		{"unknown field", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "budget": "1"}`), `boosted_pages[1]: json: unknown field "budget"`},
+		{"another user's campaign", post(`{"id": 9, "boosted_page_ids": [1, 2], "created": 1767225600}`), "boosted_posts[0].boosted_page_ids"},
+		{"unknown campaign", post(`{"id": 9, "boosted_page_ids": [77], "created": 1767225600}`), "boosted_posts[0].boosted_page_ids"},
+		{"no owner", post(`{"id": 9, "source_id": 5, "created": 1767225600}`), "boosted_posts[0].user_id"},
+		{"no source", post(`{"id": 9, "user_id": 100, "created": 1767225600}`), "boosted_posts[0].source_id"},
+		{"no created", post(`{"id": 9, "boosted_page_ids": [1]}`), "boosted_posts[0].created"},
+		{"stopped before created", post(`{"id": 9, "boosted_page_ids": [1], "created": 1767225600, "stopped": 1767000000}`), "boosted_posts[0].stopped"},
+		{"spend", post(`{"id": 9, "boosted_page_ids": [1], "created": 1767225600, "insights": {"spend": "1.234"}}`), "boosted_posts[0].insights.spend"},
+		{"negative reach", post(`{"id": 9, "boosted_page_ids": [1], "created": 1767225600, "insights": {"reach": -1}}`), "boosted_posts[0].insights.reach"},
+		{"unknown insight", post(`{"id": 9, "boosted_page_ids": [1], "created": 1767225600, "insights": {"views": 5}}`), `boosted_posts[0]: json: unknown field "views"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := dataset.Load(ctx, pool, strings.NewReader(tc.file))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one naming %q", err, tc.want)
+			}
+		})
+	}
+	var rows int
+	err := pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM app_user) + (SELECT count(*) FROM campaign)
+		+ (SELECT count(*) FROM campaign_history) + (SELECT count(*) FROM boosted_post)`).Scan(&rows)
+	if err != nil || rows != 0 {
+		t.Fatalf("%d rows written by failed imports (%v); want none", rows, err)
+	}
+}
+
+// TestDemoCampaigns: the demo user has campaigns on several sources, some
+// inactive, with history, and fifty posts with insights linked to them.
+func TestDemoCampaigns(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	for range 2 {
+		if err := dataset.LoadDemo(ctx, pool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var sources, inactive, created, posts, withInsights, linked, multi int
+	err := pool.QueryRow(ctx, `SELECT
+		(SELECT count(DISTINCT coalesce(page_id, network_b_id)) FROM campaign WHERE user_id = 100),
+		(SELECT count(*) FROM campaign WHERE user_id = 100 AND NOT active),
+		(SELECT count(*) FROM campaign_history h JOIN campaign c ON c.id = h.campaign_id WHERE c.user_id = 100 AND h.action = 'created'),
+		(SELECT count(*) FROM boosted_post WHERE user_id = 100),
+		(SELECT count(*) FROM boosted_post p JOIN boosted_post_insight i ON i.post_id = p.id WHERE p.user_id = 100 AND i.impressions > 0),
+		(SELECT count(DISTINCT post_id) FROM boosted_post_campaign WHERE user_id = 100),
+		(SELECT count(*) FROM (SELECT post_id FROM boosted_post_campaign GROUP BY post_id HAVING count(*) > 1) AS m)`).
+		Scan(&sources, &inactive, &created, &posts, &withInsights, &linked, &multi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sources < 2 || inactive == 0 || created != 6 || posts != 50 || withInsights != 50 || linked < 45 || multi == 0 {
+		t.Fatalf("demo: %d sources, %d inactive campaigns, %d created entries, %d posts, %d with insights, %d linked, %d in several campaigns",
+			sources, inactive, created, posts, withInsights, linked, multi)
+	}
+}

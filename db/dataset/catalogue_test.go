@@ -1,0 +1,172 @@
+package dataset_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"adboost/db/dataset"
+	"adboost/db/dbtest"
+)
+
+const catalogueFile = `{
+  "agencies": [{"id": 10, "username": "northwind"}],
+  "users": [{"id": 100, "email": "ana@example.com", "agency_id": 10}, {"id": 101, "email": "bob@example.com"}],
+  "presets": [
+    {"id": 1, "agency_id": 10, "title": "Gym launch", "image": "/img/gym.png", "active": true, "private": false,
+     "campaign_objective": "OUTCOME_TRAFFIC", "vertical": "fitness,health", "price": "49.00", "original_price": "59.00",
+     "version": 3, "platform": "network_b", "audience_targeting": "Adults", "description": "..",
+     "location_json": {"countries": ["CZ"], "regions": [{"key": "CZ-10", "name": "Prague"}],
+                       "cities": [{"key": "2643743", "name": "London", "region": "England", "country": "GB"}]},
+     "allowed_options": ["location", "age", "advanced_settings"],
+     "boosting_condition": {"keywords": ["gym", "fitness"], "reach": 20},
+     "agency_id": 10, "number_of_purchases": 3},
+    {"id": 2, "agency_id": 10, "title": "Defaults", "image": "", "campaign_objective": "REACH", "price": "5"}
+  ],
+  "reviews": [
+    {"id": 1, "preset_id": 1, "user_id": 100, "rating": 5, "message": "Great", "created_at": "2026-01-02 10:00:00"},
+    {"id": 2, "preset_id": 1, "user_id": 101, "rating": 4}
+  ]
+}`
+
+func TestLoadCatalogue(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	for range 2 { // the second load updates the same rows
+		if err := dataset.Load(ctx, pool, strings.NewReader(catalogueFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	var (
+		presets, conditions, reviews            int
+		image, platform, price, original, loc   string
+		active, private                         bool
+		version, purchases, reach               int
+		keywords, options                       []string
+		image2, platform2, original2, location2 *string
+		active2                                 bool
+		version2                                int
+		created                                 time.Time
+	)
+	err := pool.QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM preset), (SELECT count(*) FROM boosting_condition), (SELECT count(*) FROM review),
+		p.image, p.platform, p.price::text, p.original_price::text, p.location_json -> 'cities' -> 0 ->> 'key',
+		p.active, p.private, p.version, p.number_of_purchases, c.reach, c.keywords, p.allowed_options,
+		d.image, d.platform, d.original_price::text, d.location_json::text, d.active, d.version,
+		(SELECT created_at FROM review WHERE id = 1)
+		FROM preset AS p JOIN boosting_condition AS c ON c.preset_id = p.id, preset AS d
+		WHERE p.id = 1 AND d.id = 2`).Scan(&presets, &conditions, &reviews, &image, &platform, &price, &original, &loc,
+		&active, &private, &version, &purchases, &reach, &keywords, &options,
+		&image2, &platform2, &original2, &location2, &active2, &version2, &created)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if presets != 2 || conditions != 1 || reviews != 2 {
+		t.Fatalf("%d presets, %d conditions, %d reviews; want 2, 1, 2", presets, conditions, reviews)
+	}
+	if image != "/img/gym.png" || platform != "network_b" || price != "49.00" || original != "59.00" || loc != "2643743" ||
+		!active || private || version != 3 || purchases != 3 || reach != 20 ||
+		strings.Join(keywords, ",") != "gym,fitness" || strings.Join(options, ",") != "location,age,advanced_settings" {
+		t.Fatalf("preset 1 stored as %v %v %v %v %v %v %v %v %v %v %v %v", image, platform, price, original, loc,
+			active, private, version, purchases, reach, keywords, options)
+	}
+	// Defaults: no image, platform all, original price = price, no
+	// location, active, version 1.
+	if image2 != nil || *platform2 != "all" || *original2 != "5.00" || *location2 != "{}" || !active2 || version2 != 1 {
+		t.Fatalf("preset 2 stored as %v %v %v %v %v %v", image2, *platform2, *original2, *location2, active2, version2)
+	}
+	if !created.Equal(time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)) {
+		t.Fatalf("review 1 created_at = %v, want 2026-01-02 10:00:00 UTC", created)
+	}
+
+	// A preset loaded without its condition loses it.
+	if err := dataset.Load(ctx, pool, strings.NewReader(`{"presets": [
+		{"id": 1, "agency_id": 10, "title": "Gym launch", "campaign_objective": "OUTCOME_TRAFFIC", "price": "1"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM boosting_condition").Scan(&conditions); err != nil || conditions != 0 {
+		t.Fatalf("%d conditions after re-import without one (%v)", conditions, err)
+	}
+}
+
+func TestLoadCatalogueRejects(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	preset := func(fields string) string {
+		return `{"agencies": [{"id": 10, "username": "a"}], "presets": [
+			{"id": 1, "agency_id": 10, "title": "ok", "campaign_objective": "REACH", "price": "1"},
+			{"id": 2, "agency_id": 10, "title": "t", "campaign_objective": "REACH", "price": "1", ` + fields + `}]}`
+	}
+	review := func(fields string) string {
+		return `{"agencies": [{"id": 10, "username": "a"}], "users": [{"id": 100, "email": "a@example.com"}],
+			"presets": [{"id": 1, "agency_id": 10, "title": "ok", "campaign_objective": "REACH", "price": "1"}],
+			"reviews": [{"id": 1, "preset_id": 1, "user_id": 100, "rating": 5},
+			            {"id": 2, ` + fields + `}]}`
+	}
+	for _, tc := range []struct{ name, file, want string }{
+		{"bad price", preset(`"price": "1.234"`), "presets[1].price"},
+		{"price as a number", preset(`"price": 1`), "presets[1].price"},
+		{"bad original price", preset(`"original_price": "-1"`), "presets[1].original_price"},
+		{"no agency", preset(`"agency_id": 0`), "presets[1].agency_id"},
+		{"unknown agency", preset(`"agency_id": 99`), "presets[1].agency_id"},
+		{"unknown objective", preset(`"campaign_objective": "NOPE"`), "presets[1].campaign_objective"},
+		{"empty title", preset(`"title": ""`), "presets[1].title"},
+		{"unknown platform", preset(`"platform": "network_c"`), "presets[1].platform"},
+		{"unknown option", preset(`"allowed_options": ["location", "colour"]`), "presets[1].allowed_options"},
+		{"location not an object", preset(`"location_json": ["CZ"]`), "presets[1].location_json"},
+		{"location country not a string", preset(`"location_json": {"countries": [1]}`), "presets[1].location_json"},
+		{"location city without key", preset(`"location_json": {"cities": [{"name": "Prague"}]}`), "presets[1].location_json"},
+		{"condition without reach", preset(`"boosting_condition": {"keywords": ["a"]}`), "presets[1].boosting_condition.reach"},
+		{"condition reach out of range", preset(`"boosting_condition": {"reach": 101}`), "presets[1].boosting_condition.reach"},
+		{"unknown field", preset(`"colour": "red"`), `presets[1]: json: unknown field "colour"`},
+		{"rating out of range", review(`"preset_id": 1, "user_id": 100, "rating": 6`), "reviews[1].rating"},
+		{"bad created_at", review(`"preset_id": 1, "user_id": 100, "rating": 5, "created_at": "2026-01-02T10:00:00Z"`), "reviews[1].created_at"},
+		{"unknown preset", review(`"preset_id": 9, "user_id": 100, "rating": 5`), "reviews[1].preset_id"},
+		{"second review of the same user", review(`"preset_id": 1, "user_id": 100, "rating": 3`), "reviews[1]"},
+		{"message too long", review(`"preset_id": 1, "user_id": 100, "rating": 3, "message": "` + strings.Repeat("x", 2001) + `"`), "reviews[1].message"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := dataset.Load(ctx, pool, strings.NewReader(tc.file))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one naming %q", err, tc.want)
+			}
+		})
+	}
+	var rows int
+	if err := pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM preset) + (SELECT count(*) FROM review)
+		+ (SELECT count(*) FROM agency)`).Scan(&rows); err != nil || rows != 0 {
+		t.Fatalf("%d rows written by failed imports (%v); want none", rows, err)
+	}
+}
+
+func TestDemoCatalogue(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	for range 2 {
+		if err := dataset.LoadDemo(ctx, pool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var presets, agencies, objectives, verticals, countries, private, inactive, reviewed, ownPrivate int
+	err := pool.QueryRow(ctx, `SELECT count(*), count(DISTINCT agency_id), count(DISTINCT campaign_objective),
+		(SELECT count(DISTINCT v) FROM preset, unnest(string_to_array(vertical, ',')) AS v),
+		(SELECT count(DISTINCT c) FROM preset, jsonb_array_elements_text(location_json -> 'countries') AS c),
+		count(*) FILTER (WHERE private), count(*) FILTER (WHERE NOT active),
+		(SELECT count(DISTINCT preset_id) FROM review),
+		count(*) FILTER (WHERE private AND active AND agency_id = 20)
+		FROM preset`).Scan(&presets, &agencies, &objectives, &verticals, &countries, &private, &inactive, &reviewed, &ownPrivate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if presets < 30 || agencies < 5 || objectives < 6 || verticals < 8 || countries < 5 ||
+		private < 2 || inactive < 2 || reviewed < 10 || ownPrivate < 1 {
+		t.Fatalf("demo catalogue: %d presets, %d agencies, %d objectives, %d verticals, %d countries, %d private, "+
+			"%d inactive, %d reviewed, %d private active of the demo agency", presets, agencies, objectives,
+			verticals, countries, private, inactive, reviewed, ownPrivate)
+	}
+}

@@ -1,0 +1,414 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/mail"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"adboost/auth"
+	"adboost/db"
+)
+
+// emailChangeValidHours is how long the link of a verification mail works.
+const emailChangeValidHours = 24
+
+// result is the answer of user/save and user/verify-email.
+type result struct {
+	Result  bool   `json:"result"`
+	Message string `json:"message"`
+}
+
+// socialRequest carries the user's network_a access token.
+type socialRequest struct {
+	AccessToken string `json:"access-token"`
+}
+
+func (r *socialRequest) validate() error {
+	return checkAccessToken(r.AccessToken)
+}
+
+func checkAccessToken(token string) error {
+	if token == "" {
+		return badRequest("access-token is required")
+	}
+	if auth.CheckNetworkAToken(token) != nil {
+		return badRequest("access-token is not a network_a access token")
+	}
+	return nil
+}
+
+type preSignup struct {
+	Email string `json:"email"`
+}
+
+type signupRequest struct {
+	AccessToken string `json:"access-token"`
+	PresetID    Int    `json:"preset_id"`
+	Email       string `json:"email"`
+}
+
+func (r *signupRequest) validate() error {
+	if err := checkAccessToken(r.AccessToken); err != nil {
+		return err
+	}
+	if r.PresetID.Set && r.PresetID.V <= 0 {
+		return badRequest("preset_id must be a positive integer")
+	}
+	r.Email = strings.TrimSpace(r.Email)
+	if r.Email != "" && !validEmail(r.Email) {
+		return badRequest("email %q is not a valid e-mail address", r.Email)
+	}
+	return nil
+}
+
+// network answers the network_a client, or 503 when none is configured.
+func (s *Server) network() (*auth.NetworkA, error) {
+	if s.networkA == nil {
+		return nil, unavailable("social sign-in is not available: network_a is not configured")
+	}
+	return s.networkA, nil
+}
+
+// networkAError maps a failure of network_a to the answer of CONTRACT §6: the
+// token refused is 400 or 401 as network_a said, anything else 503. Only the
+// kind of failure is logged, never the token.
+func (s *Server) networkAError(ctx context.Context, err error) error {
+	var refused *auth.NetworkAError
+	switch {
+	case errors.Is(err, auth.ErrNetworkAToken):
+		return badRequest("access-token is not a network_a access token")
+	case errors.As(err, &refused):
+		s.log.InfoContext(ctx, "network_a refused an access token",
+			"status", refused.Status, "type", refused.Type, "code", refused.Code)
+		if refused.Status == http.StatusUnauthorized {
+			return unauthorized("access-token was refused by network_a: it is invalid or expired")
+		}
+		return badRequest("access-token was refused by network_a: it is invalid or expired")
+	case errors.Is(err, auth.ErrNetworkAUnavailable):
+		s.log.WarnContext(ctx, "network_a unavailable", "err", err)
+		return unavailable("network_a is unreachable or failing; try again later")
+	}
+	return err
+}
+
+// userPreSignupSn answers the e-mail network_a knows for the token's user, for
+// the sign-up form to show (empty when network_a shares none).
+func (s *Server) userPreSignupSn(ctx context.Context, req *socialRequest) (preSignup, error) {
+	n, err := s.network()
+	if err != nil {
+		return preSignup{}, err
+	}
+	me, err := n.Me(ctx, req.AccessToken)
+	if err != nil {
+		return preSignup{}, s.networkAError(ctx, err)
+	}
+	return preSignup{Email: me.Email}, nil
+}
+
+// userSignupSn creates the user of a network_a token, the user's agency and
+// sources in one transaction, and signs the user in.
+func (s *Server) userSignupSn(ctx context.Context, req *signupRequest) (userWithToken, error) {
+	n, err := s.network()
+	if err != nil {
+		return userWithToken{}, err
+	}
+	me, err := n.Me(ctx, req.AccessToken)
+	if err != nil {
+		return userWithToken{}, s.networkAError(ctx, err)
+	}
+	email := req.Email
+	if email == "" {
+		if email = me.Email; email == "" {
+			return userWithToken{}, badRequest("email is required: network_a shares no e-mail address of this user")
+		}
+		if !validEmail(email) {
+			return userWithToken{}, badRequest("email is required: network_a's e-mail address %q is not a valid one", email)
+		}
+	}
+	pages, err := n.Accounts(ctx, req.AccessToken)
+	if err != nil {
+		return userWithToken{}, s.networkAError(ctx, err)
+	}
+	first, last := cut(me.FirstName, 100), cut(me.LastName, 100)
+	agency := strings.TrimSpace(first + " " + last)
+	if agency == "" {
+		agency, _, _ = strings.Cut(email, "@")
+	}
+	var id int64
+	err = db.InTx(ctx, s.pool, func(q *db.Queries) error {
+		id, err = q.UserSignup(ctx, db.UserSignupParams{
+			Email: email, Snid: me.ID, FirstName: first, LastName: last,
+			PresetID: req.PresetID.Ptr(), AgencyName: cut(agency, 100),
+		})
+		switch {
+		case isNoRows(err):
+			return badRequest("preset_id %d is not a preset you may use (it must exist, be active and public)", req.PresetID.V)
+		case isViolation(err, "23505", "app_user_email_key"):
+			return conflict("email %s belongs to another account", email)
+		case isViolation(err, "23505", "app_user_snid_key"):
+			return conflict("this network_a user has already signed up; log in instead")
+		case err != nil:
+			return err
+		}
+		return refreshSources(ctx, q, id, pages)
+	})
+	if err != nil {
+		return userWithToken{}, err
+	}
+	return s.signedIn(ctx, id)
+}
+
+// userLoginSn signs in the user of a network_a token and refreshes the
+// user's sources.
+func (s *Server) userLoginSn(ctx context.Context, req *socialRequest) (userWithToken, error) {
+	n, err := s.network()
+	if err != nil {
+		return userWithToken{}, err
+	}
+	me, err := n.Me(ctx, req.AccessToken)
+	if err != nil {
+		return userWithToken{}, s.networkAError(ctx, err)
+	}
+	id, err := s.q.UserIDBySnid(ctx, me.ID)
+	if isNoRows(err) {
+		return userWithToken{}, notFound("no account has signed up with this network_a user; sign up first")
+	} else if err != nil {
+		return userWithToken{}, err
+	}
+	pages, err := n.Accounts(ctx, req.AccessToken)
+	if err != nil {
+		return userWithToken{}, s.networkAError(ctx, err)
+	}
+	if err := db.InTx(ctx, s.pool, func(q *db.Queries) error { return refreshSources(ctx, q, id, pages) }); err != nil {
+		return userWithToken{}, err
+	}
+	return s.signedIn(ctx, id)
+}
+
+// refreshSources writes the user's network_a pages, with their network_b
+// accounts, as network_a answered them (two statements, whatever the number
+// of pages). Pages no longer listed are kept.
+func refreshSources(ctx context.Context, q *db.Queries, userID int64, pages []auth.NetworkAPage) error {
+	if len(pages) == 0 {
+		return nil
+	}
+	p := db.SourceRefreshParams{UserID: userID}
+	var linked []int64
+	for _, page := range pages {
+		b := page.NetworkB
+		if b == nil {
+			b = &auth.NetworkBAccount{}
+		} else {
+			linked = append(linked, b.ID)
+		}
+		p.Ids = append(p.Ids, page.ID)
+		p.Names = append(p.Names, page.Name)
+		p.Pictures = append(p.Pictures, page.Picture)
+		p.NetworkBIds = append(p.NetworkBIds, b.ID)
+		p.NetworkBNames = append(p.NetworkBNames, b.Username)
+		p.NetworkBPictures = append(p.NetworkBPictures, b.Picture)
+	}
+	if len(linked) > 0 {
+		if err := q.SourceUnlinkNetworkB(ctx, db.SourceUnlinkNetworkBParams{UserID: userID, NetworkBIds: linked}); err != nil {
+			return err
+		}
+	}
+	return q.SourceRefresh(ctx, p)
+}
+
+type userSaveRequest struct {
+	Email        string `json:"email"`
+	PhoneNumber  string `json:"phone_number"`
+	PhoneCountry string `json:"phone_country"`
+	Password     string `json:"password"`
+}
+
+// phoneNumber is the rule of app_user.phone_number.
+var phoneNumber = regexp.MustCompile(`^\+?[0-9 ()-]{3,32}$`)
+
+// countryCode is an ISO 3166 alpha-2 code, as geo_country keeps them.
+var countryCode = regexp.MustCompile(`^[A-Z]{2}$`)
+
+func (r *userSaveRequest) validate() error {
+	r.Email = strings.TrimSpace(r.Email)
+	r.PhoneNumber = strings.TrimSpace(r.PhoneNumber)
+	r.PhoneCountry = strings.ToUpper(strings.TrimSpace(r.PhoneCountry))
+	switch {
+	case r.Email != "" && !validEmail(r.Email):
+		return badRequest("email %q is not a valid e-mail address", r.Email)
+	case r.PhoneNumber != "" && !phoneNumber.MatchString(r.PhoneNumber):
+		return badRequest("phone_number must be 3 to 32 digits, spaces, parentheses or dashes, with an optional leading +")
+	case r.PhoneCountry != "" && !countryCode.MatchString(r.PhoneCountry):
+		return badRequest("phone_country must be a two-letter ISO 3166 country code")
+	}
+	if r.Password != "" {
+		if err := auth.ValidatePassword(r.Password); err != nil {
+			return badRequest("password %v", err)
+		}
+	}
+	return nil
+}
+
+// userSave changes the phone number, phone country and password at once; a
+// new e-mail address waits for its verification link, whose mail is queued in
+// the same transaction.
+func (s *Server) userSave(ctx context.Context, req *userSaveRequest) (result, error) {
+	params := db.UserSettingsSaveParams{
+		ID:           userID(ctx),
+		PhoneNumber:  optional(req.PhoneNumber),
+		PhoneCountry: optional(req.PhoneCountry),
+		NewEmail:     optional(req.Email),
+	}
+	if req.Password != "" {
+		hash, err := auth.HashPassword(req.Password)
+		if err != nil {
+			return result{}, err
+		}
+		params.PasswordHash = &hash
+	}
+	token, tokenHash, err := newLinkToken()
+	if err != nil {
+		return result{}, err
+	}
+	answer := result{Result: true, Message: "Your profile has been saved."}
+	err = db.InTx(ctx, s.pool, func(q *db.Queries) error {
+		st, err := q.UserSettingsSave(ctx, params)
+		switch {
+		case err != nil:
+			return err
+		case !st.PhoneCountryKnown:
+			return badRequest("phone_country %s is not a known country code", req.PhoneCountry)
+		case st.EmailTaken:
+			return conflict("email %s belongs to another account", req.Email)
+		case !st.EmailChanges:
+			return nil
+		}
+		link := s.cfg.PublicBaseURL + "/v1/user/verify-email?token=" + token
+		subject, body := verificationMail(st.FirstName, st.Email, req.Email, link)
+		answer.Message = "A verification e-mail has been sent to " + req.Email + "."
+		return q.EmailChangeRequest(ctx, db.EmailChangeRequestParams{
+			UserID: params.ID, NewEmail: req.Email, TokenHash: tokenHash,
+			ValidHours: emailChangeValidHours, Subject: subject, Body: body,
+		})
+	})
+	if err != nil {
+		return result{}, err
+	}
+	return answer, nil
+}
+
+// newLinkToken answers a random token for a verification link and the
+// SHA-256 that is stored instead of it.
+func newLinkToken() (token string, hash []byte, err error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", nil, err
+	}
+	token = base64.RawURLEncoding.EncodeToString(raw)
+	sum := sha256.Sum256([]byte(token))
+	return token, sum[:], nil
+}
+
+func verificationMail(firstName, oldEmail, newEmail, link string) (subject, body string) {
+	greeting := "Hello,"
+	if firstName != "" {
+		greeting = "Hello " + firstName + ","
+	}
+	body = fmt.Sprintf(`%s
+
+you asked to change the e-mail address of your adboost account from
+%s to %s.
+
+Open this link within %d hours to confirm the new address:
+
+%s
+
+The link works once. If you did not ask for this change, ignore this
+e-mail: your address stays %s.
+
+adboost
+`, greeting, oldEmail, newEmail, emailChangeValidHours, link, oldEmail)
+	return "Confirm your new e-mail address for adboost", body
+}
+
+type verifyEmailRequest struct {
+	token string
+}
+
+func (r *verifyEmailRequest) bind(req *http.Request) error {
+	r.token = req.URL.Query().Get("token")
+	return nil
+}
+
+func (r *verifyEmailRequest) validate() error {
+	if r.token == "" {
+		return badRequest("token is required")
+	}
+	if raw, err := base64.RawURLEncoding.DecodeString(r.token); err != nil || len(raw) != 32 {
+		return badRequest("token is not the token of a verification link")
+	}
+	return nil
+}
+
+// userVerifyEmail makes a pending e-mail address the user's, once per link.
+func (s *Server) userVerifyEmail(ctx context.Context, req *verifyEmailRequest) (result, error) {
+	sum := sha256.Sum256([]byte(req.token))
+	email, err := s.q.EmailChangeConfirm(ctx, sum[:])
+	switch {
+	case isNoRows(err):
+		return result{}, badRequest("token: this verification link is unknown, already used or expired; save the new e-mail address again for a new link")
+	case isViolation(err, "23505", "app_user_email_key"):
+		return result{}, conflict("the new e-mail address belongs to another account by now")
+	case err != nil:
+		return result{}, err
+	}
+	return result{Result: true, Message: "Your e-mail address is now " + email + "."}, nil
+}
+
+// emailPattern is the rule of every e-mail column of the schema.
+var emailPattern = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
+
+// validEmail accepts a bare address (no display name, comment or quoting)
+// that the schema accepts too.
+func validEmail(s string) bool {
+	if len(s) > 254 || !emailPattern.MatchString(s) || strings.ContainsAny(s, "<>()[]\\,;:\"") || hasControl(s) {
+		return false
+	}
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s
+}
+
+func hasControl(s string) bool { return strings.IndexFunc(s, unicode.IsControl) >= 0 }
+
+// isViolation tells whether err is PostgreSQL's error code on the constraint.
+func isViolation(err error, code, constraint string) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == code && pgErr.ConstraintName == constraint
+}
+
+// optional answers nil for "" (the field is absent) and a pointer otherwise.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// cut shortens s to at most n characters.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}

@@ -1,0 +1,70 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"adboost/db"
+)
+
+// agencyListRequest is the agencies/list body (CONTRACT §10). search is
+// trimmed of surrounding spaces; service and industry are ids.
+type agencyListRequest struct {
+	Search   string `json:"search"`
+	Service  Int    `json:"service"`
+	Industry Int    `json:"industry"`
+	paging
+
+	params db.AgencyListParams
+}
+
+func (r *agencyListRequest) validate() (err error) {
+	if err := r.check(); err != nil {
+		return err
+	}
+	p := db.AgencyListParams{PageNumber: r.number(), PageSize: r.size()}
+	if p.Search, err = optionalText("search", strings.TrimSpace(r.Search)); err != nil {
+		return err
+	}
+	if p.ServiceID, err = optionalID("service", r.Service); err != nil {
+		return err
+	}
+	if p.IndustryID, err = optionalID("industry", r.Industry); err != nil {
+		return err
+	}
+	r.params = p
+	return nil
+}
+
+// agencyList answers one page of the agency directory (CONTRACT §10).
+func (s *Server) agencyList(ctx context.Context, req *agencyListRequest) ([]json.RawMessage, error) {
+	return s.planned().AgencyList(ctx, req.params)
+}
+
+type agencyDetailRequest struct {
+	id int64
+}
+
+func (r *agencyDetailRequest) bind(req *http.Request) error {
+	id, err := strconv.ParseInt(req.PathValue("id"), 10, 64)
+	if err != nil || id < 1 {
+		return badRequest("id must be a positive integer, not %q", req.PathValue("id"))
+	}
+	r.id = id
+	return nil
+}
+
+func (s *Server) agencyDetail(ctx context.Context, req *agencyDetailRequest) (json.RawMessage, error) {
+	agency, err := s.q.AgencyDetail(ctx, req.id)
+	if isNoRows(err) {
+		return nil, notFound("agency %d not found", req.id)
+	}
+	return agency, err
+}
+
+func (s *Server) agencyServices(ctx context.Context, _ *empty) ([]db.Service, error) {
+	return s.q.ServiceList(ctx)
+}

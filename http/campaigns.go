@@ -1,0 +1,393 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"adboost/db"
+)
+
+// Campaigns ("boosted pages"): every route answers only the signed-in user's
+// campaigns; another user's is 404 (CONTRACT §5, §12).
+
+// campaignPathID is the {id} of a campaign route: a positive integer, else 400.
+type campaignPathID struct {
+	id int64
+}
+
+var pathIDDigits = regexp.MustCompile(`^[0-9]{1,19}$`)
+
+func (p *campaignPathID) bind(r *http.Request) error {
+	raw := r.PathValue("id")
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if !pathIDDigits.MatchString(raw) || err != nil || id <= 0 {
+		return badRequest("id must be a positive integer, not %q", raw)
+	}
+	p.id = id
+	return nil
+}
+
+// budgetText is a decimal amount of a request: a JSON string ("20.50") or
+// a number (20.5). null and "" leave it unset.
+type budgetText struct {
+	V   string
+	Set bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (d *budgetText) UnmarshalJSON(b []byte) error {
+	*d = budgetText{}
+	s := string(b)
+	switch {
+	case s == "null":
+		return nil
+	case strings.HasPrefix(s, `"`):
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return nil
+		}
+	case s == "" || !strings.ContainsAny(s[:1], "-0123456789"):
+		return &json.UnmarshalTypeError{Value: valueDesc(b), Type: reflect.TypeFor[string]()}
+	}
+	*d = budgetText{V: s, Set: true}
+	return nil
+}
+
+// budgetAmount is a decimal greater than 0 with at most two decimals that
+// fits numeric(12, 2).
+var budgetAmount = regexp.MustCompile(`^[0-9]{1,10}(\.[0-9]{1,2})?$`)
+
+func campaignBudget(d budgetText) error {
+	if !budgetAmount.MatchString(d.V) || strings.Trim(d.V, "0.") == "" {
+		return badRequest("budget must be a decimal greater than 0 with at most two decimals, such as \"20.00\", not %q", d.V)
+	}
+	return nil
+}
+
+// campaignEndDate checks an end date: YYYY-MM-DD, today (UTC) or later.
+func campaignEndDate(s string) (*string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	d, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return nil, badRequest("end_date must be a date YYYY-MM-DD, not %q", s)
+	}
+	today := time.Now().UTC().Format(time.DateOnly)
+	if d.Format(time.DateOnly) < today {
+		return nil, badRequest("end_date %s is in the past (today is %s UTC)", s, today)
+	}
+	return &s, nil
+}
+
+func campaignHashtag(s string) error {
+	if utf8.RuneCountInString(s) > 255 {
+		return badRequest("hashtag must be at most 255 characters long")
+	}
+	if strings.ContainsRune(s, 0) {
+		return badRequest("hashtag must not contain NUL characters")
+	}
+	return nil
+}
+
+// checkCountries answers 400 naming the first country code of t that is not
+// one of the service's countries.
+func (s *Server) checkCountries(ctx context.Context, q *db.Queries, t *targeting) error {
+	if t == nil || len(t.countries) == 0 {
+		return nil
+	}
+	codes := make([]string, len(t.countries))
+	for i, c := range t.countries {
+		codes[i] = c.code
+	}
+	unknown, err := q.GeoCountriesUnknown(ctx, codes)
+	if err != nil || len(unknown) == 0 {
+		return err
+	}
+	for _, c := range t.countries {
+		if c.code == unknown[0] {
+			return badRequest("%s: %s is not an ISO 3166 country code", c.path, c.code)
+		}
+	}
+	return badRequest("targeting: unknown country codes %s", strings.Join(unknown, ", "))
+}
+
+// boostedPageDetail: GET /v1/boosted-pages/detail/{id}.
+func (s *Server) boostedPageDetail(ctx context.Context, req *campaignPathID) (json.RawMessage, error) {
+	return s.q.CampaignBoostedPage(ctx, db.CampaignBoostedPageParams{UserID: userID(ctx), ID: req.id})
+}
+
+// absentJSON tells whether a member of a request is absent: missing, null or
+// "" (CONTRACT §4).
+func absentJSON(raw json.RawMessage) bool {
+	t := strings.TrimSpace(string(raw))
+	return t == "" || t == "null" || t == `""`
+}
+
+// campaignSaveRequest is the body of boosted-pages/save. Every field is
+// optional: an absent one keeps the campaign's value. `active` is an
+// addition: it pauses or resumes the campaign.
+type campaignSaveRequest struct {
+	campaignPathID
+	Budget    budgetText      `json:"budget"`
+	Targeting json.RawMessage `json:"targeting"`
+	Hashtag   string          `json:"hashtag"`
+	EndDate   string          `json:"end_date"`
+	Active    Bool            `json:"active"`
+
+	targeting *targeting
+	endDate   *string
+}
+
+func (r *campaignSaveRequest) validate() error {
+	if r.Budget.Set {
+		if err := campaignBudget(r.Budget); err != nil {
+			return err
+		}
+	}
+	if !absentJSON(r.Targeting) {
+		t, err := parseTargeting(r.Targeting)
+		if err != nil {
+			return err
+		}
+		r.targeting = t
+	}
+	if err := campaignHashtag(r.Hashtag); err != nil {
+		return err
+	}
+	d, err := campaignEndDate(strings.TrimSpace(r.EndDate))
+	r.endDate = d
+	return err
+}
+
+// boostedPageSave: POST /v1/boosted-pages/save/{id}. Validates everything
+// first, then writes the campaign and its history entries in one statement.
+func (s *Server) boostedPageSave(ctx context.Context, req *campaignSaveRequest) (bool, error) {
+	if err := s.checkCountries(ctx, s.q, req.targeting); err != nil {
+		return false, err
+	}
+	p := db.CampaignSaveParams{UserID: userID(ctx), ID: req.id, EndDate: req.endDate}
+	if req.Budget.Set {
+		p.Budget = &req.Budget.V
+	}
+	if req.targeting != nil {
+		p.Targeting = req.targeting.json
+	}
+	if req.Hashtag != "" {
+		p.Hashtag = &req.Hashtag
+	}
+	if req.Active.Set {
+		p.Active = &req.Active.V
+	}
+	if _, err := s.q.CampaignSave(ctx, p); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// campaignCreateRequest is the body of boosted-pages/create (CONTRACT §12).
+type campaignCreateRequest struct {
+	PresetID   Int             `json:"preset_id"`
+	PageID     Int             `json:"page_id"`
+	NetworkBID Int             `json:"network_b_id"`
+	Budget     budgetText      `json:"budget"`
+	Targeting  json.RawMessage `json:"targeting"`
+	Hashtag    string          `json:"hashtag"`
+	EndDate    string          `json:"end_date"`
+
+	targeting *targeting
+	endDate   *string
+}
+
+func (r *campaignCreateRequest) validate() error {
+	switch {
+	case !r.PresetID.Set:
+		return badRequest("preset_id is required")
+	case r.PresetID.V <= 0:
+		return badRequest("preset_id must be a positive integer")
+	case r.PageID.Set && r.PageID.V < 0:
+		return badRequest("page_id must be a positive integer")
+	case r.NetworkBID.Set && r.NetworkBID.V < 0:
+		return badRequest("network_b_id must be a positive integer")
+	case r.PageID.V == 0 && r.NetworkBID.V == 0:
+		return badRequest("page_id or network_b_id is required: the page or account the campaign runs on")
+	case !r.Budget.Set:
+		return badRequest("budget is required")
+	}
+	if err := campaignBudget(r.Budget); err != nil {
+		return err
+	}
+	raw := r.Targeting
+	if absentJSON(raw) {
+		raw = json.RawMessage(`{}`)
+	}
+	t, err := parseTargeting(raw)
+	if err != nil {
+		return err
+	}
+	r.targeting = t
+	if err := campaignHashtag(r.Hashtag); err != nil {
+		return err
+	}
+	r.endDate, err = campaignEndDate(strings.TrimSpace(r.EndDate))
+	return err
+}
+
+// boostedPageCreate: POST /v1/boosted-pages/create. Creates the campaign
+// with its history entry and answers it, in one transaction.
+func (s *Server) boostedPageCreate(ctx context.Context, req *campaignCreateRequest) (json.RawMessage, error) {
+	if err := s.checkCountries(ctx, s.q, req.targeting); err != nil {
+		return nil, err
+	}
+	uid := userID(ctx)
+	nonZero := func(n Int) *int64 {
+		if n.V == 0 {
+			return nil
+		}
+		return &n.V
+	}
+	p := db.CampaignCreateParams{
+		UserID: uid, PresetID: req.PresetID.V, PageID: nonZero(req.PageID), NetworkBID: nonZero(req.NetworkBID),
+		Budget: req.Budget.V, Targeting: req.targeting.json, Hashtag: req.Hashtag, EndDate: req.endDate,
+	}
+	var page json.RawMessage
+	err := db.InTx(ctx, s.pool, func(q *db.Queries) error {
+		id, err := q.CampaignCreate(ctx, p)
+		if err != nil {
+			return err
+		}
+		page, err = q.CampaignBoostedPage(ctx, db.CampaignBoostedPageParams{UserID: uid, ID: id})
+		return err
+	})
+	if !isNoRows(err) {
+		return page, err
+	}
+	why, err := s.q.CampaignCreateCheck(ctx, db.CampaignCreateCheckParams{
+		UserID: uid, PresetID: p.PresetID, PageID: p.PageID, NetworkBID: p.NetworkBID,
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case !why.PresetUsable:
+		return nil, badRequest("preset_id %d is not a preset you may use (an active preset, public or of your agency)", p.PresetID)
+	case !why.PageOwned:
+		return nil, badRequest("page_id %d is not one of your network_a pages", *p.PageID)
+	case !why.NetworkBOwned:
+		return nil, badRequest("network_b_id %d is not one of your network_b accounts", *p.NetworkBID)
+	}
+	return nil, errors.New("boosted-pages/create: nothing created, yet the preset and the sources are usable")
+}
+
+// campaignFilter is the status/platform filter of sources and count.
+type campaignFilter struct {
+	Status   string `json:"status"`
+	Platform string `json:"platform"`
+}
+
+func (f *campaignFilter) check() error {
+	switch f.Status {
+	case "":
+		f.Status = "all"
+	case "all", "active":
+	default:
+		return badRequest("status must be all or active, not %q", f.Status)
+	}
+	switch f.Platform {
+	case "":
+		f.Platform = "all"
+	case "all", "network_a", "network_b":
+	default:
+		return badRequest("platform must be all, network_a or network_b, not %q", f.Platform)
+	}
+	return nil
+}
+
+type campaignSourcesRequest struct {
+	campaignFilter
+}
+
+func (r *campaignSourcesRequest) validate() error { return r.check() }
+
+// boostedPageSources: POST /v1/boosted-pages/sources.
+func (s *Server) boostedPageSources(ctx context.Context, req *campaignSourcesRequest) ([]json.RawMessage, error) {
+	return s.q.CampaignSources(ctx, db.CampaignSourcesParams{
+		UserID: userID(ctx), Status: req.Status, Platform: req.Platform,
+	})
+}
+
+type campaignCountRequest struct {
+	campaignFilter
+	SourceID      Int `json:"source_id"`
+	BoostedPostID Int `json:"boosted_post_id"`
+}
+
+func (r *campaignCountRequest) validate() error {
+	if r.SourceID.Set && r.SourceID.V <= 0 {
+		return badRequest("source_id must be a positive integer")
+	}
+	if r.BoostedPostID.Set && r.BoostedPostID.V <= 0 {
+		return badRequest("boosted_post_id must be a positive integer")
+	}
+	return r.check()
+}
+
+// boostedPageCount: POST /v1/boosted-pages/count.
+func (s *Server) boostedPageCount(ctx context.Context, req *campaignCountRequest) (int64, error) {
+	return s.q.CampaignCount(ctx, db.CampaignCountParams{
+		UserID: userID(ctx), Status: req.Status, Platform: req.Platform,
+		SourceID: req.SourceID.Ptr(), BoostedPostID: req.BoostedPostID.Ptr(),
+	})
+}
+
+// boostedPageSourceDetail: GET /v1/boosted-pages/source-detail/{id}.
+func (s *Server) boostedPageSourceDetail(ctx context.Context, req *campaignPathID) (json.RawMessage, error) {
+	return s.q.CampaignSourceDetail(ctx, db.CampaignSourceDetailParams{UserID: userID(ctx), SourceID: req.id})
+}
+
+type deleteSourceResult struct {
+	Success bool `json:"success"`
+}
+
+// boostedPageDeleteSource: DELETE /v1/boosted-pages/delete-source/{id}.
+func (s *Server) boostedPageDeleteSource(ctx context.Context, req *campaignPathID) (deleteSourceResult, error) {
+	res, err := s.q.CampaignSourceDelete(ctx, db.CampaignSourceDeleteParams{UserID: userID(ctx), SourceID: req.id})
+	if err != nil {
+		return deleteSourceResult{}, err
+	}
+	if res.Deleted == 0 && !res.KnownSource {
+		return deleteSourceResult{}, notFound("source %d not found", req.id)
+	}
+	return deleteSourceResult{Success: true}, nil
+}
+
+// boostedPageHistory: GET /v1/boosted-pages/history/{id}.
+func (s *Server) boostedPageHistory(ctx context.Context, req *campaignPathID) (json.RawMessage, error) {
+	h, err := s.q.CampaignHistoryList(ctx, db.CampaignHistoryListParams{UserID: userID(ctx), CampaignID: req.id})
+	if isNoRows(err) {
+		return nil, notFound("boosted page %d not found", req.id)
+	}
+	return h, err
+}
+
+type accessData struct {
+	Email string `json:"email"`
+}
+
+// boostedPageAccessData: GET /v1/boosted-pages/access-data/{id}.
+func (s *Server) boostedPageAccessData(ctx context.Context, req *campaignPathID) (accessData, error) {
+	email, err := s.q.CampaignAccessEmail(ctx, db.CampaignAccessEmailParams{
+		UserID: userID(ctx), ID: req.id, Fallback: s.cfg.AdvertiserAccessEmail,
+	})
+	return accessData{Email: email}, err
+}

@@ -1,0 +1,157 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"reflect"
+
+	"adboost/db"
+)
+
+// presetFilter is the filter part of the presets/browse and presets/count
+// bodies; every field is optional and the filters combine with AND (the
+// rules are in sql/queries/preset.sql).
+type presetFilter struct {
+	Goal             string         `json:"goal"`
+	Vertical         string         `json:"vertical"`
+	AgencyID         Int            `json:"agency_id"`
+	PartnerID        Int            `json:"partner_id"`
+	PresetName       string         `json:"preset_name"`
+	ExcludedPresetID Int            `json:"excluded_preset_id"`
+	Location         locationFilter `json:"location"`
+}
+
+// locationFilter is the `location` object: `value` is a country code or a
+// city or region key, `type` (country, city, region) narrows it, `label` is
+// for display and ignored. null, "" and an empty value are no filter.
+type locationFilter struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+	Type  string `json:"type"`
+}
+
+// UnmarshalJSON implements json.Unmarshaler: an object, or null/"" for none.
+func (l *locationFilter) UnmarshalJSON(b []byte) error {
+	*l = locationFilter{}
+	switch t := bytes.TrimSpace(b); {
+	case bytes.Equal(t, []byte("null")), bytes.Equal(t, []byte(`""`)):
+		return nil
+	case len(t) == 0 || t[0] != '{':
+		return &json.UnmarshalTypeError{Value: valueDesc(t), Type: reflect.TypeFor[locationFilter]()}
+	}
+	type plain locationFilter
+	return json.Unmarshal(b, (*plain)(l))
+}
+
+// params checks the filter and turns it into the queries' parameters.
+func (f *presetFilter) params() (db.PresetCountParams, error) {
+	var p db.PresetCountParams
+	var err error
+	if p.Goal, err = optionalText("goal", f.Goal); err != nil {
+		return p, err
+	}
+	if p.Vertical, err = optionalText("vertical", f.Vertical); err != nil {
+		return p, err
+	}
+	if p.PresetName, err = optionalText("preset_name", f.PresetName); err != nil {
+		return p, err
+	}
+	if p.AgencyID, err = optionalID("agency_id", f.AgencyID); err != nil {
+		return p, err
+	}
+	if p.PartnerID, err = optionalID("partner_id", f.PartnerID); err != nil {
+		return p, err
+	}
+	if p.ExcludedPresetID, err = optionalID("excluded_preset_id", f.ExcludedPresetID); err != nil {
+		return p, err
+	}
+	switch f.Location.Type {
+	case "", "country", "city", "region":
+	default:
+		return p, badRequest("location.type must be country, city or region, not %q", f.Location.Type)
+	}
+	if p.Location, err = optionalText("location.value", f.Location.Value); err != nil {
+		return p, err
+	}
+	if p.Location != nil && f.Location.Type != "" {
+		p.LocationType = &f.Location.Type
+	}
+	return p, nil
+}
+
+type presetBrowseRequest struct {
+	presetFilter
+	paging
+
+	filter db.PresetCountParams
+}
+
+func (r *presetBrowseRequest) validate() (err error) {
+	if err := r.check(); err != nil {
+		return err
+	}
+	r.filter, err = r.params()
+	return err
+}
+
+type presetCountRequest struct {
+	presetFilter
+
+	filter db.PresetCountParams
+}
+
+func (r *presetCountRequest) validate() (err error) {
+	r.filter, err = r.params()
+	return err
+}
+
+// knownGoal turns a filter on an objective code that does not exist into a
+// 400 (CONTRACT §3, unknown enum value). Asked only when a list came back
+// empty, so a request that finds presets makes one round trip.
+func (s *Server) knownGoal(ctx context.Context, goal *string) error {
+	if goal == nil {
+		return nil
+	}
+	ok, err := s.q.CampaignObjectiveExists(ctx, *goal)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return badRequest("goal %q is not a campaign objective code (see presets/optimization-goals)", *goal)
+	}
+	return nil
+}
+
+func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]db.PresetBrowseRow, error) {
+	f := req.filter
+	rows, err := s.planned().PresetBrowse(ctx, db.PresetBrowseParams{
+		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee,
+		Goal: f.Goal, Vertical: f.Vertical, AgencyID: f.AgencyID, PartnerID: f.PartnerID,
+		PresetName: f.PresetName, ExcludedPresetID: f.ExcludedPresetID,
+		Location: f.Location, LocationType: f.LocationType,
+		PageNumber: req.number(), PageSize: req.size(),
+	})
+	if err == nil && len(rows) == 0 {
+		err = s.knownGoal(ctx, f.Goal)
+	}
+	return rows, err
+}
+
+func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (int64, error) {
+	n, err := s.planned().PresetCount(ctx, req.filter)
+	if err == nil && n == 0 {
+		err = s.knownGoal(ctx, req.filter.Goal)
+	}
+	return n, err
+}
+
+func (s *Server) presetAvailable(ctx context.Context, _ *empty) ([]db.PresetAvailableRow, error) {
+	return s.q.PresetAvailable(ctx, db.PresetAvailableParams{
+		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, UserID: userID(ctx),
+	})
+}
+
+func (s *Server) presetOptimizationGoals(ctx context.Context, _ *empty) ([]db.CampaignObjectiveListRow, error) {
+	return s.q.CampaignObjectiveList(ctx)
+}

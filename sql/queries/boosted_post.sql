@@ -1,0 +1,128 @@
+-- Boosted posts, their links to campaigns and their insights. Every query of
+-- the interface is scoped to the signed-in user (@user_id).
+
+-- name: BoostedPostList :many
+-- boosted-posts/list: page @page (1-based) of the user's posts, 20 a page,
+-- newest `created` first, then highest id; optionally only the posts of one
+-- source (@source_id) and/or those boosted in one campaign (@boosted_page_id).
+-- The text is cut to 100 characters ending in an ellipsis (U+2026); created and stopped are
+-- Unix seconds (stopped 0 while the boost runs).
+SELECT
+    p.id,
+    p.active,
+    (CASE WHEN char_length(p.name) > 100 THEN rtrim(left(p.name, 99)) || chr(8230) ELSE p.name END)::text AS name,
+    p.link,
+    p.image,
+    floor(extract(epoch FROM p.created))::bigint AS created,
+    coalesce(floor(extract(epoch FROM p.stopped))::bigint, 0)::bigint AS stopped
+FROM boosted_post AS p
+WHERE p.user_id = @user_id
+  AND (sqlc.narg(source_id)::bigint IS NULL OR p.source_id = sqlc.narg(source_id))
+  AND (sqlc.narg(boosted_page_id)::bigint IS NULL
+       OR p.id = ANY (ARRAY(
+           SELECT l.post_id
+           FROM boosted_post_campaign AS l
+           WHERE l.campaign_id = sqlc.narg(boosted_page_id))))
+ORDER BY p.created DESC, p.id DESC
+LIMIT 20 OFFSET 20 * (sqlc.arg(page)::bigint - 1);
+
+-- name: BoostedPostCount :one
+-- boosted-posts/count: how many posts BoostedPostList pages through.
+SELECT count(*) AS posts
+FROM boosted_post AS p
+WHERE p.user_id = @user_id
+  AND (sqlc.narg(source_id)::bigint IS NULL OR p.source_id = sqlc.narg(source_id))
+  AND (sqlc.narg(boosted_page_id)::bigint IS NULL
+       OR p.id = ANY (ARRAY(
+           SELECT l.post_id
+           FROM boosted_post_campaign AS l
+           WHERE l.campaign_id = sqlc.narg(boosted_page_id))));
+
+-- name: BoostedPostInsightsSum :one
+-- boosted-posts/batch-insights: the insights of the user's posts among @ids
+-- (each counted once; others' and unknown ids add nothing), summed, with the
+-- derived figures (0 where the divisor is 0): cpm = spend*1000/impressions,
+-- ctr = clicks*100/impressions, cpc = spend/clicks, cpa = spend/conversions,
+-- conversion_rate = conversions*100/clicks. Counts as integer strings, money
+-- and ratios as strings with two decimals, rounded half up, all in numeric.
+WITH total AS (
+    SELECT
+        count(*)                            AS posts,
+        coalesce(sum(i.impressions), 0)     AS impressions,
+        coalesce(sum(i.reach), 0)           AS reach,
+        coalesce(sum(i.engagement), 0)      AS engagement,
+        coalesce(sum(i.clicks), 0)          AS clicks,
+        coalesce(sum(i.spend), 0)::numeric  AS spend,
+        coalesce(sum(i.conversions), 0)     AS conversions
+    FROM (SELECT DISTINCT x.id FROM unnest(@ids::bigint[]) AS x (id)) AS wanted
+    JOIN boosted_post AS p ON p.user_id = @user_id AND p.id = wanted.id
+    LEFT JOIN boosted_post_insight AS i ON i.post_id = p.id
+)
+SELECT
+    t.posts::text                                                                   AS posts,
+    t.reach::text                                                                   AS reach,
+    t.engagement::text                                                              AS engagement,
+    t.clicks::text                                                                  AS clicks,
+    round(t.spend, 2)::text                                                         AS spend,
+    round(coalesce(t.spend * 1000 / nullif(t.impressions, 0), 0), 2)::text          AS cpm,
+    round(coalesce(t.clicks * 100 / nullif(t.impressions, 0), 0), 2)::text          AS ctr,
+    round(coalesce(t.spend / nullif(t.clicks, 0), 0), 2)::text                      AS cpc,
+    round(coalesce(t.spend / nullif(t.conversions, 0), 0), 2)::text                 AS cpa,
+    t.conversions::text                                                             AS conversions,
+    round(coalesce(t.conversions * 100 / nullif(t.clicks, 0), 0), 2)::text          AS conversion_rate
+FROM total AS t;
+
+-- name: BoostedPostUpsert :batchexec
+-- Inserts a post of an import file, or updates the post with that id. Without
+-- @user_id / @source_id, the owner and the source are those of the post's
+-- first campaign (@first_campaign_id): its page, else its network_b account.
+-- created/stopped are Unix seconds; stopped 0 = still running.
+INSERT INTO boosted_post (id, user_id, source_id, active, name, link, image, created, stopped)
+SELECT
+    @id,
+    coalesce(sqlc.narg(user_id)::bigint, c.user_id),
+    coalesce(sqlc.narg(source_id)::bigint, c.page_id, c.network_b_id),
+    @active, @name, @link, @image,
+    to_timestamp(@created::bigint),
+    CASE WHEN @stopped::bigint > 0 THEN to_timestamp(@stopped::bigint) END
+FROM (VALUES (1)) AS one (x)
+LEFT JOIN campaign AS c ON c.id = sqlc.narg(first_campaign_id)::bigint
+ON CONFLICT (id) DO UPDATE SET
+    user_id    = EXCLUDED.user_id,
+    source_id  = EXCLUDED.source_id,
+    active     = EXCLUDED.active,
+    name       = EXCLUDED.name,
+    link       = EXCLUDED.link,
+    image      = EXCLUDED.image,
+    created    = EXCLUDED.created,
+    stopped    = EXCLUDED.stopped,
+    updated_at = now();
+
+-- name: BoostedPostCampaignsReplace :batchexec
+-- Makes @campaign_ids the campaigns the post is boosted in: drops the other
+-- links, adds the new ones (campaigns of the post's own user only: the foreign
+-- keys refuse the others).
+WITH dropped AS (
+    DELETE FROM boosted_post_campaign
+    WHERE post_id = @post_id
+      AND campaign_id <> ALL (@campaign_ids::bigint[])
+)
+INSERT INTO boosted_post_campaign (user_id, campaign_id, post_id)
+SELECT p.user_id, x.campaign_id, p.id
+FROM boosted_post AS p
+CROSS JOIN unnest(@campaign_ids::bigint[]) AS x (campaign_id)
+WHERE p.id = @post_id
+ON CONFLICT DO NOTHING;
+
+-- name: BoostedPostInsightUpsert :batchexec
+-- Sets the insight counters of a post of an import file.
+INSERT INTO boosted_post_insight (post_id, impressions, reach, engagement, clicks, spend, conversions)
+VALUES (@post_id, @impressions, @reach, @engagement, @clicks, (@spend::text)::numeric(12, 2), @conversions)
+ON CONFLICT (post_id) DO UPDATE SET
+    impressions = EXCLUDED.impressions,
+    reach       = EXCLUDED.reach,
+    engagement  = EXCLUDED.engagement,
+    clicks      = EXCLUDED.clicks,
+    spend       = EXCLUDED.spend,
+    conversions = EXCLUDED.conversions,
+    updated_at  = now();

@@ -1,0 +1,286 @@
+-- Campaigns, the "boosted pages" of the interface. Every query is scoped to
+-- the signed-in user (@user_id): another user's campaign is never found.
+
+-- name: CampaignBoostedPage :one
+-- boosted-pages/detail: one campaign of the user as a BoostedPage.
+SELECT v.boosted_page
+FROM campaign_boosted_page AS v
+WHERE v.user_id = @user_id
+  AND v.id = @id;
+
+-- name: CampaignSources :many
+-- boosted-pages/sources: the user's campaigns matching @status ('active' =
+-- active ones, else all) and @platform ('network_a' = with a page,
+-- 'network_b' = with a network_b account, else all), grouped by source: by
+-- page_id, or by network_b_id when @platform is network_b and for campaigns
+-- without a page. Answers the newest campaign (highest id) of each group as a
+-- BoostedPage, newest first.
+SELECT v.boosted_page
+FROM campaign_boosted_page AS v
+WHERE v.user_id = @user_id
+  AND v.id IN (
+    SELECT DISTINCT ON (g.network, g.source_id) c.id
+    FROM campaign AS c
+    CROSS JOIN LATERAL (
+        SELECT
+            CASE WHEN @platform::text = 'network_b' OR c.page_id IS NULL
+                 THEN 'network_b' ELSE 'network_a' END AS network,
+            CASE WHEN @platform::text = 'network_b' OR c.page_id IS NULL
+                 THEN c.network_b_id ELSE c.page_id END AS source_id
+    ) AS g
+    WHERE c.user_id = @user_id
+      AND (@status::text <> 'active' OR c.active)
+      AND (@platform::text <> 'network_a' OR c.page_id IS NOT NULL)
+      AND (@platform::text <> 'network_b' OR c.network_b_id IS NOT NULL)
+    ORDER BY g.network, g.source_id, c.id DESC
+  )
+ORDER BY v.id DESC;
+
+-- name: CampaignCount :one
+-- boosted-pages/count: the user's campaigns matching every given filter:
+-- @status and @platform as in CampaignSources, @source_id = the page or the
+-- network_b account, @boosted_post_id = the campaigns that post is boosted in.
+-- With the parameters bound, each filter folds into a range of one of the
+-- campaign indexes (the post filter into a primary-key lookup of the post's
+-- campaigns).
+SELECT count(*) AS campaigns
+FROM campaign AS c
+WHERE c.user_id = @user_id
+  AND (@status::text <> 'active' OR c.active)
+  AND (@platform::text <> 'network_a' OR c.page_id IS NOT NULL)
+  AND (@platform::text <> 'network_b' OR c.network_b_id IS NOT NULL)
+  AND (sqlc.narg(source_id)::bigint IS NULL
+       OR c.page_id = sqlc.narg(source_id)
+       OR c.network_b_id = sqlc.narg(source_id))
+  AND (sqlc.narg(boosted_post_id)::bigint IS NULL
+       OR c.id = ANY (ARRAY(
+           SELECT l.campaign_id
+           FROM boosted_post_campaign AS l
+           WHERE l.post_id = sqlc.narg(boosted_post_id))));
+
+-- name: CampaignSourceDetail :one
+-- boosted-pages/source-detail: the newest campaign (highest id) of the user
+-- whose page or network_b account is @source_id, as a BoostedPage.
+SELECT v.boosted_page
+FROM campaign_boosted_page AS v
+WHERE v.user_id = @user_id
+  AND (v.page_id = @source_id::bigint OR v.network_b_id = @source_id::bigint)
+ORDER BY v.id DESC
+LIMIT 1;
+
+-- name: CampaignSourceDelete :one
+-- boosted-pages/delete-source: deletes every campaign of the user whose page
+-- or network_b account is @source_id and records a `deleted` history entry
+-- for each, in one statement. Answers how many were deleted and whether
+-- @source_id is one of the user's sources at all (no campaign and no source:
+-- the caller answers 404).
+WITH deleted AS (
+    DELETE FROM campaign AS c
+    WHERE c.user_id = @user_id
+      AND (c.page_id = @source_id OR c.network_b_id = @source_id)
+    RETURNING c.id, c.user_id, c.page_id, c.network_b_id, c.preset_id
+),
+logged AS (
+    INSERT INTO campaign_history (user_id, campaign_id, action, details)
+    SELECT d.user_id, d.id, 'deleted', jsonb_build_object(
+        'source_id', @source_id::bigint,
+        'page_id', coalesce(d.page_id, 0),
+        'network_b_id', coalesce(d.network_b_id, 0),
+        'preset_id', coalesce(d.preset_id, 0))
+    FROM deleted AS d
+    ORDER BY d.id
+)
+SELECT
+    count(*) AS deleted,
+    EXISTS (
+        SELECT 1
+        FROM source AS s
+        WHERE s.user_id = @user_id
+          AND (s.id = @source_id OR s.network_b_id = @source_id)
+    ) AS known_source
+FROM deleted;
+
+-- name: CampaignAccessEmail :one
+-- boosted-pages/access-data: the e-mail of the master agency of the
+-- campaign's preset, else @fallback (ADVERTISER_ACCESS_EMAIL, '' when unset).
+SELECT coalesce(a.email, @fallback::text)::text AS email
+FROM campaign AS c
+LEFT JOIN preset AS p ON p.id = c.preset_id
+LEFT JOIN agency AS a ON a.id = p.agency_id
+WHERE c.user_id = @user_id
+  AND c.id = @id;
+
+-- name: CampaignSave :one
+-- boosted-pages/save: changes the given fields of one campaign of the user (a
+-- null parameter keeps the field) and records, in the same statement, an
+-- `updated` history entry with what changed ({"field": {"old", "new"}}; none
+-- when nothing changed) and an `activated`/`deactivated` entry when `active`
+-- changed. No row when the user has no such campaign.
+WITH old AS (
+    SELECT c.id, c.active, c.campaign_budget_value, c.audience_targeting, c.hashtag, c.end_date
+    FROM campaign AS c
+    WHERE c.user_id = @user_id
+      AND c.id = @id
+    FOR UPDATE
+),
+saved AS (
+    UPDATE campaign AS c SET
+        active                = coalesce(sqlc.narg(active)::boolean, c.active),
+        campaign_budget_value = coalesce((sqlc.narg(budget)::text)::numeric(12, 2), c.campaign_budget_value),
+        audience_targeting    = coalesce(sqlc.narg(targeting)::jsonb, c.audience_targeting),
+        hashtag               = coalesce(sqlc.narg(hashtag)::text, c.hashtag),
+        end_date              = coalesce((sqlc.narg(end_date)::text)::date, c.end_date),
+        updated_at            = now()
+    FROM old
+    WHERE c.id = old.id
+    RETURNING
+        c.id,
+        c.user_id,
+        old.active AS was_active,
+        c.active,
+        (SELECT coalesce(jsonb_object_agg(d.field, jsonb_build_object('old', d.old, 'new', d.new)), '{}')
+         FROM (VALUES
+             ('campaign_budget_value', to_jsonb(old.campaign_budget_value), to_jsonb(c.campaign_budget_value)),
+             ('audience_targeting', old.audience_targeting, c.audience_targeting),
+             ('hashtag', to_jsonb(old.hashtag), to_jsonb(c.hashtag)),
+             ('end_date', to_jsonb(old.end_date), to_jsonb(c.end_date))
+         ) AS d (field, old, new)
+         WHERE d.old IS DISTINCT FROM d.new) AS changes
+),
+logged AS (
+    INSERT INTO campaign_history (user_id, campaign_id, action, details)
+    SELECT s.user_id, s.id, e.action, e.details
+    FROM saved AS s
+    CROSS JOIN LATERAL (VALUES
+        (1, 'updated', s.changes, s.changes <> '{}'),
+        (2, CASE WHEN s.active THEN 'activated' ELSE 'deactivated' END,
+            jsonb_build_object('active', jsonb_build_object('old', s.was_active, 'new', s.active)),
+            s.active <> s.was_active)
+    ) AS e (position, action, details, happened)
+    WHERE e.happened
+    ORDER BY e.position
+)
+SELECT s.id
+FROM saved AS s;
+
+-- name: CampaignCreate :one
+-- boosted-pages/create: creates an active campaign of the user from a preset
+-- the user may use (active, and public or of the user's own agency) on the
+-- user's page and/or network_b account (an account of its own or linked to
+-- one of the user's pages), and records its `created` history entry, in one
+-- statement. The goal follows the preset's objective. No row when the preset
+-- or a source is not the user's to use.
+WITH usable AS (
+    SELECT p.id, p.campaign_objective
+    FROM preset AS p
+    JOIN app_user AS u ON u.id = @user_id
+    WHERE p.id = @preset_id
+      AND p.active
+      AND (NOT p.private OR p.agency_id = u.agency_id)
+      AND (sqlc.narg(page_id)::bigint IS NOT NULL OR sqlc.narg(network_b_id)::bigint IS NOT NULL)
+      AND (sqlc.narg(page_id)::bigint IS NULL OR EXISTS (
+          SELECT 1 FROM source AS s
+          WHERE s.user_id = @user_id AND s.id = sqlc.narg(page_id) AND s.platform = 'network_a'))
+      AND (sqlc.narg(network_b_id)::bigint IS NULL OR EXISTS (
+          SELECT 1 FROM source AS s
+          WHERE s.user_id = @user_id
+            AND ((s.id = sqlc.narg(network_b_id) AND s.platform = 'network_b')
+                 OR s.network_b_id = sqlc.narg(network_b_id))))
+),
+created AS (
+    INSERT INTO campaign (
+        user_id, page_id, network_b_id, preset_id, active,
+        campaign_budget_value, goal, audience_targeting, hashtag, end_date
+    )
+    SELECT
+        @user_id, sqlc.narg(page_id), sqlc.narg(network_b_id), u.id, true,
+        (@budget::text)::numeric(12, 2),
+        CASE u.campaign_objective
+            WHEN 'OUTCOME_AWARENESS'     THEN 'BRAND_AWARENESS'
+            WHEN 'OUTCOME_TRAFFIC'       THEN 'LINK_CLICKS'
+            WHEN 'OUTCOME_ENGAGEMENT'    THEN 'POST_ENGAGEMENT'
+            WHEN 'OUTCOME_LEADS'         THEN 'CONVERSIONS'
+            WHEN 'OUTCOME_APP_PROMOTION' THEN 'APP_INSTALLS'
+            WHEN 'OUTCOME_SALES'         THEN 'CONVERSIONS'
+            WHEN 'LEAD_GENERATION'       THEN 'CONVERSIONS'
+            WHEN 'BRAND_AWARENESS'       THEN 'BRAND_AWARENESS'
+            WHEN 'REACH'                 THEN 'REACH'
+            WHEN 'LINK_CLICKS'           THEN 'LINK_CLICKS'
+            WHEN 'VIDEO_VIEWS'           THEN 'VIDEO_VIEWS'
+            WHEN 'APP_INSTALLS'          THEN 'APP_INSTALLS'
+            WHEN 'CONVERSIONS'           THEN 'CONVERSIONS'
+            ELSE 'POST_ENGAGEMENT'
+        END,
+        @targeting::jsonb, @hashtag, (sqlc.narg(end_date)::text)::date
+    FROM usable AS u
+    RETURNING *
+),
+logged AS (
+    INSERT INTO campaign_history (user_id, campaign_id, action, details)
+    SELECT c.user_id, c.id, 'created', jsonb_build_object(
+        'preset_id', c.preset_id,
+        'page_id', coalesce(c.page_id, 0),
+        'network_b_id', coalesce(c.network_b_id, 0),
+        'campaign_budget_value', c.campaign_budget_value,
+        'goal', c.goal,
+        'audience_targeting', c.audience_targeting,
+        'hashtag', c.hashtag,
+        'end_date', to_jsonb(c.end_date))
+    FROM created AS c
+)
+SELECT c.id
+FROM created AS c;
+
+-- name: CampaignCreateCheck :one
+-- Tells why CampaignCreate created nothing: whether the preset is one the user
+-- may use, and whether the page and the network_b account are the user's.
+SELECT
+    EXISTS (
+        SELECT 1
+        FROM preset AS p
+        JOIN app_user AS u ON u.id = @user_id
+        WHERE p.id = @preset_id
+          AND p.active
+          AND (NOT p.private OR p.agency_id = u.agency_id)
+    ) AS preset_usable,
+    coalesce(sqlc.narg(page_id)::bigint IS NULL OR EXISTS (
+        SELECT 1 FROM source AS s
+        WHERE s.user_id = @user_id AND s.id = sqlc.narg(page_id) AND s.platform = 'network_a'
+    ), false)::boolean AS page_owned,
+    coalesce(sqlc.narg(network_b_id)::bigint IS NULL OR EXISTS (
+        SELECT 1 FROM source AS s
+        WHERE s.user_id = @user_id
+          AND ((s.id = sqlc.narg(network_b_id) AND s.platform = 'network_b')
+               OR s.network_b_id = sqlc.narg(network_b_id))
+    ), false)::boolean AS network_b_owned;
+
+-- name: CampaignUpsert :batchexec
+-- Inserts a campaign of an import file, or updates the campaign with that id.
+INSERT INTO campaign (
+    id, user_id, page_id, network_b_id, preset_id, active,
+    campaign_budget_type, campaign_budget_value, adset_budget_sharing_enabled,
+    campaign_bid_strategy_enabled, campaign_bid_strategy, campaign_bid_amount,
+    goal, audience_targeting, hashtag, end_date
+) VALUES (
+    @id, @user_id, sqlc.narg(page_id), sqlc.narg(network_b_id), sqlc.narg(preset_id), @active,
+    @campaign_budget_type, (@campaign_budget_value::text)::numeric(12, 2), @adset_budget_sharing_enabled,
+    @campaign_bid_strategy_enabled, @campaign_bid_strategy, (@campaign_bid_amount::text)::numeric(12, 2),
+    @goal, @audience_targeting, @hashtag, (sqlc.narg(end_date)::text)::date
+)
+ON CONFLICT (id) DO UPDATE SET
+    user_id                       = EXCLUDED.user_id,
+    page_id                       = EXCLUDED.page_id,
+    network_b_id                  = EXCLUDED.network_b_id,
+    preset_id                     = EXCLUDED.preset_id,
+    active                        = EXCLUDED.active,
+    campaign_budget_type          = EXCLUDED.campaign_budget_type,
+    campaign_budget_value         = EXCLUDED.campaign_budget_value,
+    adset_budget_sharing_enabled  = EXCLUDED.adset_budget_sharing_enabled,
+    campaign_bid_strategy_enabled = EXCLUDED.campaign_bid_strategy_enabled,
+    campaign_bid_strategy         = EXCLUDED.campaign_bid_strategy,
+    campaign_bid_amount           = EXCLUDED.campaign_bid_amount,
+    goal                          = EXCLUDED.goal,
+    audience_targeting            = EXCLUDED.audience_targeting,
+    hashtag                       = EXCLUDED.hashtag,
+    end_date                      = EXCLUDED.end_date,
+    updated_at                    = now();

@@ -1,0 +1,75 @@
+-- name: SourceUpsert :batchexec
+-- Inserts a source of an import file, or updates the user's source with that id.
+INSERT INTO source (
+    user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture
+) VALUES (
+    @user_id, @id, @platform, @name, @picture, sqlc.narg(network_b_id), @network_b_name, @network_b_picture
+)
+ON CONFLICT (user_id, id) DO UPDATE SET
+    platform          = EXCLUDED.platform,
+    name              = EXCLUDED.name,
+    picture           = EXCLUDED.picture,
+    network_b_id      = EXCLUDED.network_b_id,
+    network_b_name    = EXCLUDED.network_b_name,
+    network_b_picture = EXCLUDED.network_b_picture,
+    updated_at        = now();
+
+-- name: SourceUnlinkNetworkB :exec
+-- First step of a refresh from network_a: the user's pages that hold one of
+-- the network_b accounts network_a now reports drop that link, so that
+-- SourceRefresh can give each account to the page network_a links it to (a
+-- network_b account belongs to one page of a user: source_network_b_key).
+UPDATE source SET
+    network_b_id      = NULL,
+    network_b_name    = '',
+    network_b_picture = '',
+    updated_at        = now()
+WHERE user_id = @user_id
+  AND network_b_id = ANY (@network_b_ids::bigint[]);
+
+-- name: SourceRefresh :exec
+-- Second step of a refresh (signup-sn, login-sn): inserts or updates the
+-- user's network_a pages as network_a answered them, in one statement. The
+-- arrays are parallel, one entry a page in network_a's order; a network_b id
+-- of 0 means the page has no network_b account. A page listed twice counts
+-- once (its first entry), an account linked to two pages stays with the first,
+-- a name too long is cut to 255 characters and a picture URL too long is
+-- dropped. Pages network_a no longer lists are kept: campaigns may refer to them.
+INSERT INTO source AS s (
+    user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture
+)
+SELECT
+    @user_id,
+    p.id,
+    'network_a',
+    left(p.name, 255),
+    CASE WHEN length(p.picture) <= 2048 THEN p.picture ELSE '' END,
+    CASE WHEN p.account_rank = 1 THEN p.network_b_id END,
+    CASE WHEN p.account_rank = 1 THEN left(p.network_b_name, 255) ELSE '' END,
+    CASE WHEN p.account_rank = 1 AND length(p.network_b_picture) <= 2048 THEN p.network_b_picture ELSE '' END
+FROM (
+    SELECT
+        d.*,
+        row_number() OVER (PARTITION BY d.network_b_id ORDER BY d.ord) AS account_rank
+    FROM (
+        SELECT DISTINCT ON (u.id)
+            u.id,
+            (@names::text[])[u.ord]                        AS name,
+            (@pictures::text[])[u.ord]                     AS picture,
+            nullif((@network_b_ids::bigint[])[u.ord], 0)   AS network_b_id,
+            (@network_b_names::text[])[u.ord]              AS network_b_name,
+            (@network_b_pictures::text[])[u.ord]           AS network_b_picture,
+            u.ord
+        FROM unnest(@ids::bigint[]) WITH ORDINALITY AS u (id, ord)
+        ORDER BY u.id, u.ord
+    ) AS d
+) AS p
+ORDER BY p.ord
+ON CONFLICT (user_id, id) DO UPDATE SET
+    platform          = 'network_a',
+    name              = EXCLUDED.name,
+    picture           = EXCLUDED.picture,
+    network_b_id      = EXCLUDED.network_b_id,
+    network_b_name    = EXCLUDED.network_b_name,
+    network_b_picture = EXCLUDED.network_b_picture,
+    updated_at        = now();
