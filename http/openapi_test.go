@@ -450,9 +450,37 @@ func TestConformanceCatchesDrift(t *testing.T) {
 		"agency_id": 10, "agency_name": "n", "credit_balance": "1.50"}`
 	withToken := strings.TrimSuffix(user, "}") + `, "access_token": "t"}`
 	login := `{"email": "a@b.cd", "password": "secret-pass"}`
+	agency := `{"id": 10, "username": "northwind", "description": "d", "about": "a", "image": "", "website": "",
+		"locations": "Prague", "services": [["Branding"]], "industries": [], "gps": "50.08,14.43", "employess": "5-20",
+		"coordinates": "50.08,14.43"}`
+	preset := `{"id": 1, "title": "Gym", "image": null, "campaign_objective": "Traffic", "vertical": ["Fitness", null],
+		"price": "49.00", "original_price": "59.00", "version": 1, "private": false, "platform": "all",
+		"audience_targeting": "Adults", "location_json": "{\"countries\": [\"CZ\"]}", "description": "",
+		"hashtags": ["gym"], "reach": 20, "allowed_options": ["advanced_settings"], "rating": 4, "agency": ` + agency + `}`
+	withPurchases := strings.TrimSuffix(preset, "}") + `, "number_of_purchases": 3}`
+	campaign := `{"id": 1, "active": true, "page_id": 456, "network_b_id": 0, "preset_id": 1,
+		"campaign_budget_type": "daily", "campaign_budget_value": 20.00, "adset_budget_sharing_enabled": false,
+		"campaign_bid_strategy_enabled": false, "campaign_bid_strategy": "COST_CAP", "campaign_bid_amount": 0.45,
+		"goal": "LINK_CLICKS", "audience_targeting": {"age_min": 18, "geo_locations": {"countries": ["CZ"]}},
+		"hashtag": "#gym", "end_date": "2030-12-31", "page": {"id": 456, "name": "Gym", "picture": ""},
+		"network_b": null, "preset": {"id": 1, "title": "Gym"}}`
+	noPage := strings.NewReplacer(`"page_id": 456`, `"page_id": 0`, `"network_b_id": 0`, `"network_b_id": 789`,
+		`"page": {"id": 456, "name": "Gym", "picture": ""}`, `"page": null`,
+		`"network_b": null`, `"network_b": {"id": 789, "name": "gym", "picture": ""}`).Replace(campaign)
+	history := `{"data": [{"id": 3, "action": "activated", "details": {"active": {"old": false, "new": true}}, "created_at": "2026-01-02 10:00:00"},
+		{"id": 2, "action": "updated", "details": {"hashtag": {"old": "#a", "new": "#b"}, "end_date": {"old": null, "new": "2030-12-31"}}, "created_at": "2026-01-02 09:00:00"},
+		{"id": 1, "action": "deleted", "details": {"source_id": 456, "page_id": 456, "network_b_id": 0, "preset_id": 1}, "created_at": "2026-01-01 09:00:00"}]}`
+	insights := `{"posts": "2", "reach": "1000", "engagement": "80", "clicks": "40", "spend": "12.00", "cpm": "10.00",
+		"ctr": "3.33", "cpc": "0.30", "cpa": "3.00", "conversions": "4", "conversion_rate": "10.00"}`
+	city := `{"value": "3067696", "label": "Prague", "type": "city", "region": "Praha", "country_name": "Czechia"}`
 	post := func(target, body string, status int, respHeader http.Header, resp string) exchange {
 		return exchange{method: "POST", target: target, header: jsonHeader, body: []byte(body),
 			status: status, respHeader: respHeader, respBody: []byte(resp)}
+	}
+	bearerPost := func(target, body string, status int, respHeader http.Header, resp string) exchange {
+		x := post(target, body, status, respHeader, resp)
+		x.header = http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer x.y.z"}}
+		return x
 	}
 	get := func(target string, header http.Header, status int, respHeader http.Header, resp string) exchange {
 		return exchange{method: "GET", target: target, header: header, status: status, respHeader: respHeader, respBody: []byte(resp)}
@@ -493,6 +521,36 @@ func TestConformanceCatchesDrift(t *testing.T) {
 			respBody:   []byte(`{"error": "method_not_allowed", "message": "m"}`)}, ""},
 		{"a wrong method without Allow", exchange{method: "DELETE", target: "/v1/user/detail", status: 405,
 			respHeader: jsonHeader, respBody: []byte(`{"error": "method_not_allowed", "message": "m"}`)}, "Allow"},
+
+		// The catalogue, campaign and geo shapes.
+		{"an agency", get("/v1/agencies/detail/10", nil, 200, jsonHeader, agency), ""},
+		{"an agency without its id", get("/v1/agencies/detail/10", nil, 200, jsonHeader, strings.Replace(agency, `"id": 10, `, ``, 1)), "id"},
+		{"services not nested", get("/v1/agencies/detail/10", nil, 200, jsonHeader, strings.Replace(agency, `[["Branding"]]`, `["Branding"]`, 1)), "services"},
+		{"a preset", post("/v1/presets/browse", `{}`, 200, jsonHeader, "["+preset+"]"), ""},
+		{"a preset's rating as a string", post("/v1/presets/browse", `{}`, 200, jsonHeader, "["+strings.Replace(preset, `"rating": 4`, `"rating": "4"`, 1)+"]"), "rating"},
+		{"a preset's price as a number", post("/v1/presets/browse", `{}`, 200, jsonHeader, "["+strings.Replace(preset, `"49.00"`, `49`, 1)+"]"), "price"},
+		{"number_of_purchases in browse", post("/v1/presets/browse", `{}`, 200, jsonHeader, "["+withPurchases+"]"), "number_of_purchases"},
+		{"number_of_purchases in available", get("/v1/presets/available", authed, 200, jsonHeader, "["+withPurchases+"]"), ""},
+		{"available without number_of_purchases", get("/v1/presets/available", authed, 200, jsonHeader, "["+preset+"]"), "number_of_purchases"},
+		{"a campaign", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, campaign), ""},
+		{"a campaign without a page", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, noPage), ""},
+		{"a page without its id", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(campaign, `"page": {"id": 456, "name": "Gym", "picture": ""}`, `"page": null`, 1)), "page"},
+		{"page_id 0 with a page", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(noPage, `"page": null`, `"page": {"id": 456, "name": "Gym", "picture": ""}`, 1)), "page"},
+		{"a campaign without end_date", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(campaign, `"end_date": "2030-12-31", `, ``, 1)), "end_date"},
+		{"a budget as a string", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(campaign, `20.00`, `"20.00"`, 1)), "campaign_budget_value"},
+		{"an age as a string in the targeting", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(campaign, `"age_min": 18`, `"age_min": "18"`, 1)), "age_min"},
+		{"a history", get("/v1/boosted-pages/history/1", authed, 200, jsonHeader, history), ""},
+		{"details of another action", get("/v1/boosted-pages/history/1", authed, 200, jsonHeader, strings.Replace(history, `"action": "activated"`, `"action": "updated"`, 1)), "details"},
+		{"activated from true", get("/v1/boosted-pages/history/1", authed, 200, jsonHeader, strings.Replace(history, `"old": false`, `"old": true`, 1)), "old"},
+		{"created_at in RFC 3339", get("/v1/boosted-pages/history/1", authed, 200, jsonHeader, strings.Replace(history, `2026-01-02 10:00:00`, `2026-01-02T10:00:00Z`, 1)), "created_at"},
+		{"insights", bearerPost("/v1/boosted-posts/batch-insights", `{"ids": "900, 901"}`, 200, jsonHeader, insights), ""},
+		{"spend with one decimal", bearerPost("/v1/boosted-posts/batch-insights", `{"ids": "900"}`, 200, jsonHeader, strings.Replace(insights, `"12.00"`, `"12.0"`, 1)), "spend"},
+		{"a count as a number", bearerPost("/v1/boosted-posts/batch-insights", `{"ids": "900"}`, 200, jsonHeader, strings.Replace(insights, `"posts": "2"`, `"posts": 2`, 1)), "posts"},
+		{"a city", post("/v1/boosted-pages/geo-locations", `{"query": "Pra"}`, 200, jsonHeader, `[`+city+`]`), ""},
+		{"a country with a region", post("/v1/boosted-pages/geo-locations", `{"query": "Cz"}`, 200, jsonHeader,
+			`[{"value": "CZ", "label": "Czechia", "type": "country", "region": "Praha", "country_name": "Czechia"}]`), "region"},
+		{"a targeting key the document refuses, yet 200", bearerPost("/v1/boosted-pages/save/1", `{"targeting": {"interests": []}}`, 200, jsonHeader, `true`), "not a 4xx refusal"},
+		{"a budget the document refuses, yet 200", bearerPost("/v1/boosted-pages/save/1", `{"budget": "ten"}`, 200, jsonHeader, `true`), "not a 4xx refusal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := conform(tc.x)
@@ -521,6 +579,12 @@ func TestOpenAPITolerantTypes(t *testing.T) {
 			`"abc"`: false, `"1.5"`: false, `true`: false, `[1]`: false, `{}`: false, `"99999999999999999999"`: false},
 		"BoolLike": {`true`: true, `false`: true, `"true"`: true, `"FALSE"`: true, `"1"`: true, `"0"`: true,
 			`1`: true, `0`: true, `""`: true, `null`: true, `"yes"`: false, `2`: false, `"2"`: false, `[]`: false},
+		"PositiveIntLike": {`1`: true, `"42"`: true, `" 7 "`: true, `"+5"`: true, `"007"`: true, `""`: true, `null`: true,
+			`0`: false, `-3`: false, `"0"`: false, `"-3"`: false, `"abc"`: false, `1.5`: false, `true`: false},
+		"Budget": {`"20.00"`: true, `" 5 "`: true, `"0.5"`: true, `20.5`: true, `""`: true, `null`: true,
+			`"1.234"`: false, `"-5"`: false, `"ten"`: false, `"12345678901.00"`: false, `0`: false, `-5`: false, `true`: false},
+		"EndDate":          {`"2030-12-31"`: true, `""`: true, `null`: true, `"31.12.2030"`: false, `"2030-12-31T00:00:00Z"`: false, `20301231`: false},
+		"CountryCodeInput": {`"CZ"`: true, `"cz"`: true, `" De "`: true, `""`: false, `"CZE"`: false, `"C1"`: false, `5`: false},
 	} {
 		schema := doc.Components.Schemas[name].Value
 		for in, ok := range cases {
