@@ -91,28 +91,35 @@ type response struct {
 // request describes one call; body is a string sent as is, or a value sent as
 // JSON.
 type request struct {
-	method      string
-	path        string
-	body        any
-	token       string
-	contentType string // default application/json when there is a body
-	from        string // client address (127.0.0.x) to send from
+	method        string
+	path          string
+	body          any
+	token         string
+	authorization string // the Authorization header as is, instead of "Bearer "+token
+	contentType   string // default application/json when there is a body
+	from          string // client address (127.0.0.x) to send from
 }
 
+// do sends the request and answers the response, after checking both
+// against the OpenAPI document (conform, in openapi_test.go): every exchange
+// of the integration tests is one the document describes.
 func (e *env) do(r request) *response {
 	e.t.Helper()
-	var body io.Reader
+	var raw []byte
 	switch b := r.body.(type) {
 	case nil:
 	case string:
-		body = strings.NewReader(b)
+		raw = []byte(b)
 	case []byte:
-		body = bytes.NewReader(b)
+		raw = b
 	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
+		var err error
+		if raw, err = json.Marshal(b); err != nil {
 			e.t.Fatal(err)
 		}
+	}
+	var body io.Reader
+	if r.body != nil {
 		body = bytes.NewReader(raw)
 	}
 	req, err := http.NewRequest(r.method, e.srv.URL+r.path, body)
@@ -129,6 +136,10 @@ func (e *env) do(r request) *response {
 	if r.token != "" {
 		req.Header.Set("Authorization", "Bearer "+r.token)
 	}
+	if r.authorization != "" {
+		req.Header.Set("Authorization", r.authorization)
+	}
+	sent := req.Header.Clone()
 	client := e.srv.Client()
 	if r.from != "" {
 		dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(r.from)}}
@@ -139,11 +150,16 @@ func (e *env) do(r request) *response {
 		e.t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
+	got, err := io.ReadAll(resp.Body)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return &response{t: e.t, status: resp.StatusCode, header: resp.Header, body: raw}
+	if err := conform(exchange{method: r.method, target: r.path, header: sent, body: raw,
+		status: resp.StatusCode, respHeader: resp.Header, respBody: got}); err != nil {
+		e.t.Fatalf("%s %s: the exchange does not conform to http/openapi.yaml: %v\nresponse %d: %.2000s",
+			r.method, r.path, err, resp.StatusCode, got)
+	}
+	return &response{t: e.t, status: resp.StatusCode, header: resp.Header, body: got}
 }
 
 func (e *env) get(path, token string) *response {

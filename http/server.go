@@ -102,6 +102,12 @@ func (s *Server) register(mux *http.ServeMux) {
 	s.public(mux, "GET /healthz", http.HandlerFunc(s.healthz))
 	s.public(mux, "GET /readyz", http.HandlerFunc(s.readyz))
 
+	// Documentation: the OpenAPI document (http/openapi.yaml) and the page that renders it.
+	s.public(mux, "GET /v1/openapi.yaml", http.HandlerFunc(s.openAPIYAML))
+	s.public(mux, "GET /v1/openapi.json", http.HandlerFunc(s.openAPIJSON))
+	s.public(mux, "GET /docs", http.HandlerFunc(s.docsPage))
+	s.public(mux, "GET /docs/{asset}", http.HandlerFunc(s.docsAsset))
+
 	s.public(mux, "POST /v1/user/login-password", s.handler(endpoint[loginPasswordRequest, userWithToken](s.userLoginPassword)))
 	s.bearer(mux, "GET /v1/user/detail", s.handler(endpoint[empty, db.UserProfileRow](s.userDetail)))
 

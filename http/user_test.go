@@ -200,17 +200,10 @@ func TestBearerTokens(t *testing.T) {
 		"signature removed": "Bearer " + strings.Join(strings.Split(sign(jwt.SigningMethodHS256, []byte(testSecret), valid), ".")[:2], ".") + ".",
 	} {
 		t.Run(name, func(t *testing.T) {
-			req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/v1/user/detail", nil)
-			if header != "" {
-				req.Header.Set("Authorization", header)
-			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") != "Bearer" {
-				t.Fatalf("status %d, WWW-Authenticate %q; want 401 and Bearer", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+			resp := e.do(request{method: http.MethodGet, path: "/v1/user/detail", authorization: header})
+			resp.fails(http.StatusUnauthorized, "unauthorized")
+			if resp.header.Get("WWW-Authenticate") != "Bearer" {
+				t.Fatalf("WWW-Authenticate %q; want Bearer", resp.header.Get("WWW-Authenticate"))
 			}
 		})
 	}
