@@ -13,10 +13,13 @@ import (
 const agencyDetail = `-- name: AgencyDetail :one
 SELECT c.object AS agency
 FROM agency_card AS c
+JOIN agency AS a ON a.id = c.id
 WHERE c.id = $1
+  AND a.listed
 `
 
-// The Agency object of one agency (agencies/detail/{id}); no row: 404.
+// The Agency object of one listed agency (agencies/detail/{id}); no row
+// (unknown, or a user's own unlisted agency): 404.
 func (q *Queries) AgencyDetail(ctx context.Context, id int64) (json.RawMessage, error) {
 	row := q.db.QueryRow(ctx, agencyDetail, id)
 	var agency json.RawMessage
@@ -28,7 +31,8 @@ const agencyList = `-- name: AgencyList :many
 WITH page AS (
     SELECT a.id, a.username
     FROM agency AS a
-    WHERE ($1::text IS NULL
+    WHERE a.listed
+      AND ($1::text IS NULL
            OR a.username ILIKE '%' || like_escape($1::text) || '%'
            OR a.description ILIKE '%' || like_escape($1::text) || '%'
            OR a.locations ILIKE '%' || like_escape($1::text) || '%')
@@ -57,7 +61,7 @@ type AgencyListParams struct {
 }
 
 // One page of the agency directory (agencies/list, CONTRACT §10): the
-// agencies passing every given filter, by username then id. A filter given
+// listed agencies passing every given filter, by username then id. A filter given
 // as NULL passes everything (the request is planned for its own values, see
 // perRequestPlans in http/catalogue.go):
 //

@@ -173,8 +173,8 @@ WITH chosen AS (
         ) AS usable
 ),
 new_agency AS (
-    INSERT INTO agency (username)
-    SELECT $6::text FROM chosen WHERE chosen.usable
+    INSERT INTO agency (username, listed)
+    SELECT $6::text, false FROM chosen WHERE chosen.usable
     RETURNING id
 )
 INSERT INTO app_user (email, snid, first_name, last_name, agency_id, signup_preset_id)

@@ -137,10 +137,10 @@ func (b *AgencyServicesReplaceBatchResults) Close() error {
 const agencyUpsert = `-- name: AgencyUpsert :batchexec
 INSERT INTO agency (
     id, username, email, description, about, image, website,
-    locations, gps, coordinates, employees
+    locations, gps, coordinates, employees, listed
 ) VALUES (
     $1, $2, $3, $4, $5, $6, $7,
-    $8, $9, $10, $11
+    $8, $9, $10, $11, $12
 )
 ON CONFLICT (id) DO UPDATE SET
     username    = EXCLUDED.username,
@@ -152,7 +152,8 @@ ON CONFLICT (id) DO UPDATE SET
     locations   = EXCLUDED.locations,
     gps         = EXCLUDED.gps,
     coordinates = EXCLUDED.coordinates,
-    employees   = EXCLUDED.employees
+    employees   = EXCLUDED.employees,
+    listed      = EXCLUDED.listed
 `
 
 type AgencyUpsertBatchResults struct {
@@ -173,6 +174,7 @@ type AgencyUpsertParams struct {
 	Gps         string  `json:"gps"`
 	Coordinates string  `json:"coordinates"`
 	Employees   string  `json:"employees"`
+	Listed      bool    `json:"listed"`
 }
 
 // Inserts an agency of an import file, or updates the agency with that id.
@@ -191,6 +193,7 @@ func (q *Queries) AgencyUpsert(ctx context.Context, arg []AgencyUpsertParams) *A
 			a.Gps,
 			a.Coordinates,
 			a.Employees,
+			a.Listed,
 		}
 		batch.Queue(agencyUpsert, vals...)
 	}

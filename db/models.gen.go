@@ -24,6 +24,7 @@ type Agency struct {
 	Coordinates string    `json:"coordinates"`
 	Employees   string    `json:"employees"`
 	CreatedAt   time.Time `json:"created_at"`
+	Listed      bool      `json:"listed"`
 }
 
 type AgencyCard struct {

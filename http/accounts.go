@@ -143,7 +143,7 @@ func (s *Server) userSignupSn(ctx context.Context, req *signupRequest) (userWith
 	first, last := cut(me.FirstName, 100), cut(me.LastName, 100)
 	agency := strings.TrimSpace(first + " " + last)
 	if agency == "" {
-		agency, _, _ = strings.Cut(email, "@")
+		agency = "My agency"
 	}
 	var id int64
 	err = db.InTx(ctx, s.pool, func(q *db.Queries) error {

@@ -196,6 +196,14 @@ func TestSignupSn(t *testing.T) {
 	if p := scalar[*int64](e, "SELECT signup_preset_id FROM app_user WHERE id = $1", id); p == nil || *p != 1 {
 		t.Fatalf("signup_preset_id = %v, want 1", p)
 	}
+	// The user's own agency carries the user's name: it stays out of the
+	// public directory.
+	e.get(fmt.Sprintf("/v1/agencies/detail/%d", agencyID), "").fails(http.StatusNotFound, "not_found")
+	var listed []map[string]any
+	e.post("/v1/agencies/list", token, map[string]string{"search": "Nováková"}).ok(&listed)
+	if len(listed) != 0 {
+		t.Fatalf("agencies/list shows the user's own agency: %v", listed)
+	}
 	// Every page of every page of /me/accounts, with its network_b account.
 	if got, want := e.sources(id), sourceLines(social.Pages); !reflect.DeepEqual(got, want) {
 		t.Fatalf("sources =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

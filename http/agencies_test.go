@@ -167,3 +167,20 @@ func TestAgencyDetailAndServices(t *testing.T) {
 	}
 	e.get("/v1/agencies/services", "").fails(http.StatusUnauthorized, "unauthorized")
 }
+
+// An unlisted agency (a user's own, or one imported with "listed": false) is
+// in neither the directory nor its detail.
+func TestAgencyUnlisted(t *testing.T) {
+	e := newEnv(t)
+	e.load(`{"agencies": [
+	  {"id": 1, "username": "visible studio"},
+	  {"id": 2, "username": "hidden studio", "listed": false}],
+	 "users": [{"id": 100, "email": "ana@example.com", "agency_id": 2}]}`)
+	var list []map[string]any
+	e.post("/v1/agencies/list", e.token(100), map[string]string{"search": "studio"}).ok(&list)
+	if len(list) != 1 || list[0]["username"] != "visible studio" {
+		t.Fatalf("agencies/list = %v, want only the listed agency", list)
+	}
+	e.get("/v1/agencies/detail/1", "").object()
+	e.get("/v1/agencies/detail/2", "").fails(http.StatusNotFound, "not_found")
+}

@@ -99,6 +99,7 @@ type agencyRow struct {
 	Employees   string  `json:"employees"`
 	Services    []int64 `json:"services"`
 	Industries  []int64 `json:"industries"`
+	Listed      *bool   `json:"listed"` // in the public directory; default true
 }
 
 func loadAgencies(ctx context.Context, q *db.Queries, raw json.RawMessage) error {
@@ -120,6 +121,7 @@ func loadAgencies(ctx context.Context, q *db.Queries, raw json.RawMessage) error
 			ID: a.ID, Username: a.Username, Email: a.Email, Description: a.Description,
 			About: a.About, Image: a.Image, Website: a.Website, Locations: a.Locations,
 			Gps: a.GPS, Coordinates: a.Coordinates, Employees: a.Employees,
+			Listed: a.Listed == nil || *a.Listed,
 		}
 		services[i] = db.AgencyServicesReplaceParams{AgencyID: a.ID, ServiceIds: orEmpty(a.Services)}
 		industries[i] = db.AgencyIndustriesReplaceParams{AgencyID: a.ID, IndustryIds: orEmpty(a.Industries)}

@@ -2,10 +2,10 @@
 -- Inserts an agency of an import file, or updates the agency with that id.
 INSERT INTO agency (
     id, username, email, description, about, image, website,
-    locations, gps, coordinates, employees
+    locations, gps, coordinates, employees, listed
 ) VALUES (
     @id, @username, sqlc.narg(email), @description, @about, @image, @website,
-    @locations, @gps, @coordinates, @employees
+    @locations, @gps, @coordinates, @employees, @listed
 )
 ON CONFLICT (id) DO UPDATE SET
     username    = EXCLUDED.username,
@@ -17,7 +17,8 @@ ON CONFLICT (id) DO UPDATE SET
     locations   = EXCLUDED.locations,
     gps         = EXCLUDED.gps,
     coordinates = EXCLUDED.coordinates,
-    employees   = EXCLUDED.employees;
+    employees   = EXCLUDED.employees,
+    listed      = EXCLUDED.listed;
 
 -- name: AgencyServicesReplace :batchexec
 -- Makes @service_ids the agency's services: drops the others, adds the new.
@@ -45,7 +46,7 @@ ON CONFLICT DO NOTHING;
 
 -- name: AgencyList :many
 -- One page of the agency directory (agencies/list, CONTRACT §10): the
--- agencies passing every given filter, by username then id. A filter given
+-- listed agencies passing every given filter, by username then id. A filter given
 -- as NULL passes everything (the request is planned for its own values, see
 -- perRequestPlans in http/catalogue.go):
 --   search: a case-insensitive, literal substring of username, description
@@ -57,7 +58,8 @@ ON CONFLICT DO NOTHING;
 WITH page AS (
     SELECT a.id, a.username
     FROM agency AS a
-    WHERE (sqlc.narg(search)::text IS NULL
+    WHERE a.listed
+      AND (sqlc.narg(search)::text IS NULL
            OR a.username ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
            OR a.description ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
            OR a.locations ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%')
@@ -77,7 +79,10 @@ JOIN agency_card AS c ON c.id = page.id
 ORDER BY page.username, page.id;
 
 -- name: AgencyDetail :one
--- The Agency object of one agency (agencies/detail/{id}); no row: 404.
+-- The Agency object of one listed agency (agencies/detail/{id}); no row
+-- (unknown, or a user's own unlisted agency): 404.
 SELECT c.object AS agency
 FROM agency_card AS c
-WHERE c.id = @id;
+JOIN agency AS a ON a.id = c.id
+WHERE c.id = @id
+  AND a.listed;

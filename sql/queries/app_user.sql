@@ -58,8 +58,8 @@ WITH chosen AS (
         ) AS usable
 ),
 new_agency AS (
-    INSERT INTO agency (username)
-    SELECT @agency_name::text FROM chosen WHERE chosen.usable
+    INSERT INTO agency (username, listed)
+    SELECT @agency_name::text, false FROM chosen WHERE chosen.usable
     RETURNING id
 )
 INSERT INTO app_user (email, snid, first_name, last_name, agency_id, signup_preset_id)
