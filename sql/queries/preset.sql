@@ -110,7 +110,36 @@ WHERE p.active AND NOT p.private
 -- name: PresetAvailable :many
 -- The presets a user can activate (presets/available, CONTRACT §5): the
 -- active presets that are public or published by the user's own agency, by
--- title then id, with their number of purchases.
+-- title then id, with their number of purchases; one page of @page_size
+-- (an addition: the spec sets no bound, and the catalogue may be large).
+-- Each kind is read in title order from its own index (the public ones from
+-- preset_visible_title_idx, the agency's own from preset_agency_idx) and
+-- stops at the end of the page; the Preset objects are built for the page's
+-- rows only.
+WITH owner AS (
+    SELECT u.agency_id FROM app_user AS u WHERE u.id = @user_id
+),
+candidate AS (
+    (SELECT p.id, p.title
+     FROM preset AS p
+     WHERE p.active AND NOT p.private
+     ORDER BY p.title, p.id
+     LIMIT sqlc.arg(page_number)::bigint * sqlc.arg(page_size)::int)
+    UNION ALL
+    (SELECT p.id, p.title
+     FROM preset AS p
+     WHERE p.agency_id = (SELECT owner.agency_id FROM owner)
+       AND p.active AND p.private
+     ORDER BY p.title, p.id
+     LIMIT sqlc.arg(page_number)::bigint * sqlc.arg(page_size)::int)
+),
+page AS (
+    SELECT candidate.id, candidate.title
+    FROM candidate
+    ORDER BY candidate.title, candidate.id
+    LIMIT sqlc.arg(page_size)::int
+    OFFSET (sqlc.arg(page_number)::bigint - 1) * sqlc.arg(page_size)::int
+)
 SELECT
     c.id,
     c.title,
@@ -132,11 +161,9 @@ SELECT
     c.rating,
     c.agency,
     c.number_of_purchases
-FROM preset_card AS c
-WHERE c.active
-  AND (NOT c.private
-       OR c.agency_id = (SELECT u.agency_id FROM app_user AS u WHERE u.id = @user_id))
-ORDER BY c.title, c.id;
+FROM page
+JOIN preset_card AS c ON c.id = page.id
+ORDER BY page.title, page.id;
 
 -- name: PresetUpsert :batchexec
 -- Inserts a preset of an import file, or updates the preset with that id.
