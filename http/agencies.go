@@ -3,8 +3,6 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"strconv"
 	"strings"
 
 	"adboost/db"
@@ -44,20 +42,7 @@ func (s *Server) agencyList(ctx context.Context, req *agencyListRequest) ([]json
 	return s.planned().AgencyList(ctx, req.params)
 }
 
-type agencyDetailRequest struct {
-	id int64
-}
-
-func (r *agencyDetailRequest) bind(req *http.Request) error {
-	id, err := strconv.ParseInt(req.PathValue("id"), 10, 64)
-	if err != nil || id < 1 {
-		return badRequest("id must be a positive integer, not %q", req.PathValue("id"))
-	}
-	r.id = id
-	return nil
-}
-
-func (s *Server) agencyDetail(ctx context.Context, req *agencyDetailRequest) (json.RawMessage, error) {
+func (s *Server) agencyDetail(ctx context.Context, req *pathID) (json.RawMessage, error) {
 	agency, err := s.q.AgencyDetail(ctx, req.id)
 	if isNoRows(err) {
 		return nil, notFound("agency %d not found", req.id)

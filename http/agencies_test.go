@@ -183,4 +183,8 @@ func TestAgencyUnlisted(t *testing.T) {
 	}
 	e.get("/v1/agencies/detail/1", "").object()
 	e.get("/v1/agencies/detail/2", "").fails(http.StatusNotFound, "not_found")
+	// Path ids are plain digits, as on every {id} route.
+	for _, id := range []string{"+1", "01x", "1e0", "0x1"} {
+		e.get("/v1/agencies/detail/"+id, "").fails(http.StatusBadRequest, "bad_request", "id")
+	}
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"reflect"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -17,23 +15,6 @@ import (
 
 // Campaigns ("boosted pages"): every route answers only the signed-in user's
 // campaigns; another user's is 404 (CONTRACT §5, §12).
-
-// campaignPathID is the {id} of a campaign route: a positive integer, else 400.
-type campaignPathID struct {
-	id int64
-}
-
-var pathIDDigits = regexp.MustCompile(`^[0-9]{1,19}$`)
-
-func (p *campaignPathID) bind(r *http.Request) error {
-	raw := r.PathValue("id")
-	id, err := strconv.ParseInt(raw, 10, 64)
-	if !pathIDDigits.MatchString(raw) || err != nil || id <= 0 {
-		return badRequest("id must be a positive integer, not %q", raw)
-	}
-	p.id = id
-	return nil
-}
 
 // budgetText is a decimal amount of a request: a JSON string ("20.50") or
 // a number (20.5). null and "" leave it unset.
@@ -124,7 +105,7 @@ func (s *Server) checkCountries(ctx context.Context, q *db.Queries, t *targeting
 }
 
 // boostedPageDetail: GET /v1/boosted-pages/detail/{id}.
-func (s *Server) boostedPageDetail(ctx context.Context, req *campaignPathID) (json.RawMessage, error) {
+func (s *Server) boostedPageDetail(ctx context.Context, req *pathID) (json.RawMessage, error) {
 	return s.q.CampaignBoostedPage(ctx, db.CampaignBoostedPageParams{UserID: userID(ctx), ID: req.id})
 }
 
@@ -139,7 +120,7 @@ func absentJSON(raw json.RawMessage) bool {
 // optional: an absent one keeps the campaign's value. `active` is an
 // addition: it pauses or resumes the campaign.
 type campaignSaveRequest struct {
-	campaignPathID
+	pathID
 	Budget    budgetText      `json:"budget"`
 	Targeting json.RawMessage `json:"targeting"`
 	Hashtag   string          `json:"hashtag"`
@@ -351,7 +332,7 @@ func (s *Server) boostedPageCount(ctx context.Context, req *campaignCountRequest
 }
 
 // boostedPageSourceDetail: GET /v1/boosted-pages/source-detail/{id}.
-func (s *Server) boostedPageSourceDetail(ctx context.Context, req *campaignPathID) (json.RawMessage, error) {
+func (s *Server) boostedPageSourceDetail(ctx context.Context, req *pathID) (json.RawMessage, error) {
 	return s.q.CampaignSourceDetail(ctx, db.CampaignSourceDetailParams{UserID: userID(ctx), SourceID: req.id})
 }
 
@@ -360,7 +341,7 @@ type deleteSourceResult struct {
 }
 
 // boostedPageDeleteSource: DELETE /v1/boosted-pages/delete-source/{id}.
-func (s *Server) boostedPageDeleteSource(ctx context.Context, req *campaignPathID) (deleteSourceResult, error) {
+func (s *Server) boostedPageDeleteSource(ctx context.Context, req *pathID) (deleteSourceResult, error) {
 	res, err := s.q.CampaignSourceDelete(ctx, db.CampaignSourceDeleteParams{UserID: userID(ctx), SourceID: req.id})
 	if err != nil {
 		return deleteSourceResult{}, err
@@ -372,7 +353,7 @@ func (s *Server) boostedPageDeleteSource(ctx context.Context, req *campaignPathI
 }
 
 // boostedPageHistory: GET /v1/boosted-pages/history/{id}.
-func (s *Server) boostedPageHistory(ctx context.Context, req *campaignPathID) (json.RawMessage, error) {
+func (s *Server) boostedPageHistory(ctx context.Context, req *pathID) (json.RawMessage, error) {
 	h, err := s.q.CampaignHistoryList(ctx, db.CampaignHistoryListParams{UserID: userID(ctx), CampaignID: req.id})
 	if isNoRows(err) {
 		return nil, notFound("boosted page %d not found", req.id)
@@ -385,7 +366,7 @@ type accessData struct {
 }
 
 // boostedPageAccessData: GET /v1/boosted-pages/access-data/{id}.
-func (s *Server) boostedPageAccessData(ctx context.Context, req *campaignPathID) (accessData, error) {
+func (s *Server) boostedPageAccessData(ctx context.Context, req *pathID) (accessData, error) {
 	email, err := s.q.CampaignAccessEmail(ctx, db.CampaignAccessEmailParams{
 		UserID: userID(ctx), ID: req.id, Fallback: s.cfg.AdvertiserAccessEmail,
 	})

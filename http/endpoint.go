@@ -3,6 +3,8 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"regexp"
+	"strconv"
 
 	"adboost/auth"
 )
@@ -65,6 +67,23 @@ func userID(ctx context.Context) int64 {
 		panic("httpapi: userID on a route without the Bearer middleware")
 	}
 	return id
+}
+
+// pathID is the {id} of a route: a positive integer in plain digits, else 400.
+type pathID struct {
+	id int64
+}
+
+var pathIDDigits = regexp.MustCompile(`^[0-9]{1,19}$`)
+
+func (p *pathID) bind(r *http.Request) error {
+	raw := r.PathValue("id")
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if !pathIDDigits.MatchString(raw) || err != nil || id <= 0 {
+		return badRequest("id must be a positive integer, not %q", raw)
+	}
+	p.id = id
+	return nil
 }
 
 // empty is the request of a route that reads nothing.

@@ -93,3 +93,5 @@ type envelope struct {
 	Error   string `json:"error"`
 	Message string `json:"message"`
 }
+
+func isNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -55,15 +54,13 @@ type geoByCodeRequest struct {
 	Key   string `json:"key"`
 }
 
-var isoCountry = regexp.MustCompile(`^[A-Z]{2}$`)
-
 func (r *geoByCodeRequest) validate() error {
 	r.Value = strings.ToUpper(strings.TrimSpace(r.Value))
 	r.Key = strings.TrimSpace(r.Key)
 	switch {
 	case r.Value == "":
 		return badRequest("value is required: the ISO 3166 code of a country")
-	case !isoCountry.MatchString(r.Value):
+	case !countryCode.MatchString(r.Value):
 		return badRequest("value must be a two-letter ISO 3166 country code, not %q", r.Value)
 	case len(r.Key) > 64 || strings.ContainsRune(r.Key, 0):
 		return badRequest("key must be at most 64 characters long, without NUL characters")

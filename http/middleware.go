@@ -1,9 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"time"
 
@@ -78,23 +78,44 @@ func envelopeMuxErrors(mux *http.ServeMux) http.Handler {
 			mux.ServeHTTP(w, r)
 			return
 		}
-		rec := httptest.NewRecorder()
+		rec := &muxAnswer{header: http.Header{}}
 		h.ServeHTTP(rec, r)
 		switch rec.Code {
 		case http.StatusMethodNotAllowed:
-			w.Header().Set("Allow", rec.Header().Get("Allow"))
+			w.Header().Set("Allow", rec.header.Get("Allow"))
 			writeError(w, newError(http.StatusMethodNotAllowed, "method_not_allowed",
-				"%s is not allowed here; allowed: %s", r.Method, rec.Header().Get("Allow")))
+				"%s is not allowed here; allowed: %s", r.Method, rec.header.Get("Allow")))
 		case http.StatusNotFound:
 			writeError(w, notFound("no route for %s %s", r.Method, r.URL.Path))
 		default: // redirects of path cleaning
-			for k, v := range rec.Header() {
+			for k, v := range rec.header {
 				w.Header()[k] = v
 			}
 			w.WriteHeader(rec.Code)
-			_, _ = w.Write(rec.Body.Bytes())
+			_, _ = w.Write(rec.body.Bytes())
 		}
 	})
+}
+
+// muxAnswer records what the mux's own handler for an unmatched request
+// writes: its 404, its 405 with Allow, or the redirect of path cleaning.
+type muxAnswer struct {
+	header http.Header
+	Code   int
+	body   bytes.Buffer
+}
+
+func (m *muxAnswer) Header() http.Header { return m.header }
+
+func (m *muxAnswer) WriteHeader(code int) {
+	if m.Code == 0 {
+		m.Code = code
+	}
+}
+
+func (m *muxAnswer) Write(b []byte) (int, error) {
+	m.WriteHeader(http.StatusOK)
+	return m.body.Write(b)
 }
 
 // requireUser lets a request through only with a valid Bearer token, and puts
