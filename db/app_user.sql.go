@@ -169,7 +169,7 @@ WITH chosen AS (
     SELECT $5::bigint IS NULL
         OR EXISTS (
             SELECT 1 FROM preset AS p
-            WHERE p.id = $5::bigint AND p.active AND NOT p.private
+            WHERE p.id = $5::bigint AND preset_usable(p, NULL)
         ) AS usable
 ),
 new_agency AS (

@@ -107,17 +107,10 @@ WITH usable AS (
     FROM preset AS p
     JOIN app_user AS u ON u.id = $1
     WHERE p.id = $2
-      AND p.active
-      AND (NOT p.private OR p.agency_id = u.agency_id)
+      AND preset_usable(p, u.agency_id)
       AND ($3::bigint IS NOT NULL OR $4::bigint IS NOT NULL)
-      AND ($3::bigint IS NULL OR EXISTS (
-          SELECT 1 FROM source AS s
-          WHERE s.user_id = $1 AND s.id = $3 AND s.platform = 'network_a'))
-      AND ($4::bigint IS NULL OR EXISTS (
-          SELECT 1 FROM source AS s
-          WHERE s.user_id = $1
-            AND ((s.id = $4 AND s.platform = 'network_b')
-                 OR s.network_b_id = $4)))
+      AND ($3::bigint IS NULL OR user_has_page($1, $3))
+      AND ($4::bigint IS NULL OR user_has_network_b($1, $4))
 ),
 created AS (
     INSERT INTO campaign (
@@ -204,19 +197,12 @@ SELECT
         FROM preset AS p
         JOIN app_user AS u ON u.id = $1
         WHERE p.id = $2
-          AND p.active
-          AND (NOT p.private OR p.agency_id = u.agency_id)
+          AND preset_usable(p, u.agency_id)
     ) AS preset_usable,
-    coalesce($3::bigint IS NULL OR EXISTS (
-        SELECT 1 FROM source AS s
-        WHERE s.user_id = $1 AND s.id = $3 AND s.platform = 'network_a'
-    ), false)::boolean AS page_owned,
-    coalesce($4::bigint IS NULL OR EXISTS (
-        SELECT 1 FROM source AS s
-        WHERE s.user_id = $1
-          AND ((s.id = $4 AND s.platform = 'network_b')
-               OR s.network_b_id = $4)
-    ), false)::boolean AS network_b_owned
+    coalesce($3::bigint IS NULL
+             OR user_has_page($1, $3), false)::boolean AS page_owned,
+    coalesce($4::bigint IS NULL
+             OR user_has_network_b($1, $4), false)::boolean AS network_b_owned
 `
 
 type CampaignCreateCheckParams struct {

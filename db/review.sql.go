@@ -16,8 +16,7 @@ WITH target AS (
     FROM preset AS p, app_user AS u
     WHERE p.id = $1
       AND u.id = $2
-      AND p.active
-      AND (NOT p.private OR p.agency_id = u.agency_id)
+      AND preset_usable(p, u.agency_id)
 ), saved AS (
     INSERT INTO review (preset_id, user_id, rating, message)
     SELECT t.preset_id, t.user_id, $3, $4

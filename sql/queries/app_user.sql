@@ -54,7 +54,7 @@ WITH chosen AS (
     SELECT sqlc.narg(preset_id)::bigint IS NULL
         OR EXISTS (
             SELECT 1 FROM preset AS p
-            WHERE p.id = sqlc.narg(preset_id)::bigint AND p.active AND NOT p.private
+            WHERE p.id = sqlc.narg(preset_id)::bigint AND preset_usable(p, NULL)
         ) AS usable
 ),
 new_agency AS (

@@ -175,17 +175,10 @@ WITH usable AS (
     FROM preset AS p
     JOIN app_user AS u ON u.id = @user_id
     WHERE p.id = @preset_id
-      AND p.active
-      AND (NOT p.private OR p.agency_id = u.agency_id)
+      AND preset_usable(p, u.agency_id)
       AND (sqlc.narg(page_id)::bigint IS NOT NULL OR sqlc.narg(network_b_id)::bigint IS NOT NULL)
-      AND (sqlc.narg(page_id)::bigint IS NULL OR EXISTS (
-          SELECT 1 FROM source AS s
-          WHERE s.user_id = @user_id AND s.id = sqlc.narg(page_id) AND s.platform = 'network_a'))
-      AND (sqlc.narg(network_b_id)::bigint IS NULL OR EXISTS (
-          SELECT 1 FROM source AS s
-          WHERE s.user_id = @user_id
-            AND ((s.id = sqlc.narg(network_b_id) AND s.platform = 'network_b')
-                 OR s.network_b_id = sqlc.narg(network_b_id))))
+      AND (sqlc.narg(page_id)::bigint IS NULL OR user_has_page(@user_id, sqlc.narg(page_id)))
+      AND (sqlc.narg(network_b_id)::bigint IS NULL OR user_has_network_b(@user_id, sqlc.narg(network_b_id)))
 ),
 created AS (
     INSERT INTO campaign (
@@ -240,19 +233,12 @@ SELECT
         FROM preset AS p
         JOIN app_user AS u ON u.id = @user_id
         WHERE p.id = @preset_id
-          AND p.active
-          AND (NOT p.private OR p.agency_id = u.agency_id)
+          AND preset_usable(p, u.agency_id)
     ) AS preset_usable,
-    coalesce(sqlc.narg(page_id)::bigint IS NULL OR EXISTS (
-        SELECT 1 FROM source AS s
-        WHERE s.user_id = @user_id AND s.id = sqlc.narg(page_id) AND s.platform = 'network_a'
-    ), false)::boolean AS page_owned,
-    coalesce(sqlc.narg(network_b_id)::bigint IS NULL OR EXISTS (
-        SELECT 1 FROM source AS s
-        WHERE s.user_id = @user_id
-          AND ((s.id = sqlc.narg(network_b_id) AND s.platform = 'network_b')
-               OR s.network_b_id = sqlc.narg(network_b_id))
-    ), false)::boolean AS network_b_owned;
+    coalesce(sqlc.narg(page_id)::bigint IS NULL
+             OR user_has_page(@user_id, sqlc.narg(page_id)), false)::boolean AS page_owned,
+    coalesce(sqlc.narg(network_b_id)::bigint IS NULL
+             OR user_has_network_b(@user_id, sqlc.narg(network_b_id)), false)::boolean AS network_b_owned;
 
 -- name: CampaignUpsert :batchexec
 -- Inserts a campaign of an import file, or updates the campaign with that id.
