@@ -126,19 +126,26 @@ func (s *Server) knownGoal(ctx context.Context, goal *string) error {
 	return nil
 }
 
-func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]db.PresetBrowseRow, error) {
+// presetBrowse answers one page of the catalogue in two statements: the
+// page's ids, planned for this request's filters, then their Preset objects
+// from a prepared statement (see PresetBrowse in sql/queries/preset.sql).
+func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]db.PresetCardsRow, error) {
 	f := req.filter
-	rows, err := s.planned().PresetBrowse(ctx, db.PresetBrowseParams{
-		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee,
+	ids, err := s.planned().PresetBrowse(ctx, db.PresetBrowseParams{
 		Goal: f.Goal, Vertical: f.Vertical, AgencyID: f.AgencyID, PartnerID: f.PartnerID,
 		PresetName: f.PresetName, ExcludedPresetID: f.ExcludedPresetID,
 		Location: f.Location, LocationType: f.LocationType,
 		PageNumber: req.number(), PageSize: req.size(),
 	})
-	if err == nil && len(rows) == 0 {
-		err = s.knownGoal(ctx, f.Goal)
+	if err != nil {
+		return nil, err
 	}
-	return rows, err
+	if len(ids) == 0 {
+		return []db.PresetCardsRow{}, s.knownGoal(ctx, f.Goal)
+	}
+	return s.q.PresetCards(ctx, db.PresetCardsParams{
+		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, Ids: ids,
+	})
 }
 
 func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (int64, error) {

@@ -112,7 +112,7 @@ func (s *Server) register(mux *http.ServeMux) {
 	s.bearer(mux, "GET /v1/user/detail", s.handler(endpoint[empty, db.UserProfileRow](s.userDetail)))
 
 	// Catalogue: presets, reviews and the agency directory.
-	s.public(mux, "POST /v1/presets/browse", s.handler(endpoint[presetBrowseRequest, []db.PresetBrowseRow](s.presetBrowse)))
+	s.public(mux, "POST /v1/presets/browse", s.handler(endpoint[presetBrowseRequest, []db.PresetCardsRow](s.presetBrowse)))
 	s.public(mux, "POST /v1/presets/count", s.handler(endpoint[presetCountRequest, int64](s.presetCount)))
 	s.bearer(mux, "GET /v1/presets/available", s.handler(endpoint[presetAvailableRequest, []db.PresetAvailableRow](s.presetAvailable)))
 	s.public(mux, "GET /v1/presets/optimization-goals", s.handler(endpoint[empty, []db.CampaignObjectiveListRow](s.presetOptimizationGoals)))
