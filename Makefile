@@ -8,18 +8,33 @@ SQLC_VERSION := v1.31.1
 TOOLS        := $(CURDIR)/.cache/bin
 SQLC         := $(TOOLS)/sqlc-$(SQLC_VERSION)
 ADBOOST      := $(CURDIR)/.cache/adboost
+SANDBOX      := $(CURDIR)/.cache/adboost-sandbox
+# make run: the sandbox network_a's address, and a key for network_a tokens
+# that is for development only (the README says how to make a real one).
+SANDBOX_ADDR ?= 127.0.0.1:8090
+DEV_TOKEN_ENCRYPTION_KEY := YWRib29zdC1tYWtlLXJ1bi1kZXYta2V5LTMyYnl0ZXM=
 TEST_POSTGRES_IMAGE ?= adboost-postgres:15
 
-.PHONY: run build demo test vet generate check-generated tools postgres-image clean
+.PHONY: run build demo test vet generate check-generated tools postgres-image image image-check clean bench-scale
 
 ## run: create and migrate the local database, load the demo data, serve on 127.0.0.1:8080
+## beside the sandbox network_a on $(SANDBOX_ADDR), with the boosting engine every 10 s;
+## Ctrl-C stops both (see "Sandbox network_a" in the README)
 run: build
 	$(ADBOOST) demo
-	ADBOOST_ENV=$${ADBOOST_ENV:-dev} $(ADBOOST) serve
+	@$(SANDBOX) -addr $(SANDBOX_ADDR) -state $(CURDIR)/.cache/sandbox-state.json & sandbox=$$!; \
+	trap 'kill $$sandbox 2>/dev/null; wait $$sandbox 2>/dev/null' EXIT; \
+	sleep 0.3; kill -0 $$sandbox || { echo "make run: the sandbox did not start (is $(SANDBOX_ADDR) taken? set SANDBOX_ADDR)"; exit 1; }; \
+	ADBOOST_ENV=$${ADBOOST_ENV:-dev} \
+	NETWORK_A_API_URL=$${NETWORK_A_API_URL:-http://$(SANDBOX_ADDR)/v19.0} \
+	TOKEN_ENCRYPTION_KEY=$${TOKEN_ENCRYPTION_KEY:-$(DEV_TOKEN_ENCRYPTION_KEY)} \
+	ENGINE_INTERVAL=$${ENGINE_INTERVAL:-10s} \
+	$(ADBOOST) serve
 
 build:
 	@mkdir -p $(dir $(ADBOOST))
-	go build -o $(ADBOOST) ./cmd/adboost
+	go build -buildvcs=auto -o $(ADBOOST) ./cmd/adboost
+	go build -o $(SANDBOX) ./cmd/adboost-sandbox
 
 ## test: every test, against the PostgreSQL that db/dbtest finds (see README)
 test:
@@ -46,9 +61,26 @@ $(SQLC):
 	GOBIN=$(TOOLS) go install github.com/sqlc-dev/sqlc/cmd/sqlc@$(SQLC_VERSION)
 	mv $(TOOLS)/sqlc $(SQLC)
 
+## bench-scale: the scale benchmark of issue 10 (minutes; not part of test):
+## the data set in database adboost_bench (kept between runs), adboost serve,
+## each catalogue and dashboard read at 64 connections. BENCHFLAGS passes
+## flags, e.g. BENCHFLAGS='-duration 30s -routes browse'.
+bench-scale: build
+	go build -o $(CURDIR)/.cache/adboost-bench ./cmd/adboost-bench
+	$(CURDIR)/.cache/adboost-bench -adboost $(ADBOOST) $(BENCHFLAGS)
+
 ## postgres-image: build the PostgreSQL test image from Debian packages (no registry)
 postgres-image:
 	TEST_POSTGRES_IMAGE=$(TEST_POSTGRES_IMAGE) bash .ci/postgres-image/build.sh
+
+## image: the service image $(ADBOOST_IMAGE), built offline (FROM scratch: the static binary, Debian's CA certificates and tzdata)
+ADBOOST_IMAGE ?= adboost:latest
+image:
+	ADBOOST_IMAGE=$(ADBOOST_IMAGE) bash .ci/image/build.sh
+
+## image-check: run the image against the test PostgreSQL until /readyz answers and a sign-in succeeds
+image-check:
+	ADBOOST_IMAGE=$(ADBOOST_IMAGE) TEST_POSTGRES_IMAGE=$(TEST_POSTGRES_IMAGE) bash .ci/image/check.sh
 
 clean:
 	rm -rf .cache
@@ -80,3 +112,47 @@ docs-assets:
 	# The source maps are not vendored: drop the comment that would ask for one.
 	sed -i '/sourceMappingURL=/d' http/docs/swagger-ui.css http/docs/swagger-ui-bundle.js
 	go test -count=1 -run 'TestDocs' ./http/
+
+## lint-openapi: lint http/openapi.yaml with Redocly CLI and Spectral (spectral:oas), npm packages pinned, installed into .cache
+REDOCLY_VERSION  := 2.77.0
+SPECTRAL_VERSION := 6.16.3
+LINT_NPM         ?= $(CURDIR)/.cache/lint-npm
+LINT_BIN          = $(LINT_NPM)/node_modules/.bin
+
+.PHONY: lint-openapi
+lint-openapi:
+	@if [ "$$(node -p 'require("$(LINT_NPM)/node_modules/@redocly/cli/package.json").version' 2>/dev/null)" != "$(REDOCLY_VERSION)" ] || \
+	    [ "$$(node -p 'require("$(LINT_NPM)/node_modules/@stoplight/spectral-cli/package.json").version' 2>/dev/null)" != "$(SPECTRAL_VERSION)" ]; then \
+	  npm install --prefix $(LINT_NPM) --no-save --no-audit --no-fund --ignore-scripts \
+	    @redocly/cli@$(REDOCLY_VERSION) @stoplight/spectral-cli@$(SPECTRAL_VERSION); \
+	fi
+	cd .ci/openapi && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+	  $(LINT_BIN)/redocly lint --config redocly.yaml --format stylish ../../http/openapi.yaml
+	cd .ci/openapi && $(LINT_BIN)/spectral lint --fail-severity hint --ruleset spectral.yaml ../../http/openapi.yaml
+
+## client: regenerate http/clienttest/client_gen_test.go, the Go client of http/openapi.yaml (oapi-codegen, pinned by the tool directive of go.mod)
+.PHONY: client check-client
+client:
+	go tool oapi-codegen -config .ci/openapi/oapi-codegen.yaml -o http/clienttest/client_gen_test.go http/openapi.yaml
+
+## check-client: fail when the generated client is not what oapi-codegen makes of http/openapi.yaml
+check-client:
+	@mkdir -p .cache
+	go tool oapi-codegen -config .ci/openapi/oapi-codegen.yaml -o .cache/client_gen_test.go http/openapi.yaml
+	@diff -q .cache/client_gen_test.go http/clienttest/client_gen_test.go >/dev/null || \
+	  { echo "http/clienttest/client_gen_test.go is stale: run make client"; exit 1; }
+
+## vet-sql: sqlc vet with the rules of sqlc.yaml (no SELECT *, no sequential scan of the large tables,
+## EXPLAINed with enable_seqscan=off) on a throwaway database migrated from sql/migrations
+VET_ADMIN_URL    ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+VET_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/adboost_sqlc_vet?sslmode=disable
+
+.PHONY: vet-sql
+vet-sql: $(SQLC) build
+	@pg_isready -q -d '$(VET_ADMIN_URL)' || { echo "vet-sql: no PostgreSQL answers at VET_ADMIN_URL"; exit 1; }
+	psql -q -v ON_ERROR_STOP=1 -d '$(VET_ADMIN_URL)' -c 'DROP DATABASE IF EXISTS "$(notdir $(firstword $(subst ?, ,$(VET_DATABASE_URL))))" WITH (FORCE)'
+	DATABASE_URL='$(VET_DATABASE_URL)' $(ADBOOST) migrate up >/dev/null
+	psql -q -v ON_ERROR_STOP=1 -d '$(VET_DATABASE_URL)' -f .ci/sqlc-vet/vet-database.sql
+	SQLC_VET_DATABASE_URL='$(VET_DATABASE_URL)&options=-c%20enable_seqscan%3Doff' $(SQLC) vet; status=$$?; \
+	  psql -q -d '$(VET_ADMIN_URL)' -c 'DROP DATABASE IF EXISTS "$(notdir $(firstword $(subst ?, ,$(VET_DATABASE_URL))))" WITH (FORCE)'; \
+	  exit $$status

@@ -61,6 +61,10 @@ type NetworkAPage struct {
 	Name     string
 	Picture  string
 	NetworkB *NetworkBAccount
+	// Token is the page's own access token (CONTRACT §14), empty when
+	// network_a answered none or one that cannot be a bearer token. It is a
+	// secret: seal it (TokenCipher) before storing it, never log it.
+	Token string
 }
 
 // NetworkBAccount is a network_b account linked to a network_a page.
@@ -164,6 +168,7 @@ func (n *NetworkA) Accounts(ctx context.Context, token string) ([]NetworkAPage, 
 					Username string  `json:"username"`
 					Picture  string  `json:"profile_picture_url"`
 				} `json:"network_b_account"`
+				AccessToken string `json:"access_token"`
 			} `json:"data"`
 			Paging struct {
 				Next string `json:"next"`
@@ -177,6 +182,9 @@ func (n *NetworkA) Accounts(ctx context.Context, token string) ([]NetworkAPage, 
 				return nil, fmt.Errorf("%w: /me/accounts answered a page without id", ErrNetworkAUnavailable)
 			}
 			p := NetworkAPage{ID: int64(d.ID), Name: clean(d.Name), Picture: clean(d.Picture.Data.URL)}
+			if CheckNetworkAToken(d.AccessToken) == nil {
+				p.Token = d.AccessToken
+			}
 			if d.NetworkB != nil && d.NetworkB.ID != 0 {
 				p.NetworkB = &NetworkBAccount{ID: int64(d.NetworkB.ID), Username: clean(d.NetworkB.Username), Picture: clean(d.NetworkB.Picture)}
 			}

@@ -1,10 +1,15 @@
 package auth
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
 	"testing"
 	"time"
+
+	"adboost/auth/networkafake"
 )
 
 func TestNewNetworkA(t *testing.T) {
@@ -80,5 +85,34 @@ func TestGraphID(t *testing.T) {
 	}
 	if clean("Ana\x00's\u200bGym\n") != "Ana's\u200bGym" {
 		t.Errorf("clean = %q", clean("Ana\x00's\u200bGym\n"))
+	}
+}
+
+// TestAccountsPageTokens: each page's access_token of /me/accounts is read,
+// through every page of the answer; one that cannot be a bearer token is
+// dropped, and none is empty.
+func TestAccountsPageTokens(t *testing.T) {
+	fake, base := networkafake.Start(t)
+	fake.SetAccountsPageSize(2)
+	fake.AddUser(networkafake.User{Token: "EAAuser", ID: "1", Pages: []networkafake.Page{
+		{ID: "11", Name: "A", Token: "EAApage11"},
+		{ID: "12", Name: "B"},
+		{ID: "13", Name: "C", Token: "bad token"},
+		{ID: "14", Name: "D", Token: "EAApage14"},
+	}})
+	n, err := NewNetworkA(base, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := n.Accounts(context.Background(), "EAAuser")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range pages {
+		got = append(got, fmt.Sprintf("%d=%s", p.ID, p.Token))
+	}
+	if want := []string{"11=EAApage11", "12=", "13=", "14=EAApage14"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("page tokens = %v, want %v", got, want)
 	}
 }

@@ -39,23 +39,38 @@ func NewTokens(secret []byte, ttl time.Duration) (*Tokens, error) {
 	return &Tokens{secret: secret, ttl: ttl, now: time.Now}, nil
 }
 
-// Issue returns a signed access token for the user.
-func (t *Tokens) Issue(userID int64) (string, error) {
+// claims are the claims of an access token: the registered ones and the
+// user's token generation.
+type claims struct {
+	jwt.RegisteredClaims
+	// Generation is the user's token generation when the token was issued;
+	// a password change moves it on and so ends every earlier token. Absent
+	// (tokens issued before generations existed) reads as 0.
+	Generation int64 `json:"gen"`
+}
+
+// Issue returns a signed access token for the user, of the user's current
+// token generation.
+func (t *Tokens) Issue(userID, generation int64) (string, error) {
 	now := t.now()
-	claims := jwt.RegisteredClaims{
-		Issuer:    Issuer,
-		Subject:   strconv.FormatInt(userID, 10),
-		IssuedAt:  jwt.NewNumericDate(now),
-		ExpiresAt: jwt.NewNumericDate(now.Add(t.ttl)),
+	c := claims{
+		RegisteredClaims: jwt.RegisteredClaims{
+			Issuer:    Issuer,
+			Subject:   strconv.FormatInt(userID, 10),
+			IssuedAt:  jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(now.Add(t.ttl)),
+		},
+		Generation: generation,
 	}
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(t.secret)
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(t.secret)
 }
 
 // Verify checks the token's signature (HS256 only), issuer and expiry, and
-// answers the user id of its subject.
-func (t *Tokens) Verify(token string) (int64, error) {
-	var claims jwt.RegisteredClaims
-	_, err := jwt.ParseWithClaims(token, &claims,
+// answers the user id of its subject and the token generation it carries.
+// Whether that generation is still the user's is for the caller to check.
+func (t *Tokens) Verify(token string) (userID, generation int64, err error) {
+	var c claims
+	_, err = jwt.ParseWithClaims(token, &c,
 		func(*jwt.Token) (any, error) { return t.secret, nil },
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithIssuer(Issuer),
@@ -64,11 +79,11 @@ func (t *Tokens) Verify(token string) (int64, error) {
 		jwt.WithTimeFunc(t.now),
 	)
 	if err != nil {
-		return 0, ErrInvalidToken
+		return 0, 0, ErrInvalidToken
 	}
-	id, err := strconv.ParseInt(claims.Subject, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, ErrInvalidToken
+	id, err := strconv.ParseInt(c.Subject, 10, 64)
+	if err != nil || id <= 0 || c.Generation < 0 {
+		return 0, 0, ErrInvalidToken
 	}
-	return id, nil
+	return id, c.Generation, nil
 }

@@ -11,15 +11,16 @@ import (
 )
 
 const agencyDetail = `-- name: AgencyDetail :one
-SELECT c.object AS agency
-FROM agency_card AS c
-JOIN agency AS a ON a.id = c.id
-WHERE c.id = $1
+SELECT o.object AS agency
+FROM agency_object AS o
+JOIN agency AS a ON a.id = o.agency_id
+WHERE o.agency_id = $1
   AND a.listed
 `
 
 // The Agency object of one listed agency (agencies/detail/{id}); no row
-// (unknown, or a user's own unlisted agency): 404.
+// (unknown, or a user's own unlisted agency): 404. Read ready from
+// agency_object.
 func (q *Queries) AgencyDetail(ctx context.Context, id int64) (json.RawMessage, error) {
 	row := q.db.QueryRow(ctx, agencyDetail, id)
 	var agency json.RawMessage
@@ -46,9 +47,9 @@ WITH page AS (
     LIMIT least($5::int, 50)
     OFFSET ($4::int - 1)::bigint * least($5::int, 50)
 )
-SELECT c.object AS agency
+SELECT o.object AS agency
 FROM page
-JOIN agency_card AS c ON c.id = page.id
+JOIN agency_object AS o ON o.agency_id = page.id
 ORDER BY page.username, page.id
 `
 
@@ -70,8 +71,8 @@ type AgencyListParams struct {
 //	service, industry: the agency offers that service / works for that
 //	  industry (agency_service_service_idx, agency_industry_industry_idx).
 //
-// Paging (CONTRACT §9) as PresetBrowse. The Agency objects are built for the
-// page's rows only.
+// Paging (CONTRACT §9) as PresetBrowse. The Agency objects of the page's rows
+// are read ready from agency_object (00050_catalogue_derived.sql).
 func (q *Queries) AgencyList(ctx context.Context, arg AgencyListParams) ([]json.RawMessage, error) {
 	rows, err := q.db.Query(ctx, agencyList,
 		arg.Search,

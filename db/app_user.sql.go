@@ -9,23 +9,47 @@ import (
 	"context"
 )
 
+const userCredentials = `-- name: UserCredentials :one
+SELECT email, password_hash
+FROM app_user
+WHERE id = $1
+`
+
+type UserCredentialsRow struct {
+	Email        string  `json:"email"`
+	PasswordHash *string `json:"password_hash"`
+}
+
+// The e-mail and password hash of a signed-in user, for user/save to check
+// current_password (a NULL hash: an account made by social sign-up that has
+// no password yet).
+func (q *Queries) UserCredentials(ctx context.Context, id int64) (UserCredentialsRow, error) {
+	row := q.db.QueryRow(ctx, userCredentials, id)
+	var i UserCredentialsRow
+	err := row.Scan(&i.Email, &i.PasswordHash)
+	return i, err
+}
+
 const userCredentialsByEmail = `-- name: UserCredentialsByEmail :one
-SELECT id, password_hash
+SELECT id, password_hash, token_generation
 FROM app_user
 WHERE lower(email) = lower($1)
 `
 
 type UserCredentialsByEmailRow struct {
-	ID           int64   `json:"id"`
-	PasswordHash *string `json:"password_hash"`
+	ID              int64   `json:"id"`
+	PasswordHash    *string `json:"password_hash"`
+	TokenGeneration int64   `json:"token_generation"`
 }
 
-// The password hash of the account with this e-mail, whatever its case.
+// The password hash of the account with this e-mail, whatever its case, and
+// the token generation that goes with it: a password change moves both in
+// one statement, so a token issued for this hash never outlives the change.
 // Served by app_user_email_key.
 func (q *Queries) UserCredentialsByEmail(ctx context.Context, email string) (UserCredentialsByEmailRow, error) {
 	row := q.db.QueryRow(ctx, userCredentialsByEmail, email)
 	var i UserCredentialsByEmailRow
-	err := row.Scan(&i.ID, &i.PasswordHash)
+	err := row.Scan(&i.ID, &i.PasswordHash, &i.TokenGeneration)
 	return i, err
 }
 
@@ -41,6 +65,27 @@ func (q *Queries) UserIDBySnid(ctx context.Context, snid int64) (int64, error) {
 	var id int64
 	err := row.Scan(&id)
 	return id, err
+}
+
+const userNetworkATokenSave = `-- name: UserNetworkATokenSave :exec
+UPDATE app_user SET
+    network_a_token            = $1,
+    network_a_token_invalid_at = NULL,
+    updated_at                 = now()
+WHERE id = $2
+`
+
+type UserNetworkATokenSaveParams struct {
+	NetworkAToken []byte `json:"network_a_token"`
+	ID            int64  `json:"id"`
+}
+
+// signup-sn, login-sn: stores the user's sealed network_a token in place of
+// the last one and clears the mark of a refused token, so that the engine
+// takes up the user's campaigns again.
+func (q *Queries) UserNetworkATokenSave(ctx context.Context, arg UserNetworkATokenSaveParams) error {
+	_, err := q.db.Exec(ctx, userNetworkATokenSave, arg.NetworkAToken, arg.ID)
+	return err
 }
 
 const userProfile = `-- name: UserProfile :one
@@ -110,6 +155,9 @@ saved AS (
         phone_number  = coalesce($4::text, u.phone_number),
         phone_country = coalesce($1::text, u.phone_country),
         password_hash = coalesce($5::text, u.password_hash),
+        -- A new password ends every access token issued before it.
+        token_generation = u.token_generation
+            + CASE WHEN $5::text IS NULL THEN 0 ELSE 1 END,
         updated_at    = now()
     FROM target AS t
     WHERE u.id = t.id AND t.phone_country_known AND NOT t.email_taken
@@ -141,7 +189,8 @@ type UserSettingsSaveRow struct {
 }
 
 // user/save: sets the given phone number, phone country and password hash
-// (NULL keeps the stored value), but only when the phone country is a known
+// (NULL keeps the stored value; a new hash also moves the token generation
+// on, which signs out every earlier token), but only when the phone country is a known
 // ISO country and the new e-mail, if any, belongs to no other account;
 // answers what the caller needs to tell which rule failed and whether the
 // e-mail changes (which it never does here: see EmailChangeRequest).
@@ -210,4 +259,20 @@ func (q *Queries) UserSignup(ctx context.Context, arg UserSignupParams) (int64, 
 	var id int64
 	err := row.Scan(&id)
 	return id, err
+}
+
+const userTokenGeneration = `-- name: UserTokenGeneration :one
+SELECT token_generation
+FROM app_user
+WHERE id = $1
+`
+
+// The generation that the user's access tokens must carry (see the Bearer
+// middleware); no row for an account that no longer exists. Served by the
+// primary key.
+func (q *Queries) UserTokenGeneration(ctx context.Context, id int64) (int64, error) {
+	row := q.db.QueryRow(ctx, userTokenGeneration, id)
+	var token_generation int64
+	err := row.Scan(&token_generation)
+	return token_generation, err
 }

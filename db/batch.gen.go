@@ -1050,9 +1050,10 @@ func (b *ServiceUpsertBatchResults) Close() error {
 
 const sourceUpsert = `-- name: SourceUpsert :batchexec
 INSERT INTO source (
-    user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture
+    user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture, access_token
 ) VALUES (
-    $1, $2, $3, $4, $5, $6, $7, $8
+    $1, $2, $3, $4, $5, $6, $7, $8,
+    $9
 )
 ON CONFLICT (user_id, id) DO UPDATE SET
     platform          = EXCLUDED.platform,
@@ -1061,6 +1062,7 @@ ON CONFLICT (user_id, id) DO UPDATE SET
     network_b_id      = EXCLUDED.network_b_id,
     network_b_name    = EXCLUDED.network_b_name,
     network_b_picture = EXCLUDED.network_b_picture,
+    access_token      = coalesce(EXCLUDED.access_token, source.access_token),
     updated_at        = now()
 `
 
@@ -1079,9 +1081,12 @@ type SourceUpsertParams struct {
 	NetworkBID      *int64 `json:"network_b_id"`
 	NetworkBName    string `json:"network_b_name"`
 	NetworkBPicture string `json:"network_b_picture"`
+	AccessToken     []byte `json:"access_token"`
 }
 
-// Inserts a source of an import file, or updates the user's source with that id.
+// Inserts a source of an import file, or updates the user's source with that
+// id. access_token is the page's sealed network_a token; a row without one
+// keeps the stored token.
 func (q *Queries) SourceUpsert(ctx context.Context, arg []SourceUpsertParams) *SourceUpsertBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {
@@ -1094,6 +1099,7 @@ func (q *Queries) SourceUpsert(ctx context.Context, arg []SourceUpsertParams) *S
 			a.NetworkBID,
 			a.NetworkBName,
 			a.NetworkBPicture,
+			a.AccessToken,
 		}
 		batch.Queue(sourceUpsert, vals...)
 	}

@@ -9,6 +9,18 @@ import (
 	"context"
 )
 
+const emailChangeCancel = `-- name: EmailChangeCancel :exec
+DELETE FROM email_change
+WHERE user_id = $1
+`
+
+// Forgets the user's pending e-mail change, whose link then stops working
+// (a password change does this: the change may be a thief's).
+func (q *Queries) EmailChangeCancel(ctx context.Context, userID int64) error {
+	_, err := q.db.Exec(ctx, emailChangeCancel, userID)
+	return err
+}
+
 const emailChangeConfirm = `-- name: EmailChangeConfirm :one
 WITH used AS (
     DELETE FROM email_change
@@ -38,7 +50,7 @@ func (q *Queries) EmailChangeConfirm(ctx context.Context, tokenHash []byte) (str
 const emailChangeRequest = `-- name: EmailChangeRequest :exec
 WITH pending AS (
     INSERT INTO email_change (user_id, new_email, token_hash, expires_at)
-    VALUES ($3, $4, $5, now() + make_interval(hours => $6::int))
+    VALUES ($1, $6, $7, now() + make_interval(hours => $8::int))
     ON CONFLICT (user_id) DO UPDATE SET
         new_email  = EXCLUDED.new_email,
         token_hash = EXCLUDED.token_hash,
@@ -47,28 +59,39 @@ WITH pending AS (
     RETURNING new_email
 )
 INSERT INTO mail_outbox (recipient, subject, body)
-SELECT pending.new_email, $1, $2
+SELECT m.recipient, m.subject, m.body
 FROM pending
+JOIN app_user AS u ON u.id = $1
+CROSS JOIN LATERAL (VALUES
+    (pending.new_email, $2::text, $3::text),
+    (u.email, $4::text, $5::text)
+) AS m (recipient, subject, body)
 `
 
 type EmailChangeRequestParams struct {
-	Subject    string `json:"subject"`
-	Body       string `json:"body"`
-	UserID     int64  `json:"user_id"`
-	NewEmail   string `json:"new_email"`
-	TokenHash  []byte `json:"token_hash"`
-	ValidHours int32  `json:"valid_hours"`
+	UserID        int64  `json:"user_id"`
+	Subject       string `json:"subject"`
+	Body          string `json:"body"`
+	NoticeSubject string `json:"notice_subject"`
+	NoticeBody    string `json:"notice_body"`
+	NewEmail      string `json:"new_email"`
+	TokenHash     []byte `json:"token_hash"`
+	ValidHours    int32  `json:"valid_hours"`
 }
 
 // Keeps new_email pending for the user, replacing an earlier pending change
-// (whose link then stops working), and queues the verification mail in the
-// outbox in the same statement. Only the SHA-256 of the link's token is kept
-// here; the link expires after valid_hours hours.
+// (whose link then stops working), and queues in the outbox, in the same
+// statement, the verification mail to the new address and the notice to the
+// user's current address (which a stolen token must not change unnoticed).
+// Only the SHA-256 of the link's token is kept here; the link expires after
+// valid_hours hours.
 func (q *Queries) EmailChangeRequest(ctx context.Context, arg EmailChangeRequestParams) error {
 	_, err := q.db.Exec(ctx, emailChangeRequest,
+		arg.UserID,
 		arg.Subject,
 		arg.Body,
-		arg.UserID,
+		arg.NoticeSubject,
+		arg.NoticeBody,
 		arg.NewEmail,
 		arg.TokenHash,
 		arg.ValidHours,

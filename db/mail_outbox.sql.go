@@ -9,6 +9,33 @@ import (
 	"context"
 )
 
+const mailOutboxBacklog = `-- name: MailOutboxBacklog :one
+SELECT
+    count(*)                                          AS unsent,
+    count(*) FILTER (WHERE next_attempt_at <= now())  AS due,
+    -- The earliest next_attempt_at is the most overdue mail when it is past.
+    greatest(coalesce(extract(epoch FROM now() - min(next_attempt_at)), 0), 0)::float8 AS oldest_due_seconds
+FROM mail_outbox
+WHERE sent_at IS NULL
+`
+
+type MailOutboxBacklogRow struct {
+	Unsent           int64   `json:"unsent"`
+	Due              int64   `json:"due"`
+	OldestDueSeconds float64 `json:"oldest_due_seconds"`
+}
+
+// The sender's backlog, for /metrics: the unsent mails, those of them that
+// are due, and how long the most overdue one has been due (0 when none is).
+// Reads only the partial index mail_outbox_due_idx (unsent mails by
+// next_attempt_at), whatever the size of the sent history.
+func (q *Queries) MailOutboxBacklog(ctx context.Context) (MailOutboxBacklogRow, error) {
+	row := q.db.QueryRow(ctx, mailOutboxBacklog)
+	var i MailOutboxBacklogRow
+	err := row.Scan(&i.Unsent, &i.Due, &i.OldestDueSeconds)
+	return i, err
+}
+
 const mailOutboxClaim = `-- name: MailOutboxClaim :many
 UPDATE mail_outbox AS m SET
     attempts        = m.attempts + 1,

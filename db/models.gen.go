@@ -37,25 +37,33 @@ type AgencyIndustry struct {
 	IndustryID int64 `json:"industry_id"`
 }
 
+type AgencyObject struct {
+	AgencyID int64           `json:"agency_id"`
+	Object   json.RawMessage `json:"object"`
+}
+
 type AgencyService struct {
 	AgencyID  int64 `json:"agency_id"`
 	ServiceID int64 `json:"service_id"`
 }
 
 type AppUser struct {
-	ID             int64          `json:"id"`
-	Email          string         `json:"email"`
-	PasswordHash   *string        `json:"password_hash"`
-	Snid           *int64         `json:"snid"`
-	FirstName      string         `json:"first_name"`
-	LastName       string         `json:"last_name"`
-	PhoneNumber    string         `json:"phone_number"`
-	PhoneCountry   string         `json:"phone_country"`
-	AgencyID       *int64         `json:"agency_id"`
-	CreditBalance  pgtype.Numeric `json:"credit_balance"`
-	CreatedAt      time.Time      `json:"created_at"`
-	UpdatedAt      time.Time      `json:"updated_at"`
-	SignupPresetID *int64         `json:"signup_preset_id"`
+	ID                     int64              `json:"id"`
+	Email                  string             `json:"email"`
+	PasswordHash           *string            `json:"password_hash"`
+	Snid                   *int64             `json:"snid"`
+	FirstName              string             `json:"first_name"`
+	LastName               string             `json:"last_name"`
+	PhoneNumber            string             `json:"phone_number"`
+	PhoneCountry           string             `json:"phone_country"`
+	AgencyID               *int64             `json:"agency_id"`
+	CreditBalance          pgtype.Numeric     `json:"credit_balance"`
+	CreatedAt              time.Time          `json:"created_at"`
+	UpdatedAt              time.Time          `json:"updated_at"`
+	SignupPresetID         *int64             `json:"signup_preset_id"`
+	TokenGeneration        int64              `json:"token_generation"`
+	NetworkAToken          []byte             `json:"network_a_token"`
+	NetworkATokenInvalidAt pgtype.Timestamptz `json:"network_a_token_invalid_at"`
 }
 
 type BillingInfo struct {
@@ -159,6 +167,11 @@ type CampaignObjective struct {
 	Position int32  `json:"position"`
 }
 
+type CatalogueVersion struct {
+	ID      bool  `json:"id"`
+	Version int64 `json:"version"`
+}
+
 type EmailChange struct {
 	UserID    int64     `json:"user_id"`
 	NewEmail  string    `json:"new_email"`
@@ -195,11 +208,12 @@ type Industry struct {
 	Name string `json:"name"`
 }
 
-type LoginFailure struct {
-	ID         int64     `json:"id"`
-	ClientAddr string    `json:"client_addr"`
-	Email      string    `json:"email"`
-	FailedAt   time.Time `json:"failed_at"`
+type LoginAttempt struct {
+	ID          int64     `json:"id"`
+	ClientAddr  string    `json:"client_addr"`
+	Email       string    `json:"email"`
+	AttemptedAt time.Time `json:"attempted_at"`
+	EmailCounts bool      `json:"email_counts"`
 }
 
 type MailOutbox struct {
@@ -212,6 +226,45 @@ type MailOutbox struct {
 	NextAttemptAt time.Time          `json:"next_attempt_at"`
 	LastError     string             `json:"last_error"`
 	SentAt        pgtype.Timestamptz `json:"sent_at"`
+}
+
+type NetworkAAdInsight struct {
+	CampaignID  int64          `json:"campaign_id"`
+	PostID      int64          `json:"post_id"`
+	Impressions int64          `json:"impressions"`
+	Reach       int64          `json:"reach"`
+	Engagement  int64          `json:"engagement"`
+	Clicks      int64          `json:"clicks"`
+	Spend       pgtype.Numeric `json:"spend"`
+	Conversions int64          `json:"conversions"`
+	UpdatedAt   time.Time      `json:"updated_at"`
+}
+
+type NetworkAAttempt struct {
+	ID         int64           `json:"id"`
+	CampaignID int64           `json:"campaign_id"`
+	Kind       string          `json:"kind"`
+	PostID     int64           `json:"post_id"`
+	Name       string          `json:"name"`
+	Post       json.RawMessage `json:"post"`
+	State      string          `json:"state"`
+	Tries      int32           `json:"tries"`
+	ObjectID   *string         `json:"object_id"`
+	CreatedAt  time.Time       `json:"created_at"`
+	UpdatedAt  time.Time       `json:"updated_at"`
+}
+
+type NetworkACampaign struct {
+	CampaignID       int64              `json:"campaign_id"`
+	UserID           int64              `json:"user_id"`
+	AdAccountID      string             `json:"ad_account_id"`
+	CampaignObjectID *string            `json:"campaign_object_id"`
+	AdsetObjectID    *string            `json:"adset_object_id"`
+	AdsetSynced      json.RawMessage    `json:"adset_synced"`
+	Status           string             `json:"status"`
+	PausedAt         pgtype.Timestamptz `json:"paused_at"`
+	CreatedAt        time.Time          `json:"created_at"`
+	UpdatedAt        time.Time          `json:"updated_at"`
 }
 
 type Preset struct {
@@ -236,6 +289,11 @@ type Preset struct {
 	UpdatedAt         time.Time       `json:"updated_at"`
 }
 
+type PresetAgencyTally struct {
+	AgencyID int64 `json:"agency_id"`
+	Presets  int64 `json:"presets"`
+}
+
 type PresetCard struct {
 	ID                int64           `json:"id"`
 	Title             string          `json:"title"`
@@ -258,6 +316,36 @@ type PresetCard struct {
 	NumberOfPurchases int32           `json:"number_of_purchases"`
 	Active            bool            `json:"active"`
 	AgencyID          int64           `json:"agency_id"`
+}
+
+type PresetLocation struct {
+	Key      string `json:"key"`
+	PresetID int64  `json:"preset_id"`
+	Title    string `json:"title"`
+	Kinds    int16  `json:"kinds"`
+}
+
+type PresetLocationTally struct {
+	Key     string `json:"key"`
+	Kinds   int16  `json:"kinds"`
+	Presets int64  `json:"presets"`
+}
+
+type PresetTally struct {
+	CampaignObjective string `json:"campaign_objective"`
+	Vertical          string `json:"vertical"`
+	Presets           int64  `json:"presets"`
+}
+
+type PresetTitleBucket struct {
+	Lower   string `json:"lower"`
+	Presets int64  `json:"presets"`
+}
+
+type PresetTitlePrefix struct {
+	Prefix   string `json:"prefix"`
+	PresetID int64  `json:"preset_id"`
+	Title    string `json:"title"`
 }
 
 type Review struct {
@@ -285,6 +373,12 @@ type Source struct {
 	NetworkBPicture string    `json:"network_b_picture"`
 	CreatedAt       time.Time `json:"created_at"`
 	UpdatedAt       time.Time `json:"updated_at"`
+	AccessToken     []byte    `json:"access_token"`
+}
+
+type UserCampaignVersion struct {
+	UserID  int64 `json:"user_id"`
+	Version int64 `json:"version"`
 }
 
 type Vertical struct {

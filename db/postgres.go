@@ -4,6 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	neturl "net/url"
+	"regexp"
+	"runtime"
+	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -14,13 +19,32 @@ import (
 // database adboost.
 const DefaultURL = "postgres://postgres@127.0.0.1:5432/adboost?sslmode=disable"
 
+// Options tune the pool that Open returns; the zero value is a pool without
+// a statement timeout, for migrations, imports and the demo.
+type Options struct {
+	// StatementTimeout bounds every statement of the pool's connections
+	// (PostgreSQL's statement_timeout; a statement that runs longer fails
+	// with SQLSTATE 57014). 0: none, unless the URL sets one. A
+	// statement_timeout given in the URL wins.
+	StatementTimeout time.Duration
+}
+
 // Open returns a connection pool to url and checks that the server answers.
 // Statements are prepared once per connection and cached (pgx's default
-// QueryExecModeCacheStatement).
+// QueryExecModeCacheStatement). The pool holds the URL's pool_max_conns
+// connections at most, else DefaultMaxConns().
 func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	return OpenWith(ctx, url, Options{})
+}
+
+// OpenWith is Open with options: the serving pool's statement timeout.
+func OpenWith(ctx context.Context, url string, opts Options) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("database URL: %w", err)
+	}
+	if !hasPoolMaxConns(url) {
+		cfg.MaxConns = DefaultMaxConns()
 	}
 	cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheStatement
 	if cfg.ConnConfig.RuntimeParams == nil {
@@ -28,6 +52,9 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	}
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
 	cfg.ConnConfig.RuntimeParams["application_name"] = "adboost"
+	if _, set := cfg.ConnConfig.RuntimeParams["statement_timeout"]; !set && opts.StatementTimeout > 0 {
+		cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(max(opts.StatementTimeout.Milliseconds(), 1), 10)
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -39,13 +66,32 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	return pool, nil
 }
 
+// DefaultMaxConns is the pool size when DATABASE_URL sets no
+// pool_max_conns: 4 connections a core (as the Go scheduler sees them,
+// container limits included), at least 8.
+func DefaultMaxConns() int32 {
+	return int32(max(8, 4*runtime.GOMAXPROCS(0)))
+}
+
+// hasPoolMaxConns tells whether a connection string (URL or keyword/value
+// form) sets pool_max_conns.
+func hasPoolMaxConns(connString string) bool {
+	if u, err := neturl.Parse(connString); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		return u.Query().Has("pool_max_conns")
+	}
+	return poolMaxConnsKeyword.MatchString(connString)
+}
+
+var poolMaxConnsKeyword = regexp.MustCompile(`(^|\s)pool_max_conns\s*=`)
+
 // EnsureDatabase creates the database that url names when the server says it
 // does not exist, connecting to the server's `postgres` database to do so.
 func EnsureDatabase(ctx context.Context, url string) error {
-	cfg, err := pgx.ParseConfig(url)
+	poolCfg, err := pgxpool.ParseConfig(url) // takes the pool_* parameters out
 	if err != nil {
 		return fmt.Errorf("database URL: %w", err)
 	}
+	cfg := poolCfg.ConnConfig
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err == nil {
 		return conn.Close(ctx)

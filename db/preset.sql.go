@@ -146,44 +146,78 @@ func (q *Queries) PresetAvailable(ctx context.Context, arg PresetAvailableParams
 }
 
 const presetBrowse = `-- name: PresetBrowse :many
-SELECT p.id
-FROM preset AS p
-WHERE p.active AND NOT p.private
-  AND ($1::text IS NULL OR p.campaign_objective = $1::text)
-  AND ($2::text IS NULL
-       OR p.vertical LIKE '%' || like_escape($2::text) || '%')
-  AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
-  AND ($4::bigint IS NULL OR p.agency_id = $4::bigint)
-  AND ($5::text IS NULL
-       OR p.title LIKE like_escape($5::text) || '%')
-  AND ($6::bigint IS NULL
-       OR p.id <> $6::bigint)
-  AND ($7::text IS NULL
-       OR (coalesce($8::text, 'country') = 'country'
-           AND p.location_json @> jsonb_build_object('countries',
-                   jsonb_build_array($7::text)))
-       OR (coalesce($8::text, 'city') = 'city'
-           AND p.location_json @> jsonb_build_object('cities',
-                   jsonb_build_array(jsonb_build_object('key', $7::text))))
-       OR (coalesce($8::text, 'region') = 'region'
-           AND p.location_json @> jsonb_build_object('regions',
-                   jsonb_build_array(jsonb_build_object('key', $7::text)))))
-ORDER BY CASE WHEN $7::text IS NULL THEN p.title ELSE p.title || '' END, p.id
-LIMIT least($10::int, 50)
-OFFSET ($9::int - 1)::bigint * least($10::int, 50)
+WITH page AS (
+    (SELECT p.id, p.title
+     FROM preset AS p
+     WHERE $1::text IS NULL
+       AND ($2::text IS NULL OR char_length($2::text) > 3)
+       AND p.active AND NOT p.private
+       AND ($3::text IS NULL OR p.campaign_objective = $3::text)
+       AND ($4::text IS NULL
+            OR p.vertical LIKE '%' || like_escape($4::text) || '%')
+       AND ($5::bigint IS NULL OR p.agency_id = $5::bigint)
+       AND ($6::bigint IS NULL OR p.agency_id = $6::bigint)
+       AND ($2::text IS NULL
+            OR p.title LIKE like_escape($2::text) || '%')
+       AND ($7::bigint IS NULL
+            OR p.id <> $7::bigint)
+     ORDER BY p.title, p.id
+     LIMIT least($9::int, 50)
+     OFFSET ($8::int - 1)::bigint * least($9::int, 50))
+    UNION ALL
+    (SELECT p.id, p.title
+     FROM preset_title_prefix AS t
+     JOIN preset AS p ON p.id = t.preset_id
+     WHERE $1::text IS NULL
+       AND char_length($2::text) <= 3
+       AND t.prefix = $2::text
+       AND p.active AND NOT p.private
+       AND ($3::text IS NULL OR p.campaign_objective = $3::text)
+       AND ($4::text IS NULL
+            OR p.vertical LIKE '%' || like_escape($4::text) || '%')
+       AND ($5::bigint IS NULL OR p.agency_id = $5::bigint)
+       AND ($6::bigint IS NULL OR p.agency_id = $6::bigint)
+       AND ($7::bigint IS NULL
+            OR p.id <> $7::bigint)
+     ORDER BY t.title, t.preset_id
+     LIMIT least($9::int, 50)
+     OFFSET ($8::int - 1)::bigint * least($9::int, 50))
+    UNION ALL
+    (SELECT p.id, p.title
+     FROM preset_location AS l
+     JOIN preset AS p ON p.id = l.preset_id
+     WHERE l.key = $1::text
+       AND l.kinds & location_kind_mask($10::text) <> 0
+       AND p.active AND NOT p.private
+       AND ($3::text IS NULL OR p.campaign_objective = $3::text)
+       AND ($4::text IS NULL
+            OR p.vertical LIKE '%' || like_escape($4::text) || '%')
+       AND ($5::bigint IS NULL OR p.agency_id = $5::bigint)
+       AND ($6::bigint IS NULL OR p.agency_id = $6::bigint)
+       AND ($2::text IS NULL
+            OR p.title LIKE like_escape($2::text) || '%')
+       AND ($7::bigint IS NULL
+            OR p.id <> $7::bigint)
+     ORDER BY l.title, l.preset_id
+     LIMIT least($9::int, 50)
+     OFFSET ($8::int - 1)::bigint * least($9::int, 50))
+)
+SELECT page.id
+FROM page
+ORDER BY page.title, page.id
 `
 
 type PresetBrowseParams struct {
+	Location         *string `json:"location"`
+	PresetName       *string `json:"preset_name"`
 	Goal             *string `json:"goal"`
 	Vertical         *string `json:"vertical"`
 	AgencyID         *int64  `json:"agency_id"`
 	PartnerID        *int64  `json:"partner_id"`
-	PresetName       *string `json:"preset_name"`
 	ExcludedPresetID *int64  `json:"excluded_preset_id"`
-	Location         *string `json:"location"`
-	LocationType     *string `json:"location_type"`
 	PageNumber       int32   `json:"page_number"`
 	PageSize         int32   `json:"page_size"`
+	LocationType     *string `json:"location_type"`
 }
 
 // The ids of one page of the public catalogue (presets/browse): visible
@@ -191,7 +225,8 @@ type PresetBrowseParams struct {
 // id. A filter given as NULL passes everything;
 // the handler has each request planned for its own values (perRequestPlans
 // in http/catalogue.go), so the planner drops the absent filters and serves
-// the given ones from their indexes (00011_catalogue_index.sql):
+// the given ones from their indexes (00011_catalogue_index.sql,
+// 00050_catalogue_derived.sql):
 //
 //	goal: the objective code, exactly;
 //	vertical: a literal substring of the stored slug list (like_escape makes
@@ -201,39 +236,283 @@ type PresetBrowseParams struct {
 //	excluded_preset_id: that preset is left out;
 //	location: a country code among `countries`, or the key of a city or a
 //	  region; location_type (country, city, region) narrows it to that kind.
+//	  preset_location holds each visible preset's keys with the kinds they
+//	  are there as (location_keys: exactly the values for which the
+//	  containment test `location_json @> {"countries": [v]}`, `{"cities":
+//	  [{"key": v}]}`, `{"regions": [{"key": v}]}` holds).
 //
-// Order: the unfiltered page and the goal, agency, vertical and title prefix
-// filters read a title-ordered index and stop after the page (the vertical
-// list is in those indexes, so even a vertical whose presets come last costs
-// one pass over an index, never a read of the table). A location cannot be
-// checked from a title-ordered index: walking one, PostgreSQL would read
-// every preset before the page's last match, and a location whose presets
-// are all inactive or late in the alphabet meant reading the whole table (at
-// 100,000 presets, 0.7 s to find none). With a location the order is
-// therefore taken from `title || ”` (the same order, which no index
-// provides): the planner finds the matches with the location index and sorts
-// them, which costs what presets/count costs for the same filter.
+// Three ways to the page, of which the planner keeps the one whose condition
+// on @location and @preset_name holds (the others fold to nothing):
+//
+//	no location, no title prefix of up to three characters: a title-ordered
+//	  index of preset (the unfiltered page and the goal, agency and vertical
+//	  filters stop after the page; a longer, selective prefix uses the
+//	  prefix index of 00011 and sorts its few matches);
+//	no location, a prefix of one to three characters: preset_title_prefix_idx
+//	  (prefix, title, id) gives exactly the presets that start with it, in
+//	  title order (00054_title_prefix.sql);
+//	a location: preset_visible_location_idx (key, title, id), which gives
+//	  that key's presets in title order, so a common country reads about one
+//	  page of index entries.
+//
+// (The handler sends a page after the first without filters to
+// PresetBrowseDeep, and an agency with a goal to PresetBrowseAgencyGoal.)
+// The other filters are checked on the preset of each entry.
 // Paging (CONTRACT §9): the handler has checked @page_number >= 1 and
 // @page_size >= 1; a limit above 50 acts as 50. It answers the ids of the
 // page only, in order; PresetCards dresses them. (The Preset objects come
 // from a statement of their own so that this one, planned for every request,
 // stays cheap to plan: planned together with preset_card, the planning alone
 // took 3.6 ms a request.)
-// With a location filter the sort key is written so that no index
-// provides the order (see above).
 func (q *Queries) PresetBrowse(ctx context.Context, arg PresetBrowseParams) ([]int64, error) {
 	rows, err := q.db.Query(ctx, presetBrowse,
+		arg.Location,
+		arg.PresetName,
 		arg.Goal,
 		arg.Vertical,
 		arg.AgencyID,
 		arg.PartnerID,
-		arg.PresetName,
 		arg.ExcludedPresetID,
+		arg.PageNumber,
+		arg.PageSize,
+		arg.LocationType,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const presetBrowseAgencyGoal = `-- name: PresetBrowseAgencyGoal :many
+WITH driver AS (
+    -- With a location: true when the location's presets (its tally)
+    -- outnumber the agency's or the goal's (theirs), so that the pair's
+    -- title-ordered index is the narrower walk.
+    SELECT (SELECT coalesce(sum(t.presets), 0)
+            FROM preset_location_tally AS t
+            WHERE t.key = $1::text
+              AND t.kinds & location_kind_mask($2::text) <> 0)
+           > least((SELECT coalesce(sum(t.presets), 0)
+                    FROM preset_agency_tally AS t
+                    WHERE t.agency_id = coalesce($3::bigint, $4::bigint)),
+                   (SELECT coalesce(sum(t.presets), 0)
+                    FROM preset_tally AS t
+                    WHERE t.campaign_objective = $5::text)) AS agency_goal
+),
+page AS (
+    (SELECT p.id, p.title
+     FROM preset AS p
+     WHERE ($1::text IS NULL OR (SELECT driver.agency_goal FROM driver))
+       AND p.active AND NOT p.private
+       AND p.vertical = ANY (ARRAY(SELECT t.vertical
+                                   FROM preset_tally AS t
+                                   WHERE t.campaign_objective = $5::text
+                                     AND strpos(t.vertical, $6::text) > 0))
+       AND p.agency_id = coalesce($3::bigint, $4::bigint)
+       AND p.campaign_objective = $5::text
+       AND ($4::bigint IS NULL OR p.agency_id = $4::bigint)
+       AND ($7::text IS NULL
+            OR left(p.title, char_length($7::text)) = $7::text)
+       AND ($8::bigint IS NULL
+            OR p.id <> $8::bigint)
+       AND ($1::text IS NULL
+            OR EXISTS (SELECT 1
+                       FROM preset_location AS l
+                       WHERE l.key = $1::text
+                         AND l.preset_id = p.id
+                         AND l.kinds & location_kind_mask($2::text) <> 0))
+     ORDER BY p.title, p.id
+     LIMIT least($10::int, 50)
+     OFFSET ($9::int - 1)::bigint * least($10::int, 50))
+    UNION ALL
+    (SELECT p.id, p.title
+     FROM preset AS p
+     WHERE ($1::text IS NULL OR (SELECT driver.agency_goal FROM driver))
+       AND $6::text IS NULL
+       AND p.active AND NOT p.private
+       AND p.agency_id = coalesce($3::bigint, $4::bigint)
+       AND p.campaign_objective = $5::text
+       AND ($4::bigint IS NULL OR p.agency_id = $4::bigint)
+       AND ($7::text IS NULL
+            OR left(p.title, char_length($7::text)) = $7::text)
+       AND ($8::bigint IS NULL
+            OR p.id <> $8::bigint)
+       AND ($1::text IS NULL
+            OR EXISTS (SELECT 1
+                       FROM preset_location AS l
+                       WHERE l.key = $1::text
+                         AND l.preset_id = p.id
+                         AND l.kinds & location_kind_mask($2::text) <> 0))
+     ORDER BY p.title, p.id
+     LIMIT least($10::int, 50)
+     OFFSET ($9::int - 1)::bigint * least($10::int, 50))
+    UNION ALL
+    (SELECT p.id, p.title
+     FROM preset_location AS l
+     JOIN preset AS p ON p.id = l.preset_id
+     WHERE l.key = $1::text
+       AND NOT (SELECT driver.agency_goal FROM driver)
+       AND l.kinds & location_kind_mask($2::text) <> 0
+       AND p.active AND NOT p.private
+       AND ($5::text IS NULL OR p.campaign_objective = $5::text)
+       AND ($6::text IS NULL
+            OR strpos(p.vertical, $6::text) > 0)
+       AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
+       AND ($4::bigint IS NULL OR p.agency_id = $4::bigint)
+       AND ($7::text IS NULL
+            OR left(p.title, char_length($7::text)) = $7::text)
+       AND ($8::bigint IS NULL
+            OR p.id <> $8::bigint)
+     ORDER BY l.title, l.preset_id
+     LIMIT least($10::int, 50)
+     OFFSET ($9::int - 1)::bigint * least($10::int, 50))
+)
+SELECT page.id
+FROM page
+ORDER BY page.title, page.id
+`
+
+type PresetBrowseAgencyGoalParams struct {
+	Location         *string `json:"location"`
+	LocationType     *string `json:"location_type"`
+	AgencyID         *int64  `json:"agency_id"`
+	PartnerID        *int64  `json:"partner_id"`
+	Goal             *string `json:"goal"`
+	Vertical         *string `json:"vertical"`
+	PresetName       *string `json:"preset_name"`
+	ExcludedPresetID *int64  `json:"excluded_preset_id"`
+	PageNumber       int32   `json:"page_number"`
+	PageSize         int32   `json:"page_size"`
+}
+
+// The ids of one page of presets/browse when the filters give an agency
+// (agency_id or partner_id) and a goal: the same answer as PresetBrowse.
+// Each alone is wide (the largest agency has 64,000 visible presets at a
+// million, an objective 160,000) and with the other filters of a request
+// the matches may be a few dozen, so walking the title order, either
+// filter's index or a location's reads tens of thousands of entries before
+// the page is full. The pair's index preset_visible_agency_objective_idx
+// (agency, objective, title, id) INCLUDE (vertical), 00091, holds about
+// 12,000 entries for the largest agency and a common objective: read
+// index-only in title order, the vertical and the title prefix checked on
+// its entries, the location by its key in preset_location, stopping at the
+// page. With a vertical, the lists that contain it (from preset_tally, a
+// few rows) are a few short ranges of
+// preset_visible_agency_objective_vertical_idx (agency, objective, vertical
+// list, title, id), 00093, read index-only and sorted: about 900 entries
+// for the largest agency, a common objective and a common vertical. A
+// location narrower than the agency and the goal (its tally holds
+// fewer presets than either's, CTE driver) walks its own title-ordered
+// index instead, as in PresetBrowse; the arm not chosen is never started.
+// The handler calls it only with an agency (or partner) and a goal, which
+// the pair's walk tests as plain equalities, the other filters as checks of
+// each entry: the vertical as a literal substring (strpos, the same test as
+// PresetBrowse's LIKE with like_escape) and the title prefix as the title's
+// first characters, neither depending on a pattern made per row nor served
+// by an index that would take the walk's place (a BitmapAnd of the agency's
+// and the vertical's indexes reads both whole). One plan serves every
+// request, so it runs as a prepared statement, not planned per request.
+func (q *Queries) PresetBrowseAgencyGoal(ctx context.Context, arg PresetBrowseAgencyGoalParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseAgencyGoal,
 		arg.Location,
 		arg.LocationType,
+		arg.AgencyID,
+		arg.PartnerID,
+		arg.Goal,
+		arg.Vertical,
+		arg.PresetName,
+		arg.ExcludedPresetID,
 		arg.PageNumber,
 		arg.PageSize,
 	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const presetBrowseDeep = `-- name: PresetBrowseDeep :many
+WITH excluded AS (
+    -- The excluded preset's title if it is visible: it is not among the
+    -- presets that the buckets before it count for the page.
+    SELECT x.title
+    FROM preset AS x
+    WHERE x.id = $1::bigint AND x.active AND NOT x.private
+),
+start AS (
+    -- Without filters: the first bucket of preset_title_bucket (in bound
+    -- order, stopping there) through which more presets are counted than
+    -- the page's offset, and how many of the presets from its bound on come
+    -- before the page. "before" and "through" count the presets before its
+    -- bound and before the next bucket's, less the excluded preset when it
+    -- is among them.
+    SELECT b.lower,
+           ($3::int - 1)::bigint * least($2::int, 50) - b.before AS skip
+    FROM (SELECT t.lower,
+                 sum(t.presets) OVER w - t.presets
+                 - CASE WHEN (SELECT excluded.title FROM excluded) < t.lower THEN 1 ELSE 0 END AS before,
+                 sum(t.presets) OVER w
+                 - CASE WHEN (SELECT excluded.title FROM excluded) < lead(t.lower) OVER w
+                             OR (lead(t.lower) OVER w IS NULL AND EXISTS (SELECT 1 FROM excluded))
+                        THEN 1 ELSE 0 END AS through
+          FROM preset_title_bucket AS t
+          WINDOW w AS (ORDER BY t.lower ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS b
+    WHERE b.through > ($3::int - 1)::bigint * least($2::int, 50)
+    ORDER BY b.lower
+    LIMIT 1
+)
+SELECT p.id
+FROM preset AS p
+WHERE p.active AND NOT p.private
+  AND p.title >= (SELECT start.lower FROM start)
+  AND ($1::bigint IS NULL
+       OR p.id <> $1::bigint)
+ORDER BY p.title, p.id
+LIMIT least($2::int, 50)
+OFFSET (SELECT start.skip FROM start)
+`
+
+type PresetBrowseDeepParams struct {
+	ExcludedPresetID *int64 `json:"excluded_preset_id"`
+	PageSize         int32  `json:"page_size"`
+	PageNumber       int32  `json:"page_number"`
+}
+
+// The ids of a page after the first of presets/browse without filters
+// (excluded_preset_id aside): the same answer as PresetBrowse, without
+// reading the pages before it. preset_title_bucket (00092) counts the
+// visible presets of each range of the title order; the page starts
+// preset_visible_title_idx at the bound of the bucket that holds its first
+// row (CTE start) and skips only that bucket's presets before it (about a
+// thousand at most), not every preset of the pages before. The excluded
+// preset, if visible, is taken off the counts of the buckets after it.
+// No optional filter: a generic plan serves every request.
+func (q *Queries) PresetBrowseDeep(ctx context.Context, arg PresetBrowseDeepParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseDeep, arg.ExcludedPresetID, arg.PageSize, arg.PageNumber)
 	if err != nil {
 		return nil, err
 	}
@@ -348,53 +627,145 @@ func (q *Queries) PresetCards(ctx context.Context, arg PresetCardsParams) ([]Pre
 }
 
 const presetCount = `-- name: PresetCount :one
-SELECT count(*)
-FROM preset AS p
-WHERE p.active AND NOT p.private
-  AND ($1::text IS NULL OR p.campaign_objective = $1::text)
-  AND ($2::text IS NULL
-       OR p.vertical LIKE '%' || like_escape($2::text) || '%')
-  AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
-  AND ($4::bigint IS NULL OR p.agency_id = $4::bigint)
-  AND ($5::text IS NULL
-       OR p.title LIKE like_escape($5::text) || '%')
-  AND ($6::bigint IS NULL
-       OR p.id <> $6::bigint)
-  AND ($7::text IS NULL
-       OR (coalesce($8::text, 'country') = 'country'
-           AND p.location_json @> jsonb_build_object('countries',
-                   jsonb_build_array($7::text)))
-       OR (coalesce($8::text, 'city') = 'city'
-           AND p.location_json @> jsonb_build_object('cities',
-                   jsonb_build_array(jsonb_build_object('key', $7::text))))
-       OR (coalesce($8::text, 'region') = 'region'
-           AND p.location_json @> jsonb_build_object('regions',
-                   jsonb_build_array(jsonb_build_object('key', $7::text)))))
+SELECT (CASE
+    WHEN $1::text IS NULL AND $2::bigint IS NULL
+         AND $3::bigint IS NULL AND $4::text IS NULL
+    THEN (SELECT coalesce(sum(t.presets), 0)
+          FROM preset_tally AS t
+          WHERE ($5::text IS NULL OR t.campaign_objective = $5::text)
+            AND ($6::text IS NULL
+                 OR t.vertical LIKE '%' || like_escape($6::text) || '%'))
+    WHEN $1::text IS NULL AND $5::text IS NULL
+         AND $6::text IS NULL AND $4::text IS NULL
+    THEN (SELECT coalesce(sum(t.presets), 0)
+          FROM preset_agency_tally AS t
+          WHERE t.agency_id = coalesce($2::bigint, $3::bigint)
+            AND ($3::bigint IS NULL
+                 OR t.agency_id = $3::bigint))
+    WHEN $5::text IS NULL AND $6::text IS NULL
+         AND $2::bigint IS NULL AND $3::bigint IS NULL
+         AND $4::text IS NULL
+    THEN (SELECT coalesce(sum(t.presets), 0)
+          FROM preset_location_tally AS t
+          WHERE t.key = $1::text
+            AND t.kinds & location_kind_mask($7::text) <> 0)
+    WHEN coalesce($2::bigint, $3::bigint) IS NOT NULL
+         AND $5::text IS NOT NULL
+         AND ($1::text IS NULL
+              OR (SELECT coalesce(sum(t.presets), 0)
+                  FROM preset_location_tally AS t
+                  WHERE t.key = $1::text
+                    AND t.kinds & location_kind_mask($7::text) <> 0)
+                 > least((SELECT coalesce(sum(t.presets), 0)
+                          FROM preset_agency_tally AS t
+                          WHERE t.agency_id = coalesce($2::bigint, $3::bigint)),
+                         (SELECT coalesce(sum(t.presets), 0)
+                          FROM preset_tally AS t
+                          WHERE t.campaign_objective = $5::text)))
+    THEN (SELECT count(*)
+          FROM preset AS p
+          WHERE p.active AND NOT p.private
+            AND p.agency_id = coalesce($2::bigint, $3::bigint)
+            AND p.campaign_objective = $5::text
+            AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
+            AND ($6::text IS NULL
+                 OR p.vertical = ANY (ARRAY(SELECT t.vertical
+                                            FROM preset_tally AS t
+                                            WHERE t.campaign_objective = $5::text
+                                              AND strpos(t.vertical, $6::text) > 0)))
+            AND ($4::text IS NULL
+                 OR left(p.title, char_length($4::text)) = $4::text)
+            AND ($1::text IS NULL
+                 OR EXISTS (SELECT 1
+                            FROM preset_location AS l
+                            WHERE l.key = $1::text
+                              AND l.preset_id = p.id
+                              AND l.kinds & location_kind_mask($7::text) <> 0)))
+    WHEN $1::text IS NULL
+    THEN (SELECT count(*)
+          FROM preset AS p
+          WHERE p.active AND NOT p.private
+            AND ($5::text IS NULL OR p.campaign_objective = $5::text)
+            AND ($6::text IS NULL
+                 OR p.vertical LIKE '%' || like_escape($6::text) || '%')
+            AND ($2::bigint IS NULL OR p.agency_id = $2::bigint)
+            AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
+            AND ($4::text IS NULL
+                 OR p.title LIKE like_escape($4::text) || '%'))
+    ELSE (SELECT count(*)
+          FROM preset_location AS l
+          JOIN preset AS p ON p.id = l.preset_id
+          WHERE l.key = $1::text
+            AND l.kinds & location_kind_mask($7::text) <> 0
+            AND p.active AND NOT p.private
+            AND ($5::text IS NULL OR p.campaign_objective = $5::text)
+            AND ($6::text IS NULL
+                 OR p.vertical LIKE '%' || like_escape($6::text) || '%')
+            AND ($2::bigint IS NULL OR p.agency_id = $2::bigint)
+            AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
+            AND ($4::text IS NULL
+                 OR p.title LIKE like_escape($4::text) || '%'))
+    END
+    - (SELECT count(*)
+       FROM preset AS p
+       WHERE p.id = $8::bigint
+         AND p.active AND NOT p.private
+         AND ($5::text IS NULL OR p.campaign_objective = $5::text)
+         AND ($6::text IS NULL
+              OR p.vertical LIKE '%' || like_escape($6::text) || '%')
+         AND ($2::bigint IS NULL OR p.agency_id = $2::bigint)
+         AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
+         AND ($4::text IS NULL
+              OR p.title LIKE like_escape($4::text) || '%')
+         AND ($1::text IS NULL
+              OR EXISTS (SELECT 1
+                         FROM preset_location AS l
+                         WHERE l.key = $1::text
+                           AND l.preset_id = p.id
+                           AND l.kinds & location_kind_mask($7::text) <> 0)))
+)::bigint AS count
 `
 
 type PresetCountParams struct {
-	Goal             *string `json:"goal"`
-	Vertical         *string `json:"vertical"`
+	Location         *string `json:"location"`
 	AgencyID         *int64  `json:"agency_id"`
 	PartnerID        *int64  `json:"partner_id"`
 	PresetName       *string `json:"preset_name"`
-	ExcludedPresetID *int64  `json:"excluded_preset_id"`
-	Location         *string `json:"location"`
+	Goal             *string `json:"goal"`
+	Vertical         *string `json:"vertical"`
 	LocationType     *string `json:"location_type"`
+	ExcludedPresetID *int64  `json:"excluded_preset_id"`
 }
 
 // How many presets presets/browse lists for the same filters, over all its
-// pages: the WHERE clause of PresetBrowse's page, word for word.
+// pages, exactly. The stored tallies (00050_catalogue_derived.sql) answer
+// the common shapes with a lookup, the planner keeping the one branch of the
+// CASE whose condition holds for this request's values:
+//
+//	no filter, goal, vertical, or both: preset_tally (a vertical is a LIKE
+//	  over the few distinct stored slug lists);
+//	agency_id and/or partner_id alone: preset_agency_tally;
+//	location alone: preset_location_tally (the kinds the type allows);
+//	an agency (or partner) with a goal, and no location or one whose tally
+//	  is larger than the agency's or the goal's: the presets of the pair
+//	  from their indexes (00091; with a vertical, its lists from
+//	  preset_tally as ranges of 00093), the other filters checked as in
+//	  PresetBrowseAgencyGoal, the location by its key in preset_location;
+//	any other combination: the visible presets that PresetBrowse's WHERE
+//	  clause passes, read from the narrowest filter's index (a location from
+//	  preset_visible_location_idx).
+//
+// excluded_preset_id subtracts that preset when it passes every filter.
 func (q *Queries) PresetCount(ctx context.Context, arg PresetCountParams) (int64, error) {
 	row := q.db.QueryRow(ctx, presetCount,
-		arg.Goal,
-		arg.Vertical,
+		arg.Location,
 		arg.AgencyID,
 		arg.PartnerID,
 		arg.PresetName,
-		arg.ExcludedPresetID,
-		arg.Location,
+		arg.Goal,
+		arg.Vertical,
 		arg.LocationType,
+		arg.ExcludedPresetID,
 	)
 	var count int64
 	err := row.Scan(&count)

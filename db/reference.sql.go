@@ -9,18 +9,6 @@ import (
 	"context"
 )
 
-const campaignObjectiveExists = `-- name: CampaignObjectiveExists :one
-SELECT EXISTS (SELECT 1 FROM campaign_objective WHERE code = $1)
-`
-
-// Whether an objective code is known (an unknown `goal` filter is a 400).
-func (q *Queries) CampaignObjectiveExists(ctx context.Context, code string) (bool, error) {
-	row := q.db.QueryRow(ctx, campaignObjectiveExists, code)
-	var exists bool
-	err := row.Scan(&exists)
-	return exists, err
-}
-
 const campaignObjectiveList = `-- name: CampaignObjectiveList :many
 SELECT code AS value, label
 FROM campaign_objective

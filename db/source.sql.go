@@ -11,7 +11,7 @@ import (
 
 const sourceRefresh = `-- name: SourceRefresh :exec
 INSERT INTO source AS s (
-    user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture
+    user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture, access_token
 )
 SELECT
     $1,
@@ -21,21 +21,23 @@ SELECT
     CASE WHEN length(p.picture) <= 2048 THEN p.picture ELSE '' END,
     CASE WHEN p.account_rank = 1 THEN p.network_b_id END,
     CASE WHEN p.account_rank = 1 THEN left(p.network_b_name, 255) ELSE '' END,
-    CASE WHEN p.account_rank = 1 AND length(p.network_b_picture) <= 2048 THEN p.network_b_picture ELSE '' END
+    CASE WHEN p.account_rank = 1 AND length(p.network_b_picture) <= 2048 THEN p.network_b_picture ELSE '' END,
+    CASE WHEN $2::boolean THEN p.access_token END
 FROM (
     SELECT
-        d.id, d.name, d.picture, d.network_b_id, d.network_b_name, d.network_b_picture, d.ord,
+        d.id, d.name, d.picture, d.network_b_id, d.network_b_name, d.network_b_picture, d.access_token, d.ord,
         row_number() OVER (PARTITION BY d.network_b_id ORDER BY d.ord) AS account_rank
     FROM (
         SELECT DISTINCT ON (u.id)
             u.id,
-            ($2::text[])[u.ord]                        AS name,
-            ($3::text[])[u.ord]                     AS picture,
-            nullif(($4::bigint[])[u.ord], 0)   AS network_b_id,
-            ($5::text[])[u.ord]              AS network_b_name,
-            ($6::text[])[u.ord]           AS network_b_picture,
+            ($3::text[])[u.ord]                        AS name,
+            ($4::text[])[u.ord]                     AS picture,
+            nullif(($5::bigint[])[u.ord], 0)   AS network_b_id,
+            ($6::text[])[u.ord]              AS network_b_name,
+            ($7::text[])[u.ord]           AS network_b_picture,
+            ($8::bytea[])[u.ord]               AS access_token,
             u.ord
-        FROM unnest($7::bigint[]) WITH ORDINALITY AS u (id, ord)
+        FROM unnest($9::bigint[]) WITH ORDINALITY AS u (id, ord)
         ORDER BY u.id, u.ord
     ) AS d
 ) AS p
@@ -47,16 +49,19 @@ ON CONFLICT (user_id, id) DO UPDATE SET
     network_b_id      = EXCLUDED.network_b_id,
     network_b_name    = EXCLUDED.network_b_name,
     network_b_picture = EXCLUDED.network_b_picture,
+    access_token      = CASE WHEN $2::boolean THEN EXCLUDED.access_token ELSE s.access_token END,
     updated_at        = now()
 `
 
 type SourceRefreshParams struct {
 	UserID           int64    `json:"user_id"`
+	StoreTokens      bool     `json:"store_tokens"`
 	Names            []string `json:"names"`
 	Pictures         []string `json:"pictures"`
 	NetworkBIds      []int64  `json:"network_b_ids"`
 	NetworkBNames    []string `json:"network_b_names"`
 	NetworkBPictures []string `json:"network_b_pictures"`
+	AccessTokens     [][]byte `json:"access_tokens"`
 	Ids              []int64  `json:"ids"`
 }
 
@@ -67,14 +72,19 @@ type SourceRefreshParams struct {
 // once (its first entry), an account linked to two pages stays with the first,
 // a name too long is cut to 255 characters and a picture URL too long is
 // dropped. Pages network_a no longer lists are kept: campaigns may refer to them.
+// access_tokens holds each page's sealed token (NULL: network_a answered
+// none); with store_tokens they replace the stored ones, without it (no
+// TOKEN_ENCRYPTION_KEY) the stored tokens stay as they are.
 func (q *Queries) SourceRefresh(ctx context.Context, arg SourceRefreshParams) error {
 	_, err := q.db.Exec(ctx, sourceRefresh,
 		arg.UserID,
+		arg.StoreTokens,
 		arg.Names,
 		arg.Pictures,
 		arg.NetworkBIds,
 		arg.NetworkBNames,
 		arg.NetworkBPictures,
+		arg.AccessTokens,
 		arg.Ids,
 	)
 	return err

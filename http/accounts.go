@@ -95,6 +95,9 @@ func (s *Server) networkAError(ctx context.Context, err error) error {
 			return unauthorized("access-token was refused by network_a: it is invalid or expired")
 		}
 		return badRequest("access-token was refused by network_a: it is invalid or expired")
+	case errors.Is(err, auth.ErrNetworkAUnavailable) && ctx.Err() != nil:
+		s.log.WarnContext(ctx, "sign-in deadline passed while calling network_a", "err", err)
+		return unavailable("the sign-in took longer than %s, network_a answering too slowly; try again later", s.cfg.SignInTimeout)
 	case errors.Is(err, auth.ErrNetworkAUnavailable):
 		s.log.WarnContext(ctx, "network_a unavailable", "err", err)
 		return unavailable("network_a is unreachable or failing; try again later")
@@ -140,6 +143,10 @@ func (s *Server) userSignupSn(ctx context.Context, req *signupRequest) (userWith
 	if err != nil {
 		return userWithToken{}, s.networkAError(ctx, err)
 	}
+	sealed, err := s.sealTokens(req.AccessToken, pages)
+	if err != nil {
+		return userWithToken{}, err
+	}
 	first, last := cut(me.FirstName, 100), cut(me.LastName, 100)
 	agency := strings.TrimSpace(first + " " + last)
 	if agency == "" {
@@ -161,7 +168,7 @@ func (s *Server) userSignupSn(ctx context.Context, req *signupRequest) (userWith
 		case err != nil:
 			return err
 		}
-		return refreshSources(ctx, q, id, pages)
+		return storeNetworkA(ctx, q, id, pages, sealed)
 	})
 	if err != nil {
 		return userWithToken{}, err
@@ -190,20 +197,71 @@ func (s *Server) userLoginSn(ctx context.Context, req *socialRequest) (userWithT
 	if err != nil {
 		return userWithToken{}, s.networkAError(ctx, err)
 	}
-	if err := db.InTx(ctx, s.pool, func(q *db.Queries) error { return refreshSources(ctx, q, id, pages) }); err != nil {
+	sealed, err := s.sealTokens(req.AccessToken, pages)
+	if err != nil {
+		return userWithToken{}, err
+	}
+	if err := db.InTx(ctx, s.pool, func(q *db.Queries) error { return storeNetworkA(ctx, q, id, pages, sealed) }); err != nil {
 		return userWithToken{}, err
 	}
 	return s.signedIn(ctx, id)
 }
 
+// sealedTokens are a user's network_a token and the user's pages' tokens,
+// sealed for the database (CONTRACT §14): pages[i] is the token of the i-th
+// page, nil where network_a answered none.
+type sealedTokens struct {
+	user  []byte
+	pages [][]byte
+}
+
+// sealTokens seals the tokens of a sign-in; nil without a TokenCipher (the
+// tokens are then not stored).
+func (s *Server) sealTokens(userToken string, pages []auth.NetworkAPage) (*sealedTokens, error) {
+	c := s.cfg.TokenCipher
+	if c == nil {
+		return nil, nil
+	}
+	user, err := c.Seal(userToken)
+	if err != nil {
+		return nil, err
+	}
+	sealed := &sealedTokens{user: user, pages: make([][]byte, len(pages))}
+	for i, p := range pages {
+		if p.Token == "" {
+			continue
+		}
+		if sealed.pages[i], err = c.Seal(p.Token); err != nil {
+			return nil, err
+		}
+	}
+	return sealed, nil
+}
+
+// storeNetworkA writes what a sign-in learnt from network_a: the user's
+// pages (refreshSources) and, when sealed, the user's token, which also ends
+// a mark of a refused one.
+func storeNetworkA(ctx context.Context, q *db.Queries, userID int64, pages []auth.NetworkAPage, sealed *sealedTokens) error {
+	if err := refreshSources(ctx, q, userID, pages, sealed); err != nil {
+		return err
+	}
+	if sealed == nil {
+		return nil
+	}
+	return q.UserNetworkATokenSave(ctx, db.UserNetworkATokenSaveParams{ID: userID, NetworkAToken: sealed.user})
+}
+
 // refreshSources writes the user's network_a pages, with their network_b
-// accounts, as network_a answered them (two statements, whatever the number
-// of pages). Pages no longer listed are kept.
-func refreshSources(ctx context.Context, q *db.Queries, userID int64, pages []auth.NetworkAPage) error {
+// accounts and, when sealed, their tokens, as network_a answered them (two
+// statements, whatever the number of pages). Pages no longer listed are kept.
+func refreshSources(ctx context.Context, q *db.Queries, userID int64, pages []auth.NetworkAPage, sealed *sealedTokens) error {
 	if len(pages) == 0 {
 		return nil
 	}
-	p := db.SourceRefreshParams{UserID: userID}
+	p := db.SourceRefreshParams{UserID: userID, StoreTokens: sealed != nil, AccessTokens: make([][]byte, len(pages))}
+	if sealed != nil {
+		p.AccessTokens = sealed.pages
+	}
 	var linked []int64
 	for _, page := range pages {
 		b := page.NetworkB
@@ -232,6 +290,10 @@ type userSaveRequest struct {
 	PhoneNumber  string `json:"phone_number"`
 	PhoneCountry string `json:"phone_country"`
 	Password     string `json:"password"`
+	// CurrentPassword must be the account's password to change the password
+	// or the e-mail (CONTRACT §15): a stolen access token alone takes over
+	// nothing.
+	CurrentPassword string `json:"current_password"`
 }
 
 // phoneNumber is the rule of app_user.phone_number.
@@ -257,13 +319,63 @@ func (r *userSaveRequest) validate() error {
 			return badRequest("password %v", err)
 		}
 	}
+	if len(r.CurrentPassword) > 1024 {
+		return badRequest("current_password is longer than any password")
+	}
+	return nil
+}
+
+// checkCurrentPassword lets a change of the password or the e-mail through
+// only with the account's current password, checked under the login
+// limiter (so a stolen token cannot guess it either). An account without a
+// password (made by social sign-up) may set its first one without it, but
+// changes its e-mail only once it has one.
+func (s *Server) checkCurrentPassword(ctx context.Context, id int64, req *userSaveRequest) error {
+	if req.Password == "" && req.Email == "" {
+		return nil
+	}
+	cred, err := s.q.UserCredentials(ctx, id)
+	switch {
+	case isNoRows(err):
+		return unauthorized("the account of this access token no longer exists")
+	case err != nil:
+		return err
+	}
+	emailChanges := req.Email != "" && !strings.EqualFold(req.Email, cred.Email)
+	switch {
+	case req.Password == "" && !emailChanges:
+		return nil
+	case cred.PasswordHash == nil && !emailChanges:
+		return nil // a first password
+	case cred.PasswordHash == nil:
+		return newError(http.StatusUnauthorized, "invalid_credentials",
+			"this account has no password yet: set one first (no current_password needed), then change the e-mail with it as current_password")
+	case req.CurrentPassword == "":
+		return newError(http.StatusUnauthorized, "invalid_credentials",
+			"current_password is required to change the password or the e-mail")
+	}
+	attempt, err := s.reservePasswordCheck(ctx, cred.Email)
+	if err != nil {
+		return err
+	}
+	ok, err := s.passwordChecked(ctx, attempt, cred.Email, cred.PasswordHash, req.CurrentPassword)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return newError(http.StatusUnauthorized, "invalid_credentials", "current_password is not the password of this account")
+	}
 	return nil
 }
 
 // userSave changes the phone number, phone country and password at once; a
 // new e-mail address waits for its verification link, whose mail is queued in
-// the same transaction.
+// the same transaction, with a notice to the current address. A new password
+// ends every access token issued before it, the caller's too.
 func (s *Server) userSave(ctx context.Context, req *userSaveRequest) (result, error) {
+	if err := s.checkCurrentPassword(ctx, userID(ctx), req); err != nil {
+		return result{}, err
+	}
 	params := db.UserSettingsSaveParams{
 		ID:           userID(ctx),
 		PhoneNumber:  optional(req.PhoneNumber),
@@ -282,6 +394,9 @@ func (s *Server) userSave(ctx context.Context, req *userSaveRequest) (result, er
 		return result{}, err
 	}
 	answer := result{Result: true, Message: "Your profile has been saved."}
+	if params.PasswordHash != nil {
+		answer.Message = "Your profile has been saved. Your password has changed: sign in again with it."
+	}
 	err = db.InTx(ctx, s.pool, func(q *db.Queries) error {
 		st, err := q.UserSettingsSave(ctx, params)
 		switch {
@@ -291,15 +406,24 @@ func (s *Server) userSave(ctx context.Context, req *userSaveRequest) (result, er
 			return badRequest("phone_country %s is not a known country code", req.PhoneCountry)
 		case st.EmailTaken:
 			return conflict("email %s belongs to another account", req.Email)
+		case !st.EmailChanges && params.PasswordHash != nil:
+			// A new password also cancels a pending e-mail change, which
+			// may be a thief's.
+			return q.EmailChangeCancel(ctx, params.ID)
 		case !st.EmailChanges:
 			return nil
 		}
 		link := s.cfg.PublicBaseURL + "/v1/user/verify-email?token=" + token
 		subject, body := verificationMail(st.FirstName, st.Email, req.Email, link)
+		noticeSubject, noticeBody := emailChangeNotice(st.FirstName, st.Email, req.Email)
 		answer.Message = "A verification e-mail has been sent to " + req.Email + "."
+		if params.PasswordHash != nil {
+			answer.Message += " Your password has changed: sign in again with it."
+		}
 		return q.EmailChangeRequest(ctx, db.EmailChangeRequestParams{
 			UserID: params.ID, NewEmail: req.Email, TokenHash: tokenHash,
 			ValidHours: emailChangeValidHours, Subject: subject, Body: body,
+			NoticeSubject: noticeSubject, NoticeBody: noticeBody,
 		})
 	})
 	if err != nil {
@@ -340,6 +464,28 @@ e-mail: your address stays %s.
 adboost
 `, greeting, oldEmail, newEmail, emailChangeValidHours, link, oldEmail)
 	return "Confirm your new e-mail address for adboost", body
+}
+
+// emailChangeNotice is the mail to the current address when a change of the
+// e-mail address is asked for: it carries no link, only the news.
+func emailChangeNotice(firstName, oldEmail, newEmail string) (subject, body string) {
+	greeting := "Hello,"
+	if firstName != "" {
+		greeting = "Hello " + firstName + ","
+	}
+	body = fmt.Sprintf(`%s
+
+someone signed in to your adboost account asked to change its e-mail
+address from %s to %s.
+The change takes effect only when the link sent to the new address is
+opened, within %d hours.
+
+If this was not you, sign in and change your password now: that ends
+every session of your account and cancels the pending change.
+
+adboost
+`, greeting, oldEmail, newEmail, emailChangeValidHours)
+	return "Your adboost e-mail address is being changed", body
 }
 
 type verifyEmailRequest struct {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"adboost/auth/networkafake"
 	httpapi "adboost/http"
 )
 
@@ -91,25 +92,30 @@ func (e *env) rowCounts() string {
 
 const anaToken = "EAAana0social0token"
 
-// anaSocial is a network_a user with seven pages, four of them linked to a
-// network_b account: three pages of /me/accounts at the fake's page size.
-func anaSocial() *fakeUser {
-	u := &fakeUser{ID: "5550001", FirstName: "Ana", LastName: "Nováková", Email: "ana@network-a.example"}
+// anaSocial is a network_a user with seven pages, each with its own token
+// (pageToken), four of them linked to a network_b account: three pages of
+// /me/accounts at the fake's page size.
+func anaSocial() networkafake.User {
+	u := networkafake.User{Token: anaToken, ID: "5550001", FirstName: "Ana", LastName: "Nováková", Email: "ana@network-a.example"}
 	for i := 1; i <= 7; i++ {
-		p := fakePage{ID: fmt.Sprint(1000 + i), Name: fmt.Sprintf("Page %d", i), Picture: fmt.Sprintf("https://img.network-a.example/%d.png", 1000+i)}
+		p := networkafake.Page{ID: fmt.Sprint(1000 + i), Name: fmt.Sprintf("Page %d", i), Picture: fmt.Sprintf("https://img.network-a.example/%d.png", 1000+i),
+			Token: pageToken(1000 + i)}
 		if i%2 == 1 {
-			p.B = &fakeAccountB{ID: fmt.Sprint(2000 + i), Username: fmt.Sprintf("account%d", i), Picture: fmt.Sprintf("https://img.network-b.example/%d.png", 2000+i)}
+			p.B = &networkafake.AccountB{ID: fmt.Sprint(2000 + i), Username: fmt.Sprintf("account%d", i), Picture: fmt.Sprintf("https://img.network-b.example/%d.png", 2000+i)}
 		}
 		u.Pages = append(u.Pages, p)
 	}
 	return u
 }
 
+// pageToken is the network_a token of a page of anaSocial.
+func pageToken(id int) string { return fmt.Sprintf("EAApage%dtoken", id) }
+
 // sourceLines is what sources() lists for the pages of a fake user.
-func sourceLines(pages []fakePage) []string {
+func sourceLines(pages []networkafake.Page) []string {
 	out := []string{}
 	for _, p := range pages {
-		b := fakeAccountB{ID: "-"}
+		b := networkafake.AccountB{ID: "-"}
 		if p.B != nil {
 			b = *p.B
 		}
@@ -120,33 +126,33 @@ func sourceLines(pages []fakePage) []string {
 
 // checkTokenOnlyInHeader fails when a request the fake saw carried a token
 // in its URL, or did not carry the expected one in its Authorization header.
-func checkTokenOnlyInHeader(t *testing.T, seen []seenRequest, token string) {
+func checkTokenOnlyInHeader(t *testing.T, seen []networkafake.Request, token string) {
 	t.Helper()
 	if len(seen) == 0 {
 		t.Fatal("network_a saw no request")
 	}
 	for _, r := range seen {
-		if strings.Contains(r.URL, token) || strings.Contains(strings.ToLower(r.URL), "access_token") {
-			t.Fatalf("a token appeared in the URL %s", r.URL)
+		if strings.Contains(r.Path, token) || strings.Contains(strings.ToLower(r.Path), "access_token") {
+			t.Fatalf("a token appeared in the URL %s", r.Path)
 		}
 		if r.Authorization != "Bearer "+token {
-			t.Fatalf("request %s had Authorization %q, want the Bearer token", r.URL, r.Authorization)
+			t.Fatalf("request %s had Authorization %q, want the Bearer token", r.Path, r.Authorization)
 		}
 	}
 }
 
 func TestPreSignupSn(t *testing.T) {
 	fake := newFakeNetworkA(t)
-	fake.addUser(anaToken, anaSocial())
-	fake.addUser("EAAno0email", &fakeUser{ID: "5550002", FirstName: "Noemi"})
+	fake.AddUser(anaSocial())
+	fake.AddUser(networkafake.User{Token: "EAAno0email", ID: "5550002", FirstName: "Noemi"})
 	e := newEnv(t, fake.config)
 
 	got := e.post("/v1/user/pre-signup-sn", "", map[string]string{"access-token": anaToken}).object()
 	if !reflect.DeepEqual(got, map[string]any{"email": "ana@network-a.example"}) {
 		t.Fatalf("pre-signup = %v", got)
 	}
-	seen := fake.requests()
-	if len(seen) != 1 || seen[0].URL != "/v19.0/me?fields=id%2Cfirst_name%2Clast_name%2Cemail" {
+	seen := fake.TakeRequests()
+	if len(seen) != 1 || seen[0].Path != "/v19.0/me?fields=id%2Cfirst_name%2Clast_name%2Cemail" {
 		t.Fatalf("requests = %+v, want one GET /me with the fields", seen)
 	}
 	checkTokenOnlyInHeader(t, seen, anaToken)
@@ -164,7 +170,7 @@ func TestPreSignupSn(t *testing.T) {
 func TestSignupSn(t *testing.T) {
 	fake := newFakeNetworkA(t)
 	social := anaSocial()
-	fake.addUser(anaToken, social)
+	fake.AddUser(social)
 	e := newEnv(t, fake.config)
 	e.load(accountsFixture)
 	e.presets()
@@ -181,7 +187,7 @@ func TestSignupSn(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("signup = %v\nwant     %v", got, want)
 	}
-	if sub, err := e.tokens.Verify(token); err != nil || sub != id {
+	if sub, _, err := e.tokens.Verify(token); err != nil || sub != id {
 		t.Fatalf("access_token is of user %d (%v), want %d", sub, err, id)
 	}
 	// The token works, for the same user.
@@ -208,10 +214,10 @@ func TestSignupSn(t *testing.T) {
 	if got, want := e.sources(id), sourceLines(social.Pages); !reflect.DeepEqual(got, want) {
 		t.Fatalf("sources =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	seen := fake.requests()
+	seen := fake.TakeRequests()
 	var paths []string
 	for _, r := range seen {
-		paths = append(paths, r.URL)
+		paths = append(paths, r.Path)
 	}
 	wantPaths := []string{
 		"/v19.0/me?fields=id%2Cfirst_name%2Clast_name%2Cemail",
@@ -237,9 +243,9 @@ func TestSignupSn(t *testing.T) {
 
 func TestSignupSnRules(t *testing.T) {
 	fake := newFakeNetworkA(t)
-	fake.addUser(anaToken, anaSocial())
-	fake.addUser("EAAno0email", &fakeUser{ID: "5550002", FirstName: "Noemi", Pages: []fakePage{{ID: "1", Name: "N"}}})
-	fake.addUser("EAAbad0email", &fakeUser{ID: "5550003", Email: "not-an-address"})
+	fake.AddUser(anaSocial())
+	fake.AddUser(networkafake.User{Token: "EAAno0email", ID: "5550002", FirstName: "Noemi", Pages: []networkafake.Page{{ID: "1", Name: "N"}}})
+	fake.AddUser(networkafake.User{Token: "EAAbad0email", ID: "5550003", Email: "not-an-address"})
 	e := newEnv(t, fake.config)
 	e.load(accountsFixture)
 	e.presets()
@@ -275,7 +281,7 @@ func TestSignupSnRules(t *testing.T) {
 		t.Fatalf("refused sign-ups wrote rows: %s, then %s", before, after)
 	}
 	// A malformed token is never sent.
-	for _, r := range fake.requests() {
+	for _, r := range fake.TakeRequests() {
 		if strings.Contains(r.Authorization, " abc") {
 			t.Fatalf("the malformed token was sent: %+v", r)
 		}
@@ -295,7 +301,7 @@ func TestSignupSnRules(t *testing.T) {
 func TestLoginSn(t *testing.T) {
 	fake := newFakeNetworkA(t)
 	social := anaSocial()
-	fake.addUser(anaToken, social)
+	fake.AddUser(social)
 	e := newEnv(t, fake.config)
 	e.load(accountsFixture)
 
@@ -305,19 +311,18 @@ func TestLoginSn(t *testing.T) {
 
 	// network_a changes: page 1 is renamed and loses its network_b account
 	// to page 2, page 4 is gone, page 8 is new.
-	fake.update(func(*fakeNetworkA) {
-		u := fake.users[anaToken]
+	fake.UpdateUser(anaToken, func(u *networkafake.User) {
 		moved := u.Pages[0].B
 		u.Pages[0].Name, u.Pages[0].B = "Page 1, renamed", nil
 		u.Pages[1].B = moved
 		u.Pages = append(u.Pages[:3], u.Pages[4:]...)
-		u.Pages = append(u.Pages, fakePage{ID: "1008", Name: "Page 8", Picture: "https://img.network-a.example/1008.png",
-			B: &fakeAccountB{ID: "2008", Username: "account8"}})
+		u.Pages = append(u.Pages, networkafake.Page{ID: "1008", Name: "Page 8", Picture: "https://img.network-a.example/1008.png",
+			Token: pageToken(1008), B: &networkafake.AccountB{ID: "2008", Username: "account8"}})
 	})
-	fake.requests()
+	fake.TakeRequests()
 	login := e.post("/v1/user/login-sn", "", map[string]string{"access-token": anaToken}).object()
 	token := login["access_token"].(string)
-	if sub, err := e.tokens.Verify(token); err != nil || sub != id {
+	if sub, _, err := e.tokens.Verify(token); err != nil || sub != id {
 		t.Fatalf("login-sn token is of user %d (%v), want %d", sub, err, id)
 	}
 	delete(login, "access_token")
@@ -325,7 +330,7 @@ func TestLoginSn(t *testing.T) {
 	if !reflect.DeepEqual(login, signup) {
 		t.Fatalf("login-sn = %v\nsignup   = %v", login, signup)
 	}
-	checkTokenOnlyInHeader(t, fake.requests(), anaToken)
+	checkTokenOnlyInHeader(t, fake.TakeRequests(), anaToken)
 
 	want := []string{
 		"1001|network_a|Page 1, renamed|https://img.network-a.example/1001.png|-||",
@@ -342,31 +347,33 @@ func TestLoginSn(t *testing.T) {
 		t.Fatalf("sources after login-sn =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
-	// A password set with user/save signs the same user in with
-	// login-password; both tokens work.
+	// A first password, set with user/save without current_password (the
+	// account has none), signs the same user in with login-password; like
+	// every new password it ends the tokens issued before it.
 	e.post("/v1/user/save", token, map[string]string{"password": "ana-new-password"}).object()
 	pw := e.post("/v1/user/login-password", "", map[string]string{"email": "ana@network-a.example", "password": "ana-new-password"}).object()
-	if sub, err := e.tokens.Verify(pw["access_token"].(string)); err != nil || sub != id {
+	if sub, _, err := e.tokens.Verify(pw["access_token"].(string)); err != nil || sub != id {
 		t.Fatalf("login-password token is of user %d (%v), want %d", sub, err, id)
 	}
-	for _, tok := range []string{token, pw["access_token"].(string)} {
+	e.get("/v1/user/detail", token).fails(http.StatusUnauthorized, "unauthorized", "password change")
+	for _, tok := range []string{pw["access_token"].(string), e.post("/v1/user/login-sn", "", map[string]string{"access-token": anaToken}).object()["access_token"].(string)} {
 		if d := e.get("/v1/user/detail", tok).object(); d["snid"] != float64(5550001) {
 			t.Fatalf("detail = %v", d)
 		}
 	}
 
 	// A network_a user who never signed up.
-	fake.addUser("EAAstranger", &fakeUser{ID: "5550077", FirstName: "Stranger"})
+	fake.AddUser(networkafake.User{Token: "EAAstranger", ID: "5550077", FirstName: "Stranger"})
 	e.post("/v1/user/login-sn", "", map[string]string{"access-token": "EAAstranger"}).fails(http.StatusNotFound, "not_found", "sign up")
 	e.post("/v1/user/login-sn", "", map[string]string{}).fails(http.StatusBadRequest, "bad_request", "access-token")
 }
 
 func TestNetworkAFailures(t *testing.T) {
 	fake := newFakeNetworkA(t)
-	fake.addUser(anaToken, anaSocial())
+	fake.AddUser(anaSocial())
 	e := newEnv(t, fake.config)
 	e.load(accountsFixture)
-	fake.addUser("EAAbob", &fakeUser{ID: "5550009", FirstName: "Bob"})
+	fake.AddUser(networkafake.User{Token: "EAAbob", ID: "5550009", FirstName: "Bob"})
 
 	routes := []string{"/v1/user/pre-signup-sn", "/v1/user/signup-sn", "/v1/user/login-sn"}
 	for _, route := range routes {
@@ -379,8 +386,8 @@ func TestNetworkAFailures(t *testing.T) {
 	// Down, failing, slow or speaking something else: 503.
 	for _, mode := range []string{"error500", "slow", "garbage", "no-oauth-401"} {
 		t.Run(mode, func(t *testing.T) {
-			fake.update(func(f *fakeNetworkA) { f.mode, f.delay = mode, 2*time.Second })
-			defer fake.setMode("")
+			fake.fail(mode)
+			defer fake.fail("")
 			for _, route := range routes {
 				start := time.Now()
 				e.post(route, "", map[string]string{"access-token": "EAAbob"}).fails(http.StatusServiceUnavailable, "unavailable", "network_a")
@@ -392,22 +399,22 @@ func TestNetworkAFailures(t *testing.T) {
 	}
 	// network_a fails after the profile: nothing is written.
 	before := e.rowCounts()
-	fake.addUser("EAAcarl", &fakeUser{ID: "5550010", FirstName: "Carl", Email: "carl@example.com"})
-	fake.update(func(f *fakeNetworkA) { f.mode, f.elsewhere = "foreign", "http://127.0.0.1:1" })
+	fake.AddUser(networkafake.User{Token: "EAAcarl", ID: "5550010", FirstName: "Carl", Email: "carl@example.com"})
+	fake.SetAccountsPaging(networkafake.PagingForeign, "http://127.0.0.1:1/v19.0")
 	e.post("/v1/user/signup-sn", "", map[string]string{"access-token": "EAAcarl"}).fails(http.StatusServiceUnavailable, "unavailable")
-	fake.setMode("")
+	fake.SetAccountsPaging(networkafake.PagingNormal, "")
 	if after := e.rowCounts(); after != before {
 		t.Fatalf("a failed sign-up wrote rows: %s, then %s", before, after)
 	}
 	// Every request carried the token in its header only.
-	for _, r := range fake.requests() {
+	for _, r := range fake.TakeRequests() {
 		for _, tok := range []string{anaToken, "EAAunknown", fakeExpiredToken, "EAAbob", "EAAcarl"} {
-			if strings.Contains(r.URL, tok) {
-				t.Fatalf("token %s in the URL %s", tok, r.URL)
+			if strings.Contains(r.Path, tok) {
+				t.Fatalf("token %s in the URL %s", tok, r.Path)
 			}
 		}
 		if !strings.HasPrefix(r.Authorization, "Bearer EAA") {
-			t.Fatalf("request %s without the Bearer token", r.URL)
+			t.Fatalf("request %s without the Bearer token", r.Path)
 		}
 	}
 
@@ -428,34 +435,34 @@ func TestNetworkAFailures(t *testing.T) {
 func TestNetworkAPaging(t *testing.T) {
 	fake := newFakeNetworkA(t)
 	social := anaSocial()
-	fake.addUser(anaToken, social)
+	fake.AddUser(social)
 	e := newEnv(t, fake.config)
 
 	// The last page leads back to the first: every page once, then stop.
-	fake.setMode("loop")
+	fake.SetAccountsPaging(networkafake.PagingLoop, "")
 	var user map[string]any
 	e.post("/v1/user/signup-sn", "", map[string]string{"access-token": anaToken}).ok(&user)
 	id := scalar[int64](e, "SELECT id FROM app_user WHERE snid = 5550001")
 	if got, want := e.sources(id), sourceLines(social.Pages); !reflect.DeepEqual(got, want) {
 		t.Fatalf("sources =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if seen := fake.requests(); len(seen) != 1+3 {
+	if seen := fake.TakeRequests(); len(seen) != 1+3 {
 		t.Fatalf("%d requests for 3 pages (and /me), want 4", len(seen))
 	}
 
 	// paging.next never ends: given up after 100 pages.
-	fake.setMode("endless")
+	fake.SetAccountsPaging(networkafake.PagingEndless, "")
 	e.post("/v1/user/login-sn", "", map[string]string{"access-token": anaToken}).fails(http.StatusServiceUnavailable, "unavailable")
-	if seen := fake.requests(); len(seen) != 1+100 {
+	if seen := fake.TakeRequests(); len(seen) != 1+100 {
 		t.Fatalf("%d requests for an endless list, want /me and 100 pages", len(seen))
 	}
 
 	// paging.next on another host: not followed, so the token does not
 	// leave for it.
 	other := newFakeNetworkA(t)
-	fake.update(func(f *fakeNetworkA) { f.mode, f.elsewhere = "foreign", other.srv.URL })
+	fake.SetAccountsPaging(networkafake.PagingForeign, other.url)
 	e.post("/v1/user/login-sn", "", map[string]string{"access-token": anaToken}).fails(http.StatusServiceUnavailable, "unavailable")
-	if seen := other.requests(); len(seen) != 0 {
+	if seen := other.Requests(); len(seen) != 0 {
 		t.Fatalf("the other host received %+v", seen)
 	}
 }
@@ -502,7 +509,7 @@ func TestUserSavePhoneAndPassword(t *testing.T) {
 	}
 
 	// A new password works at once, the old one no longer.
-	e.post("/v1/user/save", ana, map[string]string{"password": "a-new-password"}).object()
+	e.post("/v1/user/save", ana, map[string]string{"password": "a-new-password", "current_password": "ana-password"}).object()
 	e.post("/v1/user/login-password", "", map[string]string{"email": "ana.novak@example.com", "password": "ana-password"}).
 		fails(http.StatusUnauthorized, "invalid_credentials")
 	var user map[string]any
@@ -544,7 +551,7 @@ func TestUserSaveEmail(t *testing.T) {
 	e.load(accountsFixture)
 	ana := e.token(100)
 
-	got := e.post("/v1/user/save", ana, map[string]string{"email": "ana.new@example.com", "phone_number": "+420 999 888 777"}).object()
+	got := e.post("/v1/user/save", ana, map[string]string{"email": "ana.new@example.com", "phone_number": "+420 999 888 777", "current_password": "ana-password"}).object()
 	if want := map[string]any{"result": true, "message": "A verification e-mail has been sent to ana.new@example.com."}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("save = %v", got)
 	}
@@ -570,7 +577,7 @@ func TestUserSaveEmail(t *testing.T) {
 	e.get(link, "").fails(http.StatusBadRequest, "bad_request", "used")
 
 	// An expired link is refused, and changes nothing.
-	e.post("/v1/user/save", ana, map[string]string{"email": "ana.late@example.com"}).object()
+	e.post("/v1/user/save", ana, map[string]string{"email": "ana.late@example.com", "current_password": "ana-password"}).object()
 	late := e.outboxLink("ana.late@example.com")
 	e.exec("UPDATE email_change SET created_at = now() - interval '25 hours', expires_at = now() - interval '1 hour' WHERE user_id = 100")
 	e.get(late, "").fails(http.StatusBadRequest, "bad_request", "expired")
@@ -578,7 +585,7 @@ func TestUserSaveEmail(t *testing.T) {
 		t.Fatalf("detail after an expired link = %v", d)
 	}
 	// One just within its 24 hours still works.
-	e.post("/v1/user/save", ana, map[string]string{"email": "ana.ontime@example.com"}).object()
+	e.post("/v1/user/save", ana, map[string]string{"email": "ana.ontime@example.com", "current_password": "ana-password"}).object()
 	onTime := e.outboxLink("ana.ontime@example.com")
 	if h := scalar[float64](e, "SELECT extract(epoch FROM expires_at - created_at) / 3600 FROM email_change WHERE user_id = 100"); h != 24 {
 		t.Fatalf("the link is valid for %v hours, want 24", h)
@@ -587,9 +594,9 @@ func TestUserSaveEmail(t *testing.T) {
 	e.get(onTime, "").object()
 
 	// A newer request replaces the pending one: its link no longer works.
-	e.post("/v1/user/save", ana, map[string]string{"email": "ana.first@example.com"}).object()
+	e.post("/v1/user/save", ana, map[string]string{"email": "ana.first@example.com", "current_password": "ana-password"}).object()
 	first := e.outboxLink("ana.first@example.com")
-	e.post("/v1/user/save", ana, map[string]string{"email": "ana.second@example.com"}).object()
+	e.post("/v1/user/save", ana, map[string]string{"email": "ana.second@example.com", "current_password": "ana-password"}).object()
 	second := e.outboxLink("ana.second@example.com")
 	e.get(first, "").fails(http.StatusBadRequest, "bad_request")
 	e.get(second, "").object()
@@ -611,7 +618,7 @@ func TestUserSaveEmailConflicts(t *testing.T) {
 
 	// Another account's address, whatever its case: 409, and nothing of the
 	// request written, no mail queued.
-	e.post("/v1/user/save", ana, map[string]string{"email": "BOB@example.com", "phone_number": "+1 555 0100"}).
+	e.post("/v1/user/save", ana, map[string]string{"email": "BOB@example.com", "phone_number": "+1 555 0100", "current_password": "ana-password"}).
 		fails(http.StatusConflict, "conflict", "email", "BOB@example.com")
 	if p := scalar[string](e, "SELECT phone_number FROM app_user WHERE id = 100"); p != "+420111222333" || mails() != 0 {
 		t.Fatalf("after a conflict: phone %q, %d mails", p, mails())
@@ -624,9 +631,9 @@ func TestUserSaveEmailConflicts(t *testing.T) {
 
 	// Both ask for the same free address; the first to verify gets it, the
 	// other's link answers 409 and its change stays pending.
-	e.post("/v1/user/save", ana, map[string]string{"email": "shared@example.com"}).object()
+	e.post("/v1/user/save", ana, map[string]string{"email": "shared@example.com", "current_password": "ana-password"}).object()
 	anaLink := e.outboxLink("shared@example.com")
-	e.post("/v1/user/save", bob, map[string]string{"email": "Shared@Example.com"}).object()
+	e.post("/v1/user/save", bob, map[string]string{"email": "Shared@Example.com", "current_password": "bob-password"}).object()
 	bobLink := e.outboxLink("Shared@Example.com")
 	e.get(bobLink, "").object()
 	e.get(anaLink, "").fails(http.StatusConflict, "conflict", "another account")
@@ -636,8 +643,8 @@ func TestUserSaveEmailConflicts(t *testing.T) {
 	if n := scalar[int64](e, "SELECT count(*) FROM email_change WHERE user_id = 100"); n != 1 {
 		t.Fatal("the refused change was dropped")
 	}
-	if mails() != 2 {
-		t.Fatalf("%d mails queued, want 2", mails())
+	if mails() != 4 {
+		t.Fatalf("%d mails queued, want 4 (a verification and a notice each)", mails())
 	}
 }
 
@@ -647,12 +654,12 @@ func TestUserSaveEmailConflicts(t *testing.T) {
 func TestSignupSnOddPages(t *testing.T) {
 	fake := newFakeNetworkA(t)
 	long := "https://img.network-a.example/" + strings.Repeat("x", 2048)
-	fake.addUser(anaToken, &fakeUser{ID: "5550001", FirstName: "Ana\x00", LastName: strings.Repeat("N", 150), Email: "ana@example.com",
-		Pages: []fakePage{
-			{ID: "1001", Name: "First", B: &fakeAccountB{ID: "2001", Username: "shared"}},
-			{ID: "1002", Name: strings.Repeat("é", 300), Picture: long, B: &fakeAccountB{ID: "2001", Username: "shared again"}},
+	fake.AddUser(networkafake.User{Token: anaToken, ID: "5550001", FirstName: "Ana\x00", LastName: strings.Repeat("N", 150), Email: "ana@example.com",
+		Pages: []networkafake.Page{
+			{ID: "1001", Name: "First", B: &networkafake.AccountB{ID: "2001", Username: "shared"}},
+			{ID: "1002", Name: strings.Repeat("é", 300), Picture: long, B: &networkafake.AccountB{ID: "2001", Username: "shared again"}},
 			{ID: "1001", Name: "First, listed again"},
-			{ID: "1003", Name: "Tab\there", B: &fakeAccountB{ID: "2003", Username: "third", Picture: long}},
+			{ID: "1003", Name: "Tab\there", B: &networkafake.AccountB{ID: "2003", Username: "third", Picture: long}},
 		}})
 	e := newEnv(t, fake.config)
 	var user map[string]any

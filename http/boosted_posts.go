@@ -86,7 +86,7 @@ func (r *batchInsightsRequest) validate() error {
 		p = strings.TrimSpace(p)
 		id, err := strconv.ParseInt(p, 10, 64)
 		if !pathIDDigits.MatchString(p) || err != nil || id <= 0 {
-			return badRequest("ids: entry %d (%q) is not a positive integer", i+1, p)
+			return badRequest("ids: entry %d (%q) is not a positive integer", i+1, cut(p, 40))
 		}
 		r.ids[i] = id
 	}

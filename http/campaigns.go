@@ -262,10 +262,10 @@ func (s *Server) boostedPageCreate(ctx context.Context, req *campaignCreateReque
 		return nil, err
 	case !why.PresetUsable:
 		return nil, badRequest("preset_id %d is not a preset you may use (an active preset, public or of your agency)", p.PresetID)
-	case !why.PageOwned:
-		return nil, badRequest("page_id %d is not one of your network_a pages", *p.PageID)
+	case !why.PageOwned: // another user's page, or none: existence is not revealed (CONTRACT §3)
+		return nil, notFound("page_id %d is not one of your network_a pages", *p.PageID)
 	case !why.NetworkBOwned:
-		return nil, badRequest("network_b_id %d is not one of your network_b accounts", *p.NetworkBID)
+		return nil, notFound("network_b_id %d is not one of your network_b accounts", *p.NetworkBID)
 	}
 	return nil, errors.New("boosted-pages/create: nothing created, yet the preset and the sources are usable")
 }
@@ -277,6 +277,12 @@ type campaignFilter struct {
 }
 
 func (f *campaignFilter) check() error {
+	if err := textLimit("status", f.Status); err != nil {
+		return err
+	}
+	if err := textLimit("platform", f.Platform); err != nil {
+		return err
+	}
 	switch f.Status {
 	case "":
 		f.Status = "all"
@@ -300,10 +306,12 @@ type campaignSourcesRequest struct {
 
 func (r *campaignSourcesRequest) validate() error { return r.check() }
 
-// boostedPageSources: POST /v1/boosted-pages/sources.
-func (s *Server) boostedPageSources(ctx context.Context, req *campaignSourcesRequest) ([]json.RawMessage, error) {
-	return s.q.CampaignSources(ctx, db.CampaignSourcesParams{
-		UserID: userID(ctx), Status: req.Status, Platform: req.Platform,
+// boostedPageSources: POST /v1/boosted-pages/sources, kept per campaign
+// version (cachedForUser).
+func (s *Server) boostedPageSources(ctx context.Context, req *campaignSourcesRequest) (encodedJSON, error) {
+	params := db.CampaignSourcesParams{UserID: userID(ctx), Status: req.Status, Platform: req.Platform}
+	return cachedForUser(ctx, s, cacheKey("sources", params), func() ([]json.RawMessage, error) {
+		return s.q.CampaignSources(ctx, params)
 	})
 }
 
@@ -323,11 +331,15 @@ func (r *campaignCountRequest) validate() error {
 	return r.check()
 }
 
-// boostedPageCount: POST /v1/boosted-pages/count.
-func (s *Server) boostedPageCount(ctx context.Context, req *campaignCountRequest) (int64, error) {
-	return s.q.CampaignCount(ctx, db.CampaignCountParams{
+// boostedPageCount: POST /v1/boosted-pages/count, kept per campaign version
+// (cachedForUser).
+func (s *Server) boostedPageCount(ctx context.Context, req *campaignCountRequest) (encodedJSON, error) {
+	params := db.CampaignCountParams{
 		UserID: userID(ctx), Status: req.Status, Platform: req.Platform,
 		SourceID: req.SourceID.Ptr(), BoostedPostID: req.BoostedPostID.Ptr(),
+	}
+	return cachedForUser(ctx, s, cacheKey("boosted-pages/count", params), func() (int64, error) {
+		return s.q.CampaignCount(ctx, params)
 	})
 }
 

@@ -548,9 +548,6 @@ func TestBoostedPageCreate(t *testing.T) {
 		{"inactive preset", ana, map[string]any{"preset_id": 4, "page_id": 456, "budget": "5"}, []string{"preset_id"}},
 		{"unknown preset", ana, map[string]any{"preset_id": 999, "page_id": 456, "budget": "5"}, []string{"preset_id"}},
 		{"no preset", ana, map[string]any{"page_id": 456, "budget": "5"}, []string{"preset_id"}},
-		{"another user's page", ana, map[string]any{"preset_id": 1, "page_id": 800, "budget": "5"}, []string{"page_id", "800"}},
-		{"an account id as page", ana, map[string]any{"preset_id": 1, "page_id": 790, "budget": "5"}, []string{"page_id"}},
-		{"another user's account", ana, map[string]any{"preset_id": 1, "network_b_id": 801, "budget": "5"}, []string{"network_b_id", "801"}},
 		{"no source", ana, map[string]any{"preset_id": 1, "budget": "5"}, []string{"page_id", "network_b_id"}},
 		{"no budget", ana, map[string]any{"preset_id": 1, "page_id": 456}, []string{"budget"}},
 		{"zero budget", ana, map[string]any{"preset_id": 1, "page_id": 456, "budget": "0"}, []string{"budget"}},
@@ -561,6 +558,22 @@ func TestBoostedPageCreate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e.post("/v1/boosted-pages/create", tc.token, tc.body).fails(http.StatusBadRequest, "bad_request", tc.words...)
+		})
+	}
+	// A source that is not the caller's is 404: whether it exists, as
+	// another user's, is not revealed (CONTRACT §3).
+	for _, tc := range []struct {
+		name  string
+		body  any
+		words []string
+	}{
+		{"another user's page", map[string]any{"preset_id": 1, "page_id": 800, "budget": "5"}, []string{"page_id", "800"}},
+		{"an unknown page", map[string]any{"preset_id": 1, "page_id": 99999, "budget": "5"}, []string{"page_id", "99999"}},
+		{"an account id as page", map[string]any{"preset_id": 1, "page_id": 790, "budget": "5"}, []string{"page_id"}},
+		{"another user's account", map[string]any{"preset_id": 1, "network_b_id": 801, "budget": "5"}, []string{"network_b_id", "801"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.post("/v1/boosted-pages/create", ana, tc.body).fails(http.StatusNotFound, "not_found", tc.words...)
 		})
 	}
 	if n := e.sqlInt("SELECT count(*) FROM campaign"); n != campaigns {

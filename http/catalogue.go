@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -42,10 +43,26 @@ func optionalText(field, s string) (*string, error) {
 	if s == "" {
 		return nil, nil
 	}
+	if err := textLimit(field, s); err != nil {
+		return nil, err
+	}
 	if err := noNUL(field, s); err != nil {
 		return nil, err
 	}
 	return &s, nil
+}
+
+// maxFilterText is the longest text filter or search field, in characters
+// (CONTRACT §15): longer ones are refused before they reach a query, whose
+// cost grows with them.
+const maxFilterText = 255
+
+// textLimit refuses a text filter of more than maxFilterText characters.
+func textLimit(field, s string) error {
+	if len(s) > maxFilterText && utf8.RuneCountInString(s) > maxFilterText {
+		return badRequest("%s must be at most %d characters long", field, maxFilterText)
+	}
+	return nil
 }
 
 func noNUL(field, s string) error {

@@ -37,8 +37,14 @@ func (s *Server) handler(fn any) http.Handler {
 }
 
 func (e endpoint[R, T]) serve(s *Server, w http.ResponseWriter, r *http.Request) {
+	release, err := s.bodies.acquire(r)
+	if err != nil {
+		writeError(w, toError(r.Context(), s.log, err))
+		return
+	}
+	defer release()
 	var req R
-	err := decodeBody(r, &req)
+	err = decodeBody(r, &req)
 	if err == nil {
 		if b, ok := any(&req).(binder); ok {
 			err = b.bind(r)
@@ -55,6 +61,10 @@ func (e endpoint[R, T]) serve(s *Server, w http.ResponseWriter, r *http.Request)
 	}
 	if err != nil {
 		writeError(w, toError(r.Context(), s.log, err))
+		return
+	}
+	if body, ok := any(resp).(encodedJSON); ok {
+		writeEncodedJSON(w, r, body)
 		return
 	}
 	writeJSON(w, http.StatusOK, resp)

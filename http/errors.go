@@ -65,8 +65,12 @@ func toError(ctx context.Context, log *slog.Logger, err error) *Error {
 		// A valid token of an account that was deleted since.
 		return unauthorized("the account of this access token no longer exists")
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
-		// The client went away; nobody reads this answer.
+		// The client went away, or the server is shutting down.
 		return unavailable("the request was cancelled")
+	case errors.As(err, &pgErr) && pgErr.Code == "57014", // query_canceled: DB_STATEMENT_TIMEOUT
+		errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil: // the request's own deadline
+		log.WarnContext(ctx, "request took too long", "err", err)
+		return unavailable("the request took longer than its time limit; try again later")
 	case errors.As(err, &connErr), errors.Is(err, context.DeadlineExceeded):
 		log.ErrorContext(ctx, "database unreachable", "err", err)
 		return unavailable("the database is unreachable, try again later")

@@ -13,6 +13,9 @@ import (
 // geoType checks the `type` of a geo lookup: country, region, city, or empty
 // for every kind.
 func geoType(t string) error {
+	if err := textLimit("type", t); err != nil {
+		return err
+	}
 	switch t {
 	case "", "country", "region", "city":
 		return nil
@@ -20,8 +23,8 @@ func geoType(t string) error {
 	return badRequest("type must be country, region, city or empty (every kind), not %q", t)
 }
 
-// maxGeoQuery bounds the search text.
-const maxGeoQuery = 100
+// maxGeoQuery bounds the search text (CONTRACT §15).
+const maxGeoQuery = maxFilterText
 
 type geoSearchRequest struct {
 	Query string `json:"query"`
@@ -57,6 +60,9 @@ type geoByCodeRequest struct {
 func (r *geoByCodeRequest) validate() error {
 	r.Value = strings.ToUpper(strings.TrimSpace(r.Value))
 	r.Key = strings.TrimSpace(r.Key)
+	if err := textLimit("value", r.Value); err != nil {
+		return err
+	}
 	switch {
 	case r.Value == "":
 		return badRequest("value is required: the ISO 3166 code of a country")

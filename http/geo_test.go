@@ -92,7 +92,7 @@ func TestGeoLocations(t *testing.T) {
 	}
 
 	e.post("/v1/boosted-pages/geo-locations", "", map[string]any{"query": "zur", "type": "town"}).fails(http.StatusBadRequest, "bad_request", "type")
-	e.post("/v1/boosted-pages/geo-locations", "", map[string]any{"query": strings.Repeat("a", 101)}).fails(http.StatusBadRequest, "bad_request", "query")
+	e.post("/v1/boosted-pages/geo-locations", "", map[string]any{"query": strings.Repeat("a", 256)}).fails(http.StatusBadRequest, "bad_request", "query")
 	e.post("/v1/boosted-pages/geo-locations", "", map[string]any{"query": 42}).fails(http.StatusBadRequest, "bad_request", "query")
 	e.post("/v1/boosted-pages/geo-locations", "", `{"query": "pr\u0000"}`).fails(http.StatusBadRequest, "bad_request", "query")
 	// No body at all is a query of nothing.

@@ -28,6 +28,46 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
+// writeEncodedJSON writes a 200 with an answer encoded beforehand, exactly
+// as writeJSON would have written it; gzipped (the form the answer keeps,
+// made once) when the caller accepts gzip and the answer is over 1 KiB, as
+// the edge's gzip would have done it (which leaves an encoded answer alone).
+func writeEncodedJSON(w http.ResponseWriter, r *http.Request, body encodedJSON) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	if len(body.json)+1 >= gzipMinSize && acceptsGzip(r) {
+		h.Set("Content-Encoding", "gzip")
+		h.Add("Vary", "Accept-Encoding")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(body.gzipped())
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body.json)
+	_, _ = w.Write([]byte{'\n'})
+}
+
+// acceptsGzip tells whether the request's Accept-Encoding takes gzip (or
+// any coding) with a weight above 0.
+func acceptsGzip(r *http.Request) bool {
+	for _, field := range r.Header.Values("Accept-Encoding") {
+		for _, item := range strings.Split(field, ",") {
+			coding, params, _ := strings.Cut(strings.TrimSpace(item), ";")
+			coding = strings.ToLower(strings.TrimSpace(coding))
+			if coding != "gzip" && coding != "*" {
+				continue
+			}
+			if q, ok := strings.CutPrefix(strings.ReplaceAll(params, " ", ""), "q="); ok {
+				if w, err := strconv.ParseFloat(q, 64); err != nil || w <= 0 {
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
 // hasBody tells whether the request carries a body.
 func hasBody(r *http.Request) bool {
 	return r.ContentLength > 0 || (r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody)
@@ -44,7 +84,7 @@ func decodeBody(r *http.Request, dst any) error {
 		return newError(http.StatusUnsupportedMediaType, "unsupported_media_type",
 			"a request body must be sent with Content-Type: application/json")
 	}
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -67,6 +107,20 @@ func decodeBody(r *http.Request, dst any) error {
 		return badRequest("malformed JSON: unexpected data after the object")
 	}
 	return nil
+}
+
+// readBody reads the whole body: into a buffer of exactly its declared
+// length when it declares one (io.ReadAll would grow its buffer to twice
+// that), else growing up to the limit of limitBody.
+func readBody(r *http.Request) ([]byte, error) {
+	if r.ContentLength <= 0 || r.ContentLength > maxBodyBytes {
+		return io.ReadAll(r.Body)
+	}
+	body := make([]byte, r.ContentLength)
+	if _, err := io.ReadFull(r.Body, body); err != nil {
+		return nil, err
+	}
+	return body, nil
 }
 
 // hasEscapedNUL tells whether a JSON text has a \u0000 escape, a character

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"golang.org/x/crypto/bcrypt"
 
@@ -46,7 +48,12 @@ type env struct {
 func newEnv(t *testing.T, opts ...func(*httpapi.Config)) *env {
 	t.Helper()
 	t.Parallel()
-	pool := dbtest.New(t)
+	return newEnvOver(t, dbtest.New(t), opts...)
+}
+
+// newEnvOver is newEnv over a pool the test opened itself.
+func newEnvOver(t *testing.T, pool *pgxpool.Pool, opts ...func(*httpapi.Config)) *env {
+	t.Helper()
 	tokens, err := auth.NewTokens([]byte(testSecret), time.Hour)
 	if err != nil {
 		t.Fatal(err)
@@ -70,10 +77,15 @@ func (e *env) load(file string) {
 	}
 }
 
-// token answers a valid access token of the user.
+// token answers a valid access token of the user, of the user's current
+// token generation (0 for an account that does not exist).
 func (e *env) token(userID int64) string {
 	e.t.Helper()
-	tok, err := e.tokens.Issue(userID)
+	generation, err := e.q.UserTokenGeneration(context.Background(), userID)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		e.t.Fatal(err)
+	}
+	tok, err := e.tokens.Issue(userID, generation)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -48,11 +48,14 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 					writeError(sw, errInternal)
 				}
 			}
+			elapsed := time.Since(start)
+			s.metrics.observe(r.Pattern, r.Method, sw.status, elapsed)
 			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 				slog.String("method", r.Method),
 				slog.String("route", r.Pattern),
 				slog.Int("status", sw.status),
-				slog.Duration("duration", time.Since(start)),
+				slog.Duration("duration", elapsed),
+				slog.String("request_id", RequestID(r.Context())),
 			)
 		}()
 		next.ServeHTTP(sw, r)
@@ -118,18 +121,34 @@ func (m *muxAnswer) Write(b []byte) (int, error) {
 	return m.body.Write(b)
 }
 
-// requireUser lets a request through only with a valid Bearer token, and puts
-// the token's user id in its context.
+// requireUser lets a request through only with a valid Bearer token of the
+// user's current token generation, and puts the token's user id in its
+// context.
 func (s *Server) requireUser(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
 		scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 			writeError(w, unauthorized("a valid Bearer access token is required"))
 			return
 		}
-		id, err := s.tokens.Verify(strings.TrimSpace(token))
+		id, generation, err := s.tokens.Verify(strings.TrimSpace(token))
 		if err != nil {
 			writeError(w, unauthorized("the access token is invalid or expired"))
+			return
+		}
+		// A password change moves the user's token generation on: every token
+		// issued before it is refused from then on.
+		current, err := s.q.UserTokenGeneration(r.Context(), id)
+		switch {
+		case isNoRows(err):
+			writeError(w, unauthorized("the account of this access token no longer exists"))
+			return
+		case err != nil:
+			writeError(w, toError(r.Context(), s.log, err))
+			return
+		case current != generation:
+			writeError(w, unauthorized("the access token was ended by a password change; sign in again"))
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(auth.WithUserID(r.Context(), id)))

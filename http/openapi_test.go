@@ -470,6 +470,7 @@ func TestConformanceCatchesDrift(t *testing.T) {
 	history := `{"data": [{"id": 3, "action": "activated", "details": {"active": {"old": false, "new": true}}, "created_at": "2026-01-02 10:00:00"},
 		{"id": 2, "action": "updated", "details": {"hashtag": {"old": "#a", "new": "#b"}, "end_date": {"old": null, "new": "2030-12-31"}}, "created_at": "2026-01-02 09:00:00"},
 		{"id": 1, "action": "deleted", "details": {"source_id": 456, "page_id": 456, "network_b_id": 0, "preset_id": 1}, "created_at": "2026-01-01 09:00:00"}]}`
+	boosted := `{"data": [{"id": 4, "action": "boosted", "details": {"post_id": 9001, "ad_id": "120200000000000001"}, "created_at": "2026-01-02 11:00:00"}]}`
 	insights := `{"posts": "2", "reach": "1000", "engagement": "80", "clicks": "40", "spend": "12.00", "cpm": "10.00",
 		"ctr": "3.33", "cpc": "0.30", "cpa": "3.00", "conversions": "4", "conversion_rate": "10.00"}`
 	city := `{"value": "3067696", "label": "Prague", "type": "city", "region": "Praha", "country_name": "Czechia"}`
@@ -543,6 +544,9 @@ func TestConformanceCatchesDrift(t *testing.T) {
 		{"details of another action", get("/v1/boosted-pages/history/1", authed, 200, jsonHeader, strings.Replace(history, `"action": "activated"`, `"action": "updated"`, 1)), "details"},
 		{"activated from true", get("/v1/boosted-pages/history/1", authed, 200, jsonHeader, strings.Replace(history, `"old": false`, `"old": true`, 1)), "old"},
 		{"created_at in RFC 3339", get("/v1/boosted-pages/history/1", authed, 200, jsonHeader, strings.Replace(history, `2026-01-02 10:00:00`, `2026-01-02T10:00:00Z`, 1)), "created_at"},
+		{"a boosted entry", get("/v1/boosted-pages/history/1", authed, 200, jsonHeader, boosted), ""},
+		{"a boosted entry's ad id as a number", get("/v1/boosted-pages/history/1", authed, 200, jsonHeader, strings.Replace(boosted, `"120200000000000001"`, `120200000000000001`, 1)), "ad_id"},
+		{"a boosted entry without its post", get("/v1/boosted-pages/history/1", authed, 200, jsonHeader, strings.Replace(boosted, `"post_id": 9001, `, ``, 1)), "post_id"},
 		{"insights", bearerPost("/v1/boosted-posts/batch-insights", `{"ids": "900, 901"}`, 200, jsonHeader, insights), ""},
 		{"spend with one decimal", bearerPost("/v1/boosted-posts/batch-insights", `{"ids": "900"}`, 200, jsonHeader, strings.Replace(insights, `"12.00"`, `"12.0"`, 1)), "spend"},
 		{"a count as a number", bearerPost("/v1/boosted-posts/batch-insights", `{"ids": "900"}`, 200, jsonHeader, strings.Replace(insights, `"posts": "2"`, `"posts": 2`, 1)), "posts"},

@@ -69,9 +69,15 @@ func (f *presetFilter) params() (db.PresetCountParams, error) {
 	if p.ExcludedPresetID, err = optionalID("excluded_preset_id", f.ExcludedPresetID); err != nil {
 		return p, err
 	}
+	if err := textLimit("location.label", f.Location.Label); err != nil {
+		return p, err
+	}
 	switch f.Location.Type {
 	case "", "country", "city", "region":
 	default:
+		if err := textLimit("location.type", f.Location.Type); err != nil {
+			return p, err
+		}
 		return p, badRequest("location.type must be country, city or region, not %q", f.Location.Type)
 	}
 	if p.Location, err = optionalText("location.value", f.Location.Value); err != nil {
@@ -109,51 +115,63 @@ func (r *presetCountRequest) validate() (err error) {
 	return err
 }
 
-// knownGoal turns a filter on an objective code that does not exist into a
-// 400 (CONTRACT §3, unknown enum value). Asked only when a list came back
-// empty, so a request that finds presets makes one round trip.
-func (s *Server) knownGoal(ctx context.Context, goal *string) error {
-	if goal == nil {
-		return nil
-	}
-	ok, err := s.q.CampaignObjectiveExists(ctx, *goal)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return badRequest("goal %q is not a campaign objective code (see presets/optimization-goals)", *goal)
-	}
-	return nil
-}
-
 // presetBrowse answers one page of the catalogue in two statements: the
 // page's ids, planned for this request's filters, then their Preset objects
 // from a prepared statement (see PresetBrowse in sql/queries/preset.sql).
-func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]db.PresetCardsRow, error) {
+// Answers are kept per catalogue version (answerCache).
+func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) (encodedJSON, error) {
 	f := req.filter
-	ids, err := s.planned().PresetBrowse(ctx, db.PresetBrowseParams{
+	params := db.PresetBrowseParams{
 		Goal: f.Goal, Vertical: f.Vertical, AgencyID: f.AgencyID, PartnerID: f.PartnerID,
 		PresetName: f.PresetName, ExcludedPresetID: f.ExcludedPresetID,
 		Location: f.Location, LocationType: f.LocationType,
-		PageNumber: req.number(), PageSize: req.size(),
-	})
-	if err != nil {
-		return nil, err
+		PageNumber: req.number(), PageSize: min(req.size(), 50),
 	}
-	if len(ids) == 0 {
-		return []db.PresetCardsRow{}, s.knownGoal(ctx, f.Goal)
-	}
-	return s.q.PresetCards(ctx, db.PresetCardsParams{
-		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, Ids: ids,
+	return cached(ctx, s, cacheKey("browse", params), func() ([]db.PresetCardsRow, error) {
+		ids, err := s.presetBrowseIDs(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			return []db.PresetCardsRow{}, nil
+		}
+		return s.q.PresetCards(ctx, db.PresetCardsParams{
+			PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, Ids: ids,
+		})
 	})
 }
 
-func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (int64, error) {
-	n, err := s.planned().PresetCount(ctx, req.filter)
-	if err == nil && n == 0 {
-		err = s.knownGoal(ctx, req.filter.Goal)
+// presetBrowseIDs answers the ids of the page from the statement made for
+// the request's shape of filters (sql/queries/preset.sql): a page after the
+// first without filters from the title buckets (PresetBrowseDeep, a
+// prepared statement: it has no optional filter), an agency with a goal
+// from their pair's index (PresetBrowseAgencyGoal, also prepared: the pair
+// is tested by plain equalities), anything else from PresetBrowse, planned
+// for its values.
+func (s *Server) presetBrowseIDs(ctx context.Context, p db.PresetBrowseParams) ([]int64, error) {
+	switch {
+	case p.PageNumber > 1 && p.Location == nil && p.PresetName == nil && p.Goal == nil && p.Vertical == nil &&
+		p.AgencyID == nil && p.PartnerID == nil:
+		return s.q.PresetBrowseDeep(ctx, db.PresetBrowseDeepParams{
+			ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
+		})
+	case (p.AgencyID != nil || p.PartnerID != nil) && p.Goal != nil:
+		return s.q.PresetBrowseAgencyGoal(ctx, db.PresetBrowseAgencyGoalParams{
+			Goal: p.Goal, Vertical: p.Vertical, AgencyID: p.AgencyID, PartnerID: p.PartnerID,
+			PresetName: p.PresetName, ExcludedPresetID: p.ExcludedPresetID,
+			Location: p.Location, LocationType: p.LocationType,
+			PageNumber: p.PageNumber, PageSize: p.PageSize,
+		})
 	}
-	return n, err
+	return s.planned().PresetBrowse(ctx, p)
+}
+
+// presetCount: a goal that no preset has counts 0 (CONTRACT §7: the goal is
+// a filter, not an enum).
+func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (encodedJSON, error) {
+	return cached(ctx, s, cacheKey("count", req.filter), func() (int64, error) {
+		return s.planned().PresetCount(ctx, req.filter)
+	})
 }
 
 // maxAvailable bounds one answer of presets/available (an addition: the spec
@@ -183,10 +201,13 @@ func (r *presetAvailableRequest) bind(req *http.Request) error {
 	return nil
 }
 
-func (s *Server) presetAvailable(ctx context.Context, req *presetAvailableRequest) ([]db.PresetAvailableRow, error) {
-	return s.q.PresetAvailable(ctx, db.PresetAvailableParams{
+func (s *Server) presetAvailable(ctx context.Context, req *presetAvailableRequest) (encodedJSON, error) {
+	params := db.PresetAvailableParams{
 		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, UserID: userID(ctx),
 		PageNumber: req.page.Or(1), PageSize: int32(min(req.limit.Or(maxAvailable), maxAvailable)),
+	}
+	return cached(ctx, s, cacheKey("available", params), func() ([]db.PresetAvailableRow, error) {
+		return s.q.PresetAvailable(ctx, params)
 	})
 }
 

@@ -182,6 +182,8 @@ func TestPresetBrowseFilters(t *testing.T) {
 		{"goal", `{"goal": "OUTCOME_LEADS"}`, []int64{2, 9, 8}},
 		{"goal, another", `{"goal": "OUTCOME_ENGAGEMENT"}`, []int64{6, 7}},
 		{"goal known but unused", `{"goal": "REACH"}`, []int64{}},
+		{"goal no preset has, not even an objective code", `{"goal": "OUTCOME_NOPE"}`, []int64{}},
+		{"goal of a legacy code", `{"goal": "POST_ENGAGEMENT"}`, []int64{}},
 		{"vertical", `{"vertical": "fitness"}`, []int64{1, 5, 6, 7}},
 		{"vertical hyphen", `{"vertical": "real-estate"}`, []int64{2, 9}},
 		{"vertical underscore is literal", `{"vertical": "real_estate"}`, []int64{3}},
@@ -493,7 +495,6 @@ func TestPresetRequestErrors(t *testing.T) {
 	e.load(catalogueFixture())
 	for _, path := range []string{"/v1/presets/browse", "/v1/presets/count"} {
 		for _, tc := range []struct{ body, word string }{
-			{`{"goal": "OUTCOME_NOPE"}`, "goal"},
 			{`{"goal": 5}`, "goal"},
 			{`{"vertical": ["fitness"]}`, "vertical"},
 			{`{"vertical": "fit\u0000"}`, "vertical"},

@@ -7,9 +7,12 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"adboost/auth"
 	"adboost/db"
@@ -32,6 +35,28 @@ type Config struct {
 	NetworkAAPIURL string
 	// NetworkATimeout bounds each request to network_a (default 5 s).
 	NetworkATimeout time.Duration
+	// SignInTimeout bounds a whole sign-up or sign-in, every network_a call
+	// included (default 20 s); beyond it the answer is 503 unavailable.
+	SignInTimeout time.Duration
+	// TrustedProxies are the proxies whose X-Forwarded-For names the client
+	// address (TRUSTED_PROXIES); none by default.
+	TrustedProxies []netip.Prefix
+	// BodyMemory bounds the bytes of request bodies held at once by all
+	// requests together (default 16 MiB), and BodyWait how long a request
+	// waits for room before it answers 503 (default 5 s); see bodyBudget.
+	BodyMemory int64
+	BodyWait   time.Duration
+	// CORSAllowedOrigins may call the API from a browser (ParseOrigins).
+	CORSAllowedOrigins []string
+	// Metrics is the registry that GET /metrics answers (nil: a new one);
+	// the server adds its request metrics to it.
+	Metrics *prometheus.Registry
+	// MetricsElsewhere leaves GET /metrics out of the routes, when
+	// MetricsHandler is served on another address (METRICS_ADDR).
+	MetricsElsewhere bool
+	// TokenCipher seals the network_a tokens that signup-sn and login-sn
+	// store (TOKEN_ENCRYPTION_KEY); nil: no token is stored, sign-in still works.
+	TokenCipher *auth.TokenCipher
 }
 
 // Server holds the dependencies of the handlers.
@@ -42,8 +67,19 @@ type Server struct {
 	tokens *auth.Tokens
 	log    *slog.Logger
 	routes []Route
+	// metrics count the requests (nil in some unit tests).
+	metrics *requestMetrics
 	// networkA is nil when NetworkAAPIURL is not set.
 	networkA *auth.NetworkA
+	// passwordChecks counts the passwords compared with a stored hash.
+	passwordChecks atomic.Int64
+	// afterPasswordCheck, when set (tests only), runs between a successful
+	// password check of login-password and the token it issues.
+	afterPasswordCheck func()
+	// bodies bounds the memory of the request bodies being read.
+	bodies *bodyBudget
+	// answers keeps the catalogue's answers per catalogue version.
+	answers *answerCache
 }
 
 // Route is one registered route, for the documentation and its tests.
@@ -63,7 +99,21 @@ func New(cfg Config, pool *pgxpool.Pool, tokens *auth.Tokens, log *slog.Logger) 
 	if cfg.LoginMaxFailures == 0 {
 		cfg.LoginMaxFailures = 10
 	}
-	s := &Server{cfg: cfg, pool: pool, q: db.New(pool), tokens: tokens, log: log}
+	if cfg.SignInTimeout <= 0 {
+		cfg.SignInTimeout = 20 * time.Second
+	}
+	if cfg.BodyMemory <= 0 {
+		cfg.BodyMemory = 16 << 20
+	}
+	if cfg.BodyWait <= 0 {
+		cfg.BodyWait = 5 * time.Second
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = prometheus.NewRegistry()
+	}
+	s := &Server{cfg: cfg, pool: pool, q: db.New(pool), tokens: tokens, log: log,
+		metrics: newRequestMetrics(cfg.Metrics), bodies: newBodyBudget(cfg.BodyMemory, cfg.BodyWait),
+		answers: newAnswerCache(answerCacheBytes)}
 	if cfg.NetworkAAPIURL != "" {
 		n, err := auth.NewNetworkA(cfg.NetworkAAPIURL, cfg.NetworkATimeout)
 		if err != nil {
@@ -82,7 +132,9 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.routes = nil
 	s.register(mux)
-	return s.logRequests(limitBody(envelopeMuxErrors(mux)))
+	// clientAddress and withRequestID copy the request into a new context, so
+	// they stand outside logRequests, which reads the pattern the mux sets.
+	return withRequestID(s.clientAddress(s.logRequests(s.edge(mux, limitBody(envelopeMuxErrors(mux))))))
 }
 
 // public registers a route that needs no credential.
@@ -101,6 +153,9 @@ func (s *Server) bearer(mux *http.ServeMux, pattern string, h http.Handler) {
 func (s *Server) register(mux *http.ServeMux) {
 	s.public(mux, "GET /healthz", http.HandlerFunc(s.healthz))
 	s.public(mux, "GET /readyz", http.HandlerFunc(s.readyz))
+	if !s.cfg.MetricsElsewhere {
+		s.public(mux, "GET /metrics", MetricsHandler(s.cfg.Metrics, s.log))
+	}
 
 	// Documentation: the OpenAPI document (http/openapi.yaml) and the page that renders it.
 	s.public(mux, "GET /v1/openapi.yaml", http.HandlerFunc(s.openAPIYAML))
@@ -108,13 +163,13 @@ func (s *Server) register(mux *http.ServeMux) {
 	s.public(mux, "GET /docs", http.HandlerFunc(s.docsPage))
 	s.public(mux, "GET /docs/{asset}", http.HandlerFunc(s.docsAsset))
 
-	s.public(mux, "POST /v1/user/login-password", s.handler(endpoint[loginPasswordRequest, userWithToken](s.userLoginPassword)))
+	s.public(mux, "POST /v1/user/login-password", s.signInDeadline(s.handler(endpoint[loginPasswordRequest, userWithToken](s.userLoginPassword))))
 	s.bearer(mux, "GET /v1/user/detail", s.handler(endpoint[empty, db.UserProfileRow](s.userDetail)))
 
 	// Catalogue: presets, reviews and the agency directory.
-	s.public(mux, "POST /v1/presets/browse", s.handler(endpoint[presetBrowseRequest, []db.PresetCardsRow](s.presetBrowse)))
-	s.public(mux, "POST /v1/presets/count", s.handler(endpoint[presetCountRequest, int64](s.presetCount)))
-	s.bearer(mux, "GET /v1/presets/available", s.handler(endpoint[presetAvailableRequest, []db.PresetAvailableRow](s.presetAvailable)))
+	s.public(mux, "POST /v1/presets/browse", s.handler(endpoint[presetBrowseRequest, encodedJSON](s.presetBrowse)))
+	s.public(mux, "POST /v1/presets/count", s.handler(endpoint[presetCountRequest, encodedJSON](s.presetCount)))
+	s.bearer(mux, "GET /v1/presets/available", s.handler(endpoint[presetAvailableRequest, encodedJSON](s.presetAvailable)))
 	s.public(mux, "GET /v1/presets/optimization-goals", s.handler(endpoint[empty, []db.CampaignObjectiveListRow](s.presetOptimizationGoals)))
 	s.bearer(mux, "POST /v1/reviews/submit", s.handler(endpoint[reviewSubmitRequest, db.ReviewSubmitRow](s.reviewSubmit)))
 	s.bearer(mux, "POST /v1/agencies/list", s.handler(endpoint[agencyListRequest, []json.RawMessage](s.agencyList)))
@@ -125,8 +180,8 @@ func (s *Server) register(mux *http.ServeMux) {
 	s.bearer(mux, "GET /v1/boosted-pages/detail/{id}", s.handler(endpoint[pathID, json.RawMessage](s.boostedPageDetail)))
 	s.bearer(mux, "POST /v1/boosted-pages/save/{id}", s.handler(endpoint[campaignSaveRequest, bool](s.boostedPageSave)))
 	s.bearer(mux, "POST /v1/boosted-pages/create", s.handler(endpoint[campaignCreateRequest, json.RawMessage](s.boostedPageCreate)))
-	s.bearer(mux, "POST /v1/boosted-pages/sources", s.handler(endpoint[campaignSourcesRequest, []json.RawMessage](s.boostedPageSources)))
-	s.bearer(mux, "POST /v1/boosted-pages/count", s.handler(endpoint[campaignCountRequest, int64](s.boostedPageCount)))
+	s.bearer(mux, "POST /v1/boosted-pages/sources", s.handler(endpoint[campaignSourcesRequest, encodedJSON](s.boostedPageSources)))
+	s.bearer(mux, "POST /v1/boosted-pages/count", s.handler(endpoint[campaignCountRequest, encodedJSON](s.boostedPageCount)))
 	s.bearer(mux, "GET /v1/boosted-pages/source-detail/{id}", s.handler(endpoint[pathID, json.RawMessage](s.boostedPageSourceDetail)))
 	s.bearer(mux, "DELETE /v1/boosted-pages/delete-source/{id}", s.handler(endpoint[pathID, deleteSourceResult](s.boostedPageDeleteSource)))
 	s.bearer(mux, "GET /v1/boosted-pages/history/{id}", s.handler(endpoint[pathID, json.RawMessage](s.boostedPageHistory)))
@@ -138,9 +193,9 @@ func (s *Server) register(mux *http.ServeMux) {
 	s.bearer(mux, "POST /v1/boosted-posts/batch-insights", s.handler(endpoint[batchInsightsRequest, db.BoostedPostInsightsSumRow](s.boostedPostBatchInsights)))
 
 	// Accounts: social sign-up and sign-in over network_a, profile changes, billing details.
-	s.public(mux, "POST /v1/user/pre-signup-sn", s.handler(endpoint[socialRequest, preSignup](s.userPreSignupSn)))
-	s.public(mux, "POST /v1/user/signup-sn", s.handler(endpoint[signupRequest, userWithToken](s.userSignupSn)))
-	s.public(mux, "POST /v1/user/login-sn", s.handler(endpoint[socialRequest, userWithToken](s.userLoginSn)))
+	s.public(mux, "POST /v1/user/pre-signup-sn", s.signInDeadline(s.handler(endpoint[socialRequest, preSignup](s.userPreSignupSn))))
+	s.public(mux, "POST /v1/user/signup-sn", s.signInDeadline(s.handler(endpoint[signupRequest, userWithToken](s.userSignupSn))))
+	s.public(mux, "POST /v1/user/login-sn", s.signInDeadline(s.handler(endpoint[socialRequest, userWithToken](s.userLoginSn))))
 	s.bearer(mux, "POST /v1/user/save", s.handler(endpoint[userSaveRequest, result](s.userSave)))
 	s.public(mux, "GET /v1/user/verify-email", s.handler(endpoint[verifyEmailRequest, result](s.userVerifyEmail)))
 	s.bearer(mux, "GET /v1/billing/detail", s.handler(endpoint[empty, db.BillingDetailRow](s.billingDetail)))

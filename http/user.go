@@ -2,9 +2,9 @@ package httpapi
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"strings"
+	"time"
 
 	"adboost/auth"
 	"adboost/db"
@@ -16,13 +16,25 @@ type userWithToken struct {
 	AccessToken string `json:"access_token"`
 }
 
-// signedIn answers the User of id with a new access token.
+// signedIn answers the User of id with a new access token of the user's
+// current token generation.
 func (s *Server) signedIn(ctx context.Context, id int64) (userWithToken, error) {
+	generation, err := s.q.UserTokenGeneration(ctx, id)
+	if err != nil {
+		return userWithToken{}, err
+	}
+	return s.signedInAt(ctx, id, generation)
+}
+
+// signedInAt answers the User of id with a new access token of the given
+// token generation: a password sign-in passes the one it read with the hash
+// it checked, so a password change committed meanwhile ends that token too.
+func (s *Server) signedInAt(ctx context.Context, id, generation int64) (userWithToken, error) {
 	profile, err := s.q.UserProfile(ctx, id)
 	if err != nil {
 		return userWithToken{}, err
 	}
-	token, err := s.tokens.Issue(id)
+	token, err := s.tokens.Issue(id, generation)
 	if err != nil {
 		return userWithToken{}, err
 	}
@@ -32,16 +44,6 @@ func (s *Server) signedIn(ctx context.Context, id int64) (userWithToken, error) 
 type loginPasswordRequest struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
-
-	clientAddr string
-}
-
-func (r *loginPasswordRequest) bind(req *http.Request) error {
-	r.clientAddr = req.RemoteAddr
-	if host, _, err := net.SplitHostPort(req.RemoteAddr); err == nil {
-		r.clientAddr = host
-	}
-	return nil
 }
 
 func (r *loginPasswordRequest) validate() error {
@@ -57,39 +59,95 @@ func (r *loginPasswordRequest) validate() error {
 	return nil
 }
 
-func (s *Server) userLoginPassword(ctx context.Context, req *loginPasswordRequest) (userWithToken, error) {
-	window := int32(s.cfg.LoginWindow.Seconds())
-	wait, err := s.q.LoginFailureRetryAfter(ctx, db.LoginFailureRetryAfterParams{
-		ClientAddr: req.clientAddr, Email: req.Email,
-		WindowSeconds: window, MaxFailures: int32(s.cfg.LoginMaxFailures),
+// reservePasswordCheck reserves one password check for the e-mail from the
+// request's client address, or answers 429 when either has used up its
+// checks of the window. The reservation is atomic whatever the concurrency
+// and the number of instances: both keys are locked (advisory transaction
+// locks, e-mail first) before they are counted, so a reservation counts
+// every one committed before it. A reservation that is not settled by
+// passwordChecked stays a failure.
+func (s *Server) reservePasswordCheck(ctx context.Context, email string) (attempt int64, err error) {
+	addr := clientAddrOf(ctx)
+	var got db.LoginAttemptReserveRow
+	err = db.InTx(ctx, s.pool, func(q *db.Queries) error {
+		if err := q.LoginAttemptLockEmail(ctx, email); err != nil {
+			return err
+		}
+		if err := q.LoginAttemptLockAddr(ctx, addr); err != nil {
+			return err
+		}
+		got, err = q.LoginAttemptReserve(ctx, db.LoginAttemptReserveParams{
+			Email: email, ClientAddr: addr,
+			WindowSeconds: int32(s.cfg.LoginWindow.Seconds()), MaxAttempts: int32(s.cfg.LoginMaxFailures),
+		})
+		return err
 	})
 	if err != nil {
-		return userWithToken{}, err
+		return 0, err
 	}
-	if wait > 0 {
-		e := newError(http.StatusTooManyRequests, "rate_limited", "too many failed sign-ins; try again in %d seconds", wait)
-		e.RetryAfter = int(wait)
-		return userWithToken{}, e
+	if got.AttemptID == 0 {
+		e := newError(http.StatusTooManyRequests, "rate_limited",
+			"too many failed sign-ins; try again in %d seconds", got.RetryAfterSeconds)
+		e.RetryAfter = int(max(got.RetryAfterSeconds, 1))
+		return 0, e
+	}
+	return got.AttemptID, nil
+}
+
+// passwordChecked compares a password with a stored hash (a nil hash never
+// matches, in the same time) under a reservation of reservePasswordCheck,
+// and settles it: a wrong password leaves the reservation counted as a
+// failure; a right one forgets it and the e-mail's earlier failures.
+func (s *Server) passwordChecked(ctx context.Context, attempt int64, email string, hash *string, password string) (bool, error) {
+	s.passwordChecks.Add(1)
+	if auth.CheckPassword(hash, password) != nil {
+		if err := s.q.LoginAttemptExpire(ctx, int32(s.cfg.LoginWindow.Seconds())); err != nil {
+			s.log.WarnContext(ctx, "login attempts: clean-up failed", "err", err)
+		}
+		return false, nil
+	}
+	return true, s.q.LoginAttemptSucceeded(ctx, db.LoginAttemptSucceededParams{AttemptID: attempt, Email: email})
+}
+
+// releaseAttempt gives back a reservation whose password was never checked.
+func (s *Server) releaseAttempt(ctx context.Context, attempt int64) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if err := s.q.LoginAttemptRelease(ctx, attempt); err != nil {
+		s.log.WarnContext(ctx, "login attempts: release failed", "err", err)
+	}
+}
+
+// PasswordChecks answers how many passwords this server has compared with a
+// stored hash (sign-ins and current_password checks), for tests and metrics.
+func (s *Server) PasswordChecks() int64 { return s.passwordChecks.Load() }
+
+var errInvalidCredentials = newError(http.StatusUnauthorized, "invalid_credentials", "the e-mail or the password is wrong")
+
+func (s *Server) userLoginPassword(ctx context.Context, req *loginPasswordRequest) (userWithToken, error) {
+	attempt, err := s.reservePasswordCheck(ctx, req.Email)
+	if err != nil {
+		return userWithToken{}, err
 	}
 	cred, err := s.q.UserCredentialsByEmail(ctx, req.Email)
 	var hash *string
 	if err == nil {
 		hash = cred.PasswordHash
 	} else if !isNoRows(err) {
+		s.releaseAttempt(ctx, attempt)
 		return userWithToken{}, err
 	}
-	if auth.CheckPassword(hash, req.Password) != nil {
-		if err := s.q.LoginFailureRecord(ctx, db.LoginFailureRecordParams{
-			WindowSeconds: window, ClientAddr: req.clientAddr, Email: req.Email,
-		}); err != nil {
-			return userWithToken{}, err
-		}
-		return userWithToken{}, newError(http.StatusUnauthorized, "invalid_credentials", "the e-mail or the password is wrong")
-	}
-	if err := s.q.LoginFailureClear(ctx, req.Email); err != nil {
+	ok, err := s.passwordChecked(ctx, attempt, req.Email, hash, req.Password)
+	switch {
+	case err != nil:
 		return userWithToken{}, err
+	case !ok:
+		return userWithToken{}, errInvalidCredentials
 	}
-	return s.signedIn(ctx, cred.ID)
+	if s.afterPasswordCheck != nil {
+		s.afterPasswordCheck()
+	}
+	return s.signedInAt(ctx, cred.ID, cred.TokenGeneration)
 }
 
 func (s *Server) userDetail(ctx context.Context, _ *empty) (db.UserProfileRow, error) {

@@ -41,7 +41,7 @@ func TestLoginPassword(t *testing.T) {
 	if !reflect.DeepEqual(got, anaUser) {
 		t.Fatalf("user = %v\nwant %v", got, anaUser)
 	}
-	id, err := e.tokens.Verify(token)
+	id, _, err := e.tokens.Verify(token)
 	if err != nil || id != 100 {
 		t.Fatalf("access_token verifies to %d, %v; want 100", id, err)
 	}
@@ -146,7 +146,7 @@ func TestLoginPasswordSlowDown(t *testing.T) {
 	login("127.0.0.53", "bob@example.com", "bob-password").ok(&bob)
 
 	// Failures older than the window do not count.
-	if _, err := e.pool.Exec(t.Context(), "UPDATE login_failure SET failed_at = failed_at - interval '16 minutes'"); err != nil {
+	if _, err := e.pool.Exec(t.Context(), "UPDATE login_attempt SET attempted_at = attempted_at - interval '16 minutes'"); err != nil {
 		t.Fatal(err)
 	}
 	login("127.0.0.40", "ana.novak@example.com", "ana-password").ok(&bob)

@@ -71,17 +71,23 @@ func TestServeSendsVerificationMail(t *testing.T) {
 	}
 	user := call("POST", "/v1/user/login-password", "", `{"email": "demo@adboost.example", "password": "demo-password"}`)
 	token := user["access_token"].(string)
-	saved := call("POST", "/v1/user/save", token, `{"email": "dana.new@example.com"}`)
+	saved := call("POST", "/v1/user/save", token, `{"email": "dana.new@example.com", "current_password": "demo-password"}`)
 	if saved["message"] != "A verification e-mail has been sent to dana.new@example.com." {
 		t.Fatalf("save = %v", saved)
 	}
 
+	// Two mails: the verification to the new address, the notice to the
+	// old one.
 	var got []smtptest.Message
-	for deadline := time.Now().Add(10 * time.Second); len(got) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); len(got) < 2 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		got = smtp.Messages()
 	}
-	if len(got) != 1 || got[0].To[0] != "dana.new@example.com" || got[0].From != "mailer@adboost.test" || got[0].User != "adboost" {
-		t.Fatalf("received %+v, want the verification mail to dana.new@example.com", got)
+	if len(got) == 2 && got[0].To[0] != "dana.new@example.com" {
+		got[0], got[1] = got[1], got[0]
+	}
+	if len(got) != 2 || got[0].To[0] != "dana.new@example.com" || got[0].From != "mailer@adboost.test" || got[0].User != "adboost" ||
+		got[1].To[0] != "demo@adboost.example" {
+		t.Fatalf("received %+v, want the verification mail to dana.new@example.com and the notice to demo@adboost.example", got)
 	}
 	msg, err := mail.ReadMessage(bytes.NewReader(got[0].Data))
 	if err != nil {
@@ -104,9 +110,11 @@ func TestServeSendsVerificationMail(t *testing.T) {
 func TestAccountsConfiguration(t *testing.T) {
 	t.Parallel()
 	for name, vars := range map[string]map[string]string{
-		"NETWORK_A_API_URL": {"NETWORK_A_API_URL": "ftp://graph.example"},
-		"SMTP_URL":          {"SMTP_URL": "http://mail.example"},
-		"MAIL_FROM":         {"MAIL_FROM": "not an address"},
+		"NETWORK_A_API_URL":    {"NETWORK_A_API_URL": "ftp://graph.example"},
+		"SMTP_URL":             {"SMTP_URL": "http://mail.example"},
+		"MAIL_FROM":            {"MAIL_FROM": "not an address"},
+		"DB_STATEMENT_TIMEOUT": {"DB_STATEMENT_TIMEOUT": "soon"},
+		"TRUSTED_PROXIES":      {"TRUSTED_PROXIES": "10.0.0.0/8, proxy.example"},
 	} {
 		vars["JWT_SECRET"] = strings.Repeat("k", 32)
 		err := run(context.Background(), []string{"serve"}, envOf(vars), nil, io.Discard, quiet())

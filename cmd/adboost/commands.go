@@ -6,31 +6,67 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"adboost/db"
 	"adboost/db/dataset"
+	"adboost/db/engine"
 	"adboost/db/outbox"
 	httpapi "adboost/http"
 )
 
-// open connects to the configured database, creating the default local
-// database when it is missing.
+// open connects to the configured database, creating it first when it is
+// missing and the user may. Its statements have no time limit (migrations,
+// imports); serve opens its own pool with one.
 func open(ctx context.Context, cfg config) (*pgxpool.Pool, error) {
-	if cfg.defaultDatabase {
-		if err := db.EnsureDatabase(ctx, cfg.databaseURL); err != nil {
-			return nil, fmt.Errorf("database: %w", err)
-		}
+	return openWith(ctx, cfg, db.Options{})
+}
+
+func openWith(ctx context.Context, cfg config, opts db.Options) (*pgxpool.Pool, error) {
+	if err := db.EnsureDatabase(ctx, cfg.databaseURL); err != nil {
+		return nil, explainDBError(cfg.databaseURL, err)
 	}
-	pool, err := db.Open(ctx, cfg.databaseURL)
+	pool, err := db.OpenWith(ctx, cfg.databaseURL, opts)
 	if err != nil {
-		return nil, fmt.Errorf("database: %w", err)
+		return nil, explainDBError(cfg.databaseURL, err)
 	}
 	return pool, nil
+}
+
+// explainDBError says where the database is and what to do about err,
+// without the password of the URL.
+func explainDBError(url string, err error) error {
+	c, perr := pgconn.ParseConfig(url)
+	if perr != nil {
+		return fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	where := net.JoinHostPort(c.Host, strconv.Itoa(int(c.Port)))
+	if strings.HasPrefix(c.Host, "/") {
+		where = fmt.Sprintf("%s/.s.PGSQL.%d", c.Host, c.Port)
+	}
+	var pgErr *pgconn.PgError
+	var connErr *pgconn.ConnectError
+	switch {
+	case errors.As(err, &pgErr) && pgErr.Code == "42501": // insufficient_privilege, of CREATE DATABASE
+		return fmt.Errorf("database %q does not exist on the PostgreSQL server at %s, and user %q may not create it: "+
+			"create it (createdb -h %s -p %d %s), or set DATABASE_URL to an existing database: %w",
+			c.Database, where, c.User, c.Host, c.Port, c.Database, err)
+	case errors.As(err, &pgErr):
+		return fmt.Errorf("database %q at %s: %w", c.Database, where, err)
+	case errors.As(err, &connErr), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("cannot reach PostgreSQL at %s: start PostgreSQL there, or set DATABASE_URL to the server to use (%w)", where, err)
+	}
+	return fmt.Errorf("database %q at %s: %w", c.Database, where, err)
 }
 
 func serve(ctx context.Context, cfg config, log *slog.Logger) error {
@@ -38,23 +74,70 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	pool, err := open(ctx, cfg)
+	// Migrations may run longer than a request's statements may: they get
+	// a pool of their own, without DB_STATEMENT_TIMEOUT.
+	migrations, err := open(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
-	if err := db.MigrateUp(ctx, pool); err != nil {
+	err = db.MigrateUp(ctx, migrations)
+	if err == nil {
+		err = engine.Migrate(ctx, migrations) // River's own tables
+	}
+	migrations.Close()
+	if err != nil {
 		return err
 	}
+	pool, err := openWith(ctx, cfg, db.Options{StatementTimeout: cfg.statementTimeout})
+	if err != nil {
+		return err
+	}
+	// Shutdown ends within its grace of the signal (CONTRACT §15), whatever
+	// still runs: the waits for the engine and the mail sender below are cut
+	// at hardStop, and a pool whose connections are still held is then left
+	// to the process's exit (PostgreSQL rolls back what they had begun).
+	hardStop := make(chan struct{})
+	stopClock := context.AfterFunc(ctx, func() {
+		time.AfterFunc(httpapi.DefaultShutdownGrace-500*time.Millisecond, func() { close(hardStop) })
+	})
+	defer stopClock()
+	defer func() {
+		select {
+		case <-hardStop:
+			log.Warn("shutdown: work still running at the end of the grace is left to the exit")
+		default:
+			pool.Close()
+		}
+	}()
+	waitOrHardStop := func(what string, done <-chan struct{}) {
+		select {
+		case <-done:
+		case <-hardStop:
+			log.Warn("shutdown: " + what + " did not stop within the grace")
+		}
+	}
+	// Listen before anything starts working, so that a taken address stops
+	// serve before the engine or the mail sender has begun.
+	ln, err := net.Listen("tcp", cfg.httpAddr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close() // Serve closes it; this covers the returns before it
 	mailer, err := outbox.New(pool, outbox.Config{SMTPURL: cfg.smtpURL, From: cfg.mailFrom}, log)
 	if err != nil {
 		return err
 	}
+	metrics := newMetrics(pool)
 	api := httpapi.New(httpapi.Config{
 		ServiceFixedFee:       cfg.fixedFee,
 		PublicBaseURL:         cfg.publicBaseURL,
 		AdvertiserAccessEmail: cfg.advertiserAccessEmail,
 		NetworkAAPIURL:        cfg.networkAURL,
+		TrustedProxies:        cfg.trustedProxies,
+		CORSAllowedOrigins:    cfg.corsOrigins,
+		Metrics:               metrics,
+		MetricsElsewhere:      cfg.metricsAddr != "",
+		TokenCipher:           cfg.tokenCipher,
 	}, pool, tokens, log)
 	if cfg.networkAURL == "" {
 		log.Warn("NETWORK_A_API_URL is not set: social sign-up and sign-in answer 503")
@@ -74,25 +157,86 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	mailCtx, stopMail := context.WithCancel(ctx)
 	mailDone := make(chan struct{})
 	go func() { defer close(mailDone); mailer.Run(mailCtx) }()
-	defer func() { stopMail(); <-mailDone }()
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("serving", "addr", cfg.httpAddr)
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	log.Info("shutting down: waiting for requests in flight (15 s at most)")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+	defer func() { stopMail(); waitOrHardStop("the mail sender", mailDone) }()
+	runner, err := engineRunner(pool, cfg, log)
+	if err != nil {
 		return err
 	}
-	return nil
+	if runner != nil {
+		if err := runner.RegisterMetrics(metrics); err != nil {
+			return fmt.Errorf("engine metrics: %w", err)
+		}
+		if err := runner.Start(context.WithoutCancel(ctx)); err != nil {
+			return fmt.Errorf("engine: %w", err)
+		}
+		log.Info("boosting engine started", "interval", cfg.engineInterval, "post_max_age", cfg.enginePostMaxAge)
+		// The engine stops while requests in flight finish: the jobs being
+		// worked get 10 s, then their contexts end (a campaign's work stops
+		// between network_a calls, nothing half-written, and a later job
+		// resumes it).
+		served := make(chan struct{})
+		stopped := make(chan struct{})
+		go func() {
+			defer close(stopped)
+			select {
+			case <-ctx.Done():
+			case <-served:
+			}
+			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			if err := runner.Stop(stopCtx); err != nil {
+				log.Warn("boosting engine stopped", "err", err)
+			}
+		}()
+		defer func() { close(served); waitOrHardStop("the boosting engine", stopped) }()
+	}
+	if cfg.metricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.metricsAddr, metrics, log)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+	}
+	log.Info("serving", "addr", ln.Addr().String())
+	go func() {
+		<-ctx.Done()
+		log.Info("shutting down: requests in flight may finish, those still running after 13 s are cancelled (15 s at most)")
+	}()
+	// Serve ends within the grace, cancelling what still runs.
+	return httpapi.Serve(ctx, srv, ln, httpapi.DefaultShutdownGrace)
+}
+
+// newMetrics answers the registry of GET /metrics with the collectors of
+// the process, the pool and the mail outbox; the HTTP server adds its request
+// metrics. More collectors (the engine's, ...) are registered here.
+func newMetrics(pool *pgxpool.Pool) *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		db.NewPoolCollector(pool),
+		outbox.NewCollector(pool),
+	)
+	return reg
+}
+
+// serveMetrics serves GET /metrics on addr (METRICS_ADDR) until the returned
+// function is called.
+func serveMetrics(addr string, reg *prometheus.Registry, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("METRICS_ADDR: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", httpapi.MetricsHandler(reg, log))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics server stopped", "err", err)
+		}
+	}()
+	log.Info("serving metrics", "addr", ln.Addr().String())
+	return func() { _ = srv.Close() }, nil
 }
 
 func migrate(ctx context.Context, cfg config, direction string, stdout io.Writer) error {
@@ -113,6 +257,10 @@ func migrate(ctx context.Context, cfg config, direction string, stdout io.Writer
 			fmt.Fprintf(stdout, "applied %s (%s)\n", r.Source.Path, r.Duration.Round(time.Millisecond))
 		}
 		if err != nil {
+			return err
+		}
+		// River's own migrations: the job tables of the boosting engine.
+		if err := engine.Migrate(ctx, pool); err != nil {
 			return err
 		}
 		return db.GeoLoad(ctx, pool)
@@ -136,7 +284,7 @@ func migrate(ctx context.Context, cfg config, direction string, stdout io.Writer
 		}
 		return nil
 	}
-	return usageError(fmt.Sprintf("migrate %q: use up, down or status", direction))
+	return fmt.Errorf("migrate %q: use up, down or status", direction)
 }
 
 func importFile(ctx context.Context, cfg config, name string, stdin io.Reader, log *slog.Logger) error {
@@ -157,7 +305,7 @@ func importFile(ctx context.Context, cfg config, name string, stdin io.Reader, l
 	if err := db.MigrateUp(ctx, pool); err != nil {
 		return err
 	}
-	if err := dataset.Load(ctx, pool, r); err != nil {
+	if err := (dataset.Options{TokenCipher: cfg.tokenCipher}).Load(ctx, pool, r); err != nil {
 		return fmt.Errorf("import %s: %w (nothing was written)", name, err)
 	}
 	log.Info("imported", "file", name)
@@ -177,5 +325,63 @@ func demo(ctx context.Context, cfg config, log *slog.Logger) error {
 		return fmt.Errorf("demo: %w", err)
 	}
 	log.Info("demo data loaded", "user", "demo@adboost.example", "password", "demo-password")
+	return nil
+}
+
+// engineRunner answers the River runner of the boosting engine, or nil
+// (with a warning) when the engine is off: no TOKEN_ENCRYPTION_KEY, no
+// NETWORK_A_API_URL, or ENGINE_INTERVAL=0.
+func engineRunner(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*engine.Runner, error) {
+	switch {
+	case cfg.tokenCipher == nil:
+		log.Warn("TOKEN_ENCRYPTION_KEY is not set: network_a tokens are not stored and the boosting engine is off")
+		return nil, nil
+	case cfg.networkAURL == "":
+		log.Warn("NETWORK_A_API_URL is not set: the boosting engine is off")
+		return nil, nil
+	case cfg.engineInterval == 0:
+		log.Info("ENGINE_INTERVAL=0: the boosting engine is off")
+		return nil, nil
+	}
+	e, err := newEngine(pool, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	return engine.NewRunner(pool, e, cfg.engineInterval, 0, log)
+}
+
+func newEngine(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*engine.Engine, error) {
+	return engine.New(pool, engine.Config{
+		NetworkAURL: cfg.networkAURL,
+		Cipher:      cfg.tokenCipher,
+		PostMaxAge:  cfg.enginePostMaxAge,
+	}, log)
+}
+
+// runEngine runs one cycle of the boosting engine over every campaign and
+// fails naming the campaigns whose work failed.
+func runEngine(ctx context.Context, cfg config, log *slog.Logger) error {
+	if cfg.tokenCipher == nil {
+		return errors.New("engine: TOKEN_ENCRYPTION_KEY is not set: no network_a token can be read")
+	}
+	if cfg.networkAURL == "" {
+		return errors.New("engine: NETWORK_A_API_URL is not set")
+	}
+	pool, err := open(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	if err := db.MigrateUp(ctx, pool); err != nil {
+		return err
+	}
+	e, err := newEngine(pool, cfg, log)
+	if err != nil {
+		return err
+	}
+	if err := e.Cycle(ctx); err != nil {
+		return err
+	}
+	log.Info("engine: every campaign was processed")
 	return nil
 }

@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"log/slog"
 	"net/mail"
+	"net/netip"
 	"regexp"
 	"strings"
 	"time"
 
 	"adboost/auth"
 	"adboost/db"
+	"adboost/db/engine"
 	"adboost/db/outbox"
+	httpapi "adboost/http"
 )
 
 // config is the environment of CONTRACT §1.
@@ -31,6 +34,25 @@ type config struct {
 	networkAURL           string // NETWORK_A_API_URL: empty turns social sign-in off
 	smtpURL               string // SMTP_URL: empty logs mails instead of sending them
 	mailFrom              string // MAIL_FROM: the sender of outgoing mails
+	// statementTimeout bounds each statement of the serving pool
+	// (DB_STATEMENT_TIMEOUT, default 5s; 0 turns it off).
+	statementTimeout time.Duration
+	// trustedProxies may name the client in X-Forwarded-For (TRUSTED_PROXIES).
+	trustedProxies []netip.Prefix
+
+	// corsOrigins may call the API from a browser (CORS_ALLOWED_ORIGINS).
+	corsOrigins []string
+	// metricsAddr serves GET /metrics instead of HTTP_ADDR (METRICS_ADDR).
+	metricsAddr string
+	// tokenCipher seals and opens network_a tokens (TOKEN_ENCRYPTION_KEY);
+	// nil: tokens are not stored and the boosting engine is off.
+	tokenCipher *auth.TokenCipher
+	// engineInterval is how often serve runs a cycle of the boosting engine
+	// (ENGINE_INTERVAL; 0 = never).
+	engineInterval time.Duration
+	// enginePostMaxAge is how old a post may be and still be boosted
+	// (ENGINE_POST_MAX_AGE).
+	enginePostMaxAge time.Duration
 }
 
 var decimal = regexp.MustCompile(`^[0-9]{1,8}(\.[0-9]{1,2})?$`)
@@ -69,6 +91,14 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 		return c, fmt.Errorf("JWT_TTL %q is not a positive duration such as 24h", getenv("JWT_TTL"))
 	}
 	c.jwtTTL = ttl
+	st, err := time.ParseDuration(or(getenv("DB_STATEMENT_TIMEOUT"), "5s"))
+	if err != nil || st < 0 {
+		return c, fmt.Errorf("DB_STATEMENT_TIMEOUT %q is not a duration such as 5s (0 turns the limit off)", getenv("DB_STATEMENT_TIMEOUT"))
+	}
+	c.statementTimeout = st
+	if c.trustedProxies, err = httpapi.ParseTrustedProxies(getenv("TRUSTED_PROXIES")); err != nil {
+		return c, err
+	}
 	if c.networkAURL != "" {
 		if _, err := auth.NewNetworkA(c.networkAURL, 0); err != nil {
 			return c, fmt.Errorf("NETWORK_A_API_URL: %w", err)
@@ -79,8 +109,23 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 			return c, err
 		}
 	}
+	c.metricsAddr = getenv("METRICS_ADDR")
+	if c.corsOrigins, err = httpapi.ParseOrigins(getenv("CORS_ALLOWED_ORIGINS")); err != nil {
+		return c, fmt.Errorf("CORS_ALLOWED_ORIGINS: %w", err)
+	}
 	if _, err := mail.ParseAddress(c.mailFrom); err != nil {
 		return c, fmt.Errorf("MAIL_FROM %q is not an e-mail address: %w", c.mailFrom, err)
+	}
+	if key := getenv("TOKEN_ENCRYPTION_KEY"); key != "" {
+		if c.tokenCipher, err = auth.NewTokenCipher(key); err != nil {
+			return c, err
+		}
+	}
+	if c.engineInterval, err = duration(getenv, "ENGINE_INTERVAL", engine.DefaultInterval, true); err != nil {
+		return c, err
+	}
+	if c.enginePostMaxAge, err = duration(getenv, "ENGINE_POST_MAX_AGE", engine.DefaultPostMaxAge, false); err != nil {
+		return c, err
 	}
 	return c, nil
 }
@@ -97,6 +142,22 @@ func (c config) tokens(log *slog.Logger) (*auth.Tokens, error) {
 		log.Warn("JWT_SECRET is not set: using a random secret; tokens will not survive a restart (ADBOOST_ENV=dev)")
 	}
 	return auth.NewTokens(secret, c.jwtTTL)
+}
+
+// duration reads a duration variable (e.g. 5m, 168h); 0 only when zeroOK.
+func duration(getenv func(string) string, name string, def time.Duration, zeroOK bool) (time.Duration, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 || (d == 0 && !zeroOK) {
+		if zeroOK {
+			return 0, fmt.Errorf("%s %q is not a duration such as 5m (0 turns it off)", name, v)
+		}
+		return 0, fmt.Errorf("%s %q is not a positive duration such as 168h", name, v)
+	}
+	return d, nil
 }
 
 func or(v, def string) string {

@@ -22,6 +22,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The tests of exit codes run this test binary as the adboost binary.
+	if os.Getenv("ADBOOST_TEST_RUN_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
 	auth.PasswordCost = bcrypt.MinCost
 	dbtest.Main(m)
 }

@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 
+	"adboost/auth"
 	"adboost/db"
 )
 
 func init() {
-	register(section{key: "sources", load: loadSources})
+	register(section{key: "sources", loadWith: loadSources})
 	register(section{key: "billing", load: loadBilling})
 }
 
@@ -21,9 +22,12 @@ type sourceRow struct {
 	NetworkBID      *int64 `json:"network_b_id"`
 	NetworkBName    string `json:"network_b_name"`
 	NetworkBPicture string `json:"network_b_picture"`
+	// AccessToken is the page's network_a token, stored sealed with the
+	// import's TokenCipher (CONTRACT §14); absent keeps the stored one.
+	AccessToken string `json:"access_token"`
 }
 
-func loadSources(ctx context.Context, q *db.Queries, raw json.RawMessage) error {
+func loadSources(ctx context.Context, q *db.Queries, raw json.RawMessage, o Options) error {
 	items, err := rows[sourceRow]("sources", raw)
 	if err != nil {
 		return err
@@ -43,7 +47,21 @@ func loadSources(ctx context.Context, q *db.Queries, raw json.RawMessage) error 
 			UserID: s.UserID, ID: s.ID, Platform: s.Platform, Name: s.Name, Picture: s.Picture,
 			NetworkBID: s.NetworkBID, NetworkBName: s.NetworkBName, NetworkBPicture: s.NetworkBPicture,
 		}
-		return nil
+		if s.AccessToken == "" {
+			return nil
+		}
+		// The messages never repeat the token.
+		switch {
+		case s.Platform != "network_a":
+			return invalid("access_token", "only a network_a page has an access token")
+		case auth.CheckNetworkAToken(s.AccessToken) != nil:
+			return invalid("access_token", "is not a network_a access token")
+		case o.TokenCipher == nil:
+			return invalid("access_token", "cannot be stored without TOKEN_ENCRYPTION_KEY")
+		}
+		sealed, err := o.TokenCipher.Seal(s.AccessToken)
+		params[i].AccessToken = sealed
+		return err
 	})
 	if err != nil {
 		return err

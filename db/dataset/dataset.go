@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"adboost/auth"
 	"adboost/db"
 )
 
@@ -25,6 +26,16 @@ import (
 type section struct {
 	key  string
 	load func(ctx context.Context, q *db.Queries, raw json.RawMessage) error
+	// loadWith, when set, is used instead of load: the key needs the options.
+	loadWith func(ctx context.Context, q *db.Queries, raw json.RawMessage, o Options) error
+}
+
+// Options change how data files are loaded; the zero value is what Load and
+// LoadFiles use.
+type Options struct {
+	// TokenCipher seals sources[].access_token (TOKEN_ENCRYPTION_KEY). nil:
+	// a file that carries a token is refused, since it could not be stored.
+	TokenCipher *auth.TokenCipher
 }
 
 // sectionOrder is the order in which keys are loaded, so that rows can refer
@@ -75,6 +86,16 @@ func invalid(field, format string, args ...any) error {
 
 // Load reads one data file and writes it in one transaction.
 func Load(ctx context.Context, pool *pgxpool.Pool, r io.Reader) error {
+	return Options{}.Load(ctx, pool, r)
+}
+
+// LoadFiles writes several parsed data files, in order, in one transaction.
+func LoadFiles(ctx context.Context, pool *pgxpool.Pool, files ...map[string]json.RawMessage) error {
+	return Options{}.LoadFiles(ctx, pool, files...)
+}
+
+// Load reads one data file and writes it in one transaction, with the options.
+func (o Options) Load(ctx context.Context, pool *pgxpool.Pool, r io.Reader) error {
 	var file map[string]json.RawMessage
 	dec := json.NewDecoder(r)
 	if err := dec.Decode(&file); err != nil {
@@ -83,11 +104,12 @@ func Load(ctx context.Context, pool *pgxpool.Pool, r io.Reader) error {
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("data file: unexpected data after the JSON object")
 	}
-	return LoadFiles(ctx, pool, file)
+	return o.LoadFiles(ctx, pool, file)
 }
 
-// LoadFiles writes several parsed data files, in order, in one transaction.
-func LoadFiles(ctx context.Context, pool *pgxpool.Pool, files ...map[string]json.RawMessage) error {
+// LoadFiles writes several parsed data files, in order, in one transaction,
+// with the options.
+func (o Options) LoadFiles(ctx context.Context, pool *pgxpool.Pool, files ...map[string]json.RawMessage) error {
 	for _, file := range files {
 		for key := range file {
 			if _, ok := sections[key]; !ok {
@@ -102,7 +124,14 @@ func LoadFiles(ctx context.Context, pool *pgxpool.Pool, files ...map[string]json
 				if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 					continue
 				}
-				if err := sections[key].load(ctx, q, raw); err != nil {
+				sec := sections[key]
+				var err error
+				if sec.loadWith != nil {
+					err = sec.loadWith(ctx, q, raw, o)
+				} else {
+					err = sec.load(ctx, q, raw)
+				}
+				if err != nil {
 					return err
 				}
 			}
@@ -201,6 +230,7 @@ var fileFields = map[string]string{
 	"agency_industry_industry_id_fkey":       "industries",
 	"source_network_b_check":                 "network_b_id",
 	"source_network_b_key":                   "network_b_id",
+	"source_access_token_platform_check":     "access_token",
 	"campaign_user_id_key":                   "user_id",
 	"boosted_post_campaign_campaign_id_fkey": "boosted_page_ids",
 	"boosted_post_campaign_post_id_fkey":     "id",

@@ -179,26 +179,32 @@ func TestQueuedWhileSMTPDownDeliveredWhenBack(t *testing.T) {
 	pool := dbtest.New(t)
 	addr := smtptest.FreeAddr(t) // nothing listens there yet
 	ids := queue(t, pool, "ana@example.com")
-	s, err := outbox.New(pool, outbox.Config{
-		SMTPURL: "smtp://" + addr, Poll: 20 * time.Millisecond,
-		BackoffBase: 100 * time.Millisecond, BackoffMax: 400 * time.Millisecond,
-	}, quiet())
-	if err != nil {
-		t.Fatal(err)
+	sender := func(base time.Duration) *outbox.Sender {
+		s, err := outbox.New(pool, outbox.Config{
+			SMTPURL: "smtp://" + addr, Poll: 20 * time.Millisecond,
+			BackoffBase: base, BackoffMax: 4 * base,
+		}, quiet())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
 	}
 
 	// One attempt by hand: it fails, and the next is scheduled after the
-	// backoff, not at once.
-	if n, err := s.RunOnce(t.Context()); n != 1 || err != nil {
+	// backoff, not at once. The backoff is long enough (1 s) that a loaded
+	// machine cannot reach its end between the two RunOnce calls.
+	first := sender(time.Second)
+	if n, err := first.RunOnce(t.Context()); n != 1 || err != nil {
 		t.Fatalf("RunOnce = %d, %v", n, err)
 	}
 	st := state(t, pool, ids[0])
-	if st.Sent || st.Attempts != 1 || !strings.Contains(st.LastError, "connect") || st.DueIn <= 0 || st.DueIn > 100*time.Millisecond {
-		t.Fatalf("after a failed attempt: %+v; want unsent, 1 attempt, the connection error, due within 100 ms", st)
+	if st.Sent || st.Attempts != 1 || !strings.Contains(st.LastError, "connect") || st.DueIn <= 0 || st.DueIn > time.Second {
+		t.Fatalf("after a failed attempt: %+v; want unsent, 1 attempt, the connection error, due within 1 s", st)
 	}
-	if n, _ := s.RunOnce(t.Context()); n != 0 {
+	if n, _ := first.RunOnce(t.Context()); n != 0 {
 		t.Fatal("a failed mail was retried before its backoff ended")
 	}
+	s := sender(100 * time.Millisecond)
 
 	// The loop keeps retrying, with growing waits, while SMTP is down.
 	ctx, cancel := context.WithCancel(t.Context())

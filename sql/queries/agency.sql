@@ -53,8 +53,8 @@ ON CONFLICT DO NOTHING;
 --     or locations (agency_search_idx);
 --   service, industry: the agency offers that service / works for that
 --     industry (agency_service_service_idx, agency_industry_industry_idx).
--- Paging (CONTRACT §9) as PresetBrowse. The Agency objects are built for the
--- page's rows only.
+-- Paging (CONTRACT §9) as PresetBrowse. The Agency objects of the page's rows
+-- are read ready from agency_object (00050_catalogue_derived.sql).
 WITH page AS (
     SELECT a.id, a.username
     FROM agency AS a
@@ -73,16 +73,17 @@ WITH page AS (
     LIMIT least(sqlc.arg(page_size)::int, 50)
     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)
 )
-SELECT c.object AS agency
+SELECT o.object AS agency
 FROM page
-JOIN agency_card AS c ON c.id = page.id
+JOIN agency_object AS o ON o.agency_id = page.id
 ORDER BY page.username, page.id;
 
 -- name: AgencyDetail :one
 -- The Agency object of one listed agency (agencies/detail/{id}); no row
--- (unknown, or a user's own unlisted agency): 404.
-SELECT c.object AS agency
-FROM agency_card AS c
-JOIN agency AS a ON a.id = c.id
-WHERE c.id = @id
+-- (unknown, or a user's own unlisted agency): 404. Read ready from
+-- agency_object.
+SELECT o.object AS agency
+FROM agency_object AS o
+JOIN agency AS a ON a.id = o.agency_id
+WHERE o.agency_id = @id
   AND a.listed;

@@ -15,9 +15,11 @@ LEFT JOIN agency AS a ON a.id = u.agency_id
 WHERE u.id = @id;
 
 -- name: UserCredentialsByEmail :one
--- The password hash of the account with this e-mail, whatever its case.
+-- The password hash of the account with this e-mail, whatever its case, and
+-- the token generation that goes with it: a password change moves both in
+-- one statement, so a token issued for this hash never outlives the change.
 -- Served by app_user_email_key.
-SELECT id, password_hash
+SELECT id, password_hash, token_generation
 FROM app_user
 WHERE lower(email) = lower(@email);
 
@@ -67,6 +69,22 @@ SELECT @email, @snid::bigint, @first_name, @last_name, a.id, sqlc.narg(preset_id
 FROM new_agency AS a
 RETURNING id;
 
+-- name: UserTokenGeneration :one
+-- The generation that the user's access tokens must carry (see the Bearer
+-- middleware); no row for an account that no longer exists. Served by the
+-- primary key.
+SELECT token_generation
+FROM app_user
+WHERE id = @id;
+
+-- name: UserCredentials :one
+-- The e-mail and password hash of a signed-in user, for user/save to check
+-- current_password (a NULL hash: an account made by social sign-up that has
+-- no password yet).
+SELECT email, password_hash
+FROM app_user
+WHERE id = @id;
+
 -- name: UserIDBySnid :one
 -- The account of a network_a user (login-sn). Served by app_user_snid_key.
 SELECT id
@@ -75,7 +93,8 @@ WHERE snid = @snid::bigint;
 
 -- name: UserSettingsSave :one
 -- user/save: sets the given phone number, phone country and password hash
--- (NULL keeps the stored value), but only when the phone country is a known
+-- (NULL keeps the stored value; a new hash also moves the token generation
+-- on, which signs out every earlier token), but only when the phone country is a known
 -- ISO country and the new e-mail, if any, belongs to no other account;
 -- answers what the caller needs to tell which rule failed and whether the
 -- e-mail changes (which it never does here: see EmailChangeRequest).
@@ -101,6 +120,9 @@ saved AS (
         phone_number  = coalesce(sqlc.narg(phone_number)::text, u.phone_number),
         phone_country = coalesce(sqlc.narg(phone_country)::text, u.phone_country),
         password_hash = coalesce(sqlc.narg(password_hash)::text, u.password_hash),
+        -- A new password ends every access token issued before it.
+        token_generation = u.token_generation
+            + CASE WHEN sqlc.narg(password_hash)::text IS NULL THEN 0 ELSE 1 END,
         updated_at    = now()
     FROM target AS t
     WHERE u.id = t.id AND t.phone_country_known AND NOT t.email_taken
@@ -113,3 +135,13 @@ SELECT
     coalesce(t.email_changes, false)::bool       AS email_changes,
     coalesce(t.email_taken, false)::bool         AS email_taken
 FROM target AS t;
+
+-- name: UserNetworkATokenSave :exec
+-- signup-sn, login-sn: stores the user's sealed network_a token in place of
+-- the last one and clears the mark of a refused token, so that the engine
+-- takes up the user's campaigns again.
+UPDATE app_user SET
+    network_a_token            = @network_a_token,
+    network_a_token_invalid_at = NULL,
+    updated_at                 = now()
+WHERE id = @id;

@@ -1,8 +1,10 @@
 -- name: EmailChangeRequest :exec
 -- Keeps new_email pending for the user, replacing an earlier pending change
--- (whose link then stops working), and queues the verification mail in the
--- outbox in the same statement. Only the SHA-256 of the link's token is kept
--- here; the link expires after valid_hours hours.
+-- (whose link then stops working), and queues in the outbox, in the same
+-- statement, the verification mail to the new address and the notice to the
+-- user's current address (which a stolen token must not change unnoticed).
+-- Only the SHA-256 of the link's token is kept here; the link expires after
+-- valid_hours hours.
 WITH pending AS (
     INSERT INTO email_change (user_id, new_email, token_hash, expires_at)
     VALUES (@user_id, @new_email, @token_hash, now() + make_interval(hours => @valid_hours::int))
@@ -14,8 +16,13 @@ WITH pending AS (
     RETURNING new_email
 )
 INSERT INTO mail_outbox (recipient, subject, body)
-SELECT pending.new_email, @subject, @body
-FROM pending;
+SELECT m.recipient, m.subject, m.body
+FROM pending
+JOIN app_user AS u ON u.id = @user_id
+CROSS JOIN LATERAL (VALUES
+    (pending.new_email, @subject::text, @body::text),
+    (u.email, @notice_subject::text, @notice_body::text)
+) AS m (recipient, subject, body);
 
 -- name: EmailChangeConfirm :one
 -- verify-email: uses the pending change whose token has this hash, unless it
@@ -34,3 +41,9 @@ UPDATE app_user AS u SET
 FROM used
 WHERE u.id = used.user_id
 RETURNING u.email;
+
+-- name: EmailChangeCancel :exec
+-- Forgets the user's pending e-mail change, whose link then stops working
+-- (a password change does this: the change may be a thief's).
+DELETE FROM email_change
+WHERE user_id = @user_id;

@@ -47,3 +47,16 @@ UPDATE mail_outbox SET
     attempts        = greatest(attempts - 1, 0),
     next_attempt_at = now()
 WHERE id = ANY (@ids::bigint[]) AND sent_at IS NULL;
+
+-- name: MailOutboxBacklog :one
+-- The sender's backlog, for /metrics: the unsent mails, those of them that
+-- are due, and how long the most overdue one has been due (0 when none is).
+-- Reads only the partial index mail_outbox_due_idx (unsent mails by
+-- next_attempt_at), whatever the size of the sent history.
+SELECT
+    count(*)                                          AS unsent,
+    count(*) FILTER (WHERE next_attempt_at <= now())  AS due,
+    -- The earliest next_attempt_at is the most overdue mail when it is past.
+    greatest(coalesce(extract(epoch FROM now() - min(next_attempt_at)), 0), 0)::float8 AS oldest_due_seconds
+FROM mail_outbox
+WHERE sent_at IS NULL;

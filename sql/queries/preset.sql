@@ -4,7 +4,8 @@
 -- id. A filter given as NULL passes everything;
 -- the handler has each request planned for its own values (perRequestPlans
 -- in http/catalogue.go), so the planner drops the absent filters and serves
--- the given ones from their indexes (00011_catalogue_index.sql):
+-- the given ones from their indexes (00011_catalogue_index.sql,
+-- 00050_catalogue_derived.sql):
 --   goal: the objective code, exactly;
 --   vertical: a literal substring of the stored slug list (like_escape makes
 --     `%`, `_` and `\` ordinary characters);
@@ -13,50 +14,254 @@
 --   excluded_preset_id: that preset is left out;
 --   location: a country code among `countries`, or the key of a city or a
 --     region; location_type (country, city, region) narrows it to that kind.
--- Order: the unfiltered page and the goal, agency, vertical and title prefix
--- filters read a title-ordered index and stop after the page (the vertical
--- list is in those indexes, so even a vertical whose presets come last costs
--- one pass over an index, never a read of the table). A location cannot be
--- checked from a title-ordered index: walking one, PostgreSQL would read
--- every preset before the page's last match, and a location whose presets
--- are all inactive or late in the alphabet meant reading the whole table (at
--- 100,000 presets, 0.7 s to find none). With a location the order is
--- therefore taken from `title || ''` (the same order, which no index
--- provides): the planner finds the matches with the location index and sorts
--- them, which costs what presets/count costs for the same filter.
+--     preset_location holds each visible preset's keys with the kinds they
+--     are there as (location_keys: exactly the values for which the
+--     containment test `location_json @> {"countries": [v]}`, `{"cities":
+--     [{"key": v}]}`, `{"regions": [{"key": v}]}` holds).
+-- Three ways to the page, of which the planner keeps the one whose condition
+-- on @location and @preset_name holds (the others fold to nothing):
+--   no location, no title prefix of up to three characters: a title-ordered
+--     index of preset (the unfiltered page and the goal, agency and vertical
+--     filters stop after the page; a longer, selective prefix uses the
+--     prefix index of 00011 and sorts its few matches);
+--   no location, a prefix of one to three characters: preset_title_prefix_idx
+--     (prefix, title, id) gives exactly the presets that start with it, in
+--     title order (00054_title_prefix.sql);
+--   a location: preset_visible_location_idx (key, title, id), which gives
+--     that key's presets in title order, so a common country reads about one
+--     page of index entries.
+-- (The handler sends a page after the first without filters to
+-- PresetBrowseDeep, and an agency with a goal to PresetBrowseAgencyGoal.)
+-- The other filters are checked on the preset of each entry.
 -- Paging (CONTRACT §9): the handler has checked @page_number >= 1 and
 -- @page_size >= 1; a limit above 50 acts as 50. It answers the ids of the
 -- page only, in order; PresetCards dresses them. (The Preset objects come
 -- from a statement of their own so that this one, planned for every request,
 -- stays cheap to plan: planned together with preset_card, the planning alone
 -- took 3.6 ms a request.)
+WITH page AS (
+    (SELECT p.id, p.title
+     FROM preset AS p
+     WHERE sqlc.narg(location)::text IS NULL
+       AND (sqlc.narg(preset_name)::text IS NULL OR char_length(sqlc.narg(preset_name)::text) > 3)
+       AND p.active AND NOT p.private
+       AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+       AND (sqlc.narg(vertical)::text IS NULL
+            OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+       AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
+       AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+       AND (sqlc.narg(preset_name)::text IS NULL
+            OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
+       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+            OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+     ORDER BY p.title, p.id
+     LIMIT least(sqlc.arg(page_size)::int, 50)
+     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
+    UNION ALL
+    (SELECT p.id, p.title
+     FROM preset_title_prefix AS t
+     JOIN preset AS p ON p.id = t.preset_id
+     WHERE sqlc.narg(location)::text IS NULL
+       AND char_length(sqlc.narg(preset_name)::text) <= 3
+       AND t.prefix = sqlc.narg(preset_name)::text
+       AND p.active AND NOT p.private
+       AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+       AND (sqlc.narg(vertical)::text IS NULL
+            OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+       AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
+       AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+            OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+     ORDER BY t.title, t.preset_id
+     LIMIT least(sqlc.arg(page_size)::int, 50)
+     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
+    UNION ALL
+    (SELECT p.id, p.title
+     FROM preset_location AS l
+     JOIN preset AS p ON p.id = l.preset_id
+     WHERE l.key = sqlc.narg(location)::text
+       AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+       AND p.active AND NOT p.private
+       AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+       AND (sqlc.narg(vertical)::text IS NULL
+            OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+       AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
+       AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+       AND (sqlc.narg(preset_name)::text IS NULL
+            OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
+       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+            OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+     ORDER BY l.title, l.preset_id
+     LIMIT least(sqlc.arg(page_size)::int, 50)
+     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
+)
+SELECT page.id
+FROM page
+ORDER BY page.title, page.id;
+
+-- name: PresetBrowseDeep :many
+-- The ids of a page after the first of presets/browse without filters
+-- (excluded_preset_id aside): the same answer as PresetBrowse, without
+-- reading the pages before it. preset_title_bucket (00092) counts the
+-- visible presets of each range of the title order; the page starts
+-- preset_visible_title_idx at the bound of the bucket that holds its first
+-- row (CTE start) and skips only that bucket's presets before it (about a
+-- thousand at most), not every preset of the pages before. The excluded
+-- preset, if visible, is taken off the counts of the buckets after it.
+-- No optional filter: a generic plan serves every request.
+WITH excluded AS (
+    -- The excluded preset's title if it is visible: it is not among the
+    -- presets that the buckets before it count for the page.
+    SELECT x.title
+    FROM preset AS x
+    WHERE x.id = sqlc.narg(excluded_preset_id)::bigint AND x.active AND NOT x.private
+),
+start AS (
+    -- Without filters: the first bucket of preset_title_bucket (in bound
+    -- order, stopping there) through which more presets are counted than
+    -- the page's offset, and how many of the presets from its bound on come
+    -- before the page. "before" and "through" count the presets before its
+    -- bound and before the next bucket's, less the excluded preset when it
+    -- is among them.
+    SELECT b.lower,
+           (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50) - b.before AS skip
+    FROM (SELECT t.lower,
+                 sum(t.presets) OVER w - t.presets
+                 - CASE WHEN (SELECT excluded.title FROM excluded) < t.lower THEN 1 ELSE 0 END AS before,
+                 sum(t.presets) OVER w
+                 - CASE WHEN (SELECT excluded.title FROM excluded) < lead(t.lower) OVER w
+                             OR (lead(t.lower) OVER w IS NULL AND EXISTS (SELECT 1 FROM excluded))
+                        THEN 1 ELSE 0 END AS through
+          FROM preset_title_bucket AS t
+          WINDOW w AS (ORDER BY t.lower ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS b
+    WHERE b.through > (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)
+    ORDER BY b.lower
+    LIMIT 1
+)
 SELECT p.id
 FROM preset AS p
 WHERE p.active AND NOT p.private
-  AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
-  AND (sqlc.narg(vertical)::text IS NULL
-       OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
-  AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
-  AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
-  AND (sqlc.narg(preset_name)::text IS NULL
-       OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
+  AND p.title >= (SELECT start.lower FROM start)
   AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
        OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
-  AND (sqlc.narg(location)::text IS NULL
-       OR (coalesce(sqlc.narg(location_type)::text, 'country') = 'country'
-           AND p.location_json @> jsonb_build_object('countries',
-                   jsonb_build_array(sqlc.narg(location)::text)))
-       OR (coalesce(sqlc.narg(location_type)::text, 'city') = 'city'
-           AND p.location_json @> jsonb_build_object('cities',
-                   jsonb_build_array(jsonb_build_object('key', sqlc.narg(location)::text))))
-       OR (coalesce(sqlc.narg(location_type)::text, 'region') = 'region'
-           AND p.location_json @> jsonb_build_object('regions',
-                   jsonb_build_array(jsonb_build_object('key', sqlc.narg(location)::text)))))
--- With a location filter the sort key is written so that no index
--- provides the order (see above).
-ORDER BY CASE WHEN sqlc.narg(location)::text IS NULL THEN p.title ELSE p.title || '' END, p.id
+ORDER BY p.title, p.id
 LIMIT least(sqlc.arg(page_size)::int, 50)
-OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+OFFSET (SELECT start.skip FROM start);
+
+-- name: PresetBrowseAgencyGoal :many
+-- The ids of one page of presets/browse when the filters give an agency
+-- (agency_id or partner_id) and a goal: the same answer as PresetBrowse.
+-- Each alone is wide (the largest agency has 64,000 visible presets at a
+-- million, an objective 160,000) and with the other filters of a request
+-- the matches may be a few dozen, so walking the title order, either
+-- filter's index or a location's reads tens of thousands of entries before
+-- the page is full. The pair's index preset_visible_agency_objective_idx
+-- (agency, objective, title, id) INCLUDE (vertical), 00091, holds about
+-- 12,000 entries for the largest agency and a common objective: read
+-- index-only in title order, the vertical and the title prefix checked on
+-- its entries, the location by its key in preset_location, stopping at the
+-- page. With a vertical, the lists that contain it (from preset_tally, a
+-- few rows) are a few short ranges of
+-- preset_visible_agency_objective_vertical_idx (agency, objective, vertical
+-- list, title, id), 00093, read index-only and sorted: about 900 entries
+-- for the largest agency, a common objective and a common vertical. A
+-- location narrower than the agency and the goal (its tally holds
+-- fewer presets than either's, CTE driver) walks its own title-ordered
+-- index instead, as in PresetBrowse; the arm not chosen is never started.
+-- The handler calls it only with an agency (or partner) and a goal, which
+-- the pair's walk tests as plain equalities, the other filters as checks of
+-- each entry: the vertical as a literal substring (strpos, the same test as
+-- PresetBrowse's LIKE with like_escape) and the title prefix as the title's
+-- first characters, neither depending on a pattern made per row nor served
+-- by an index that would take the walk's place (a BitmapAnd of the agency's
+-- and the vertical's indexes reads both whole). One plan serves every
+-- request, so it runs as a prepared statement, not planned per request.
+WITH driver AS (
+    -- With a location: true when the location's presets (its tally)
+    -- outnumber the agency's or the goal's (theirs), so that the pair's
+    -- title-ordered index is the narrower walk.
+    SELECT (SELECT coalesce(sum(t.presets), 0)
+            FROM preset_location_tally AS t
+            WHERE t.key = sqlc.narg(location)::text
+              AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0)
+           > least((SELECT coalesce(sum(t.presets), 0)
+                    FROM preset_agency_tally AS t
+                    WHERE t.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)),
+                   (SELECT coalesce(sum(t.presets), 0)
+                    FROM preset_tally AS t
+                    WHERE t.campaign_objective = sqlc.narg(goal)::text)) AS agency_goal
+),
+page AS (
+    (SELECT p.id, p.title
+     FROM preset AS p
+     WHERE (sqlc.narg(location)::text IS NULL OR (SELECT driver.agency_goal FROM driver))
+       AND p.active AND NOT p.private
+       AND p.vertical = ANY (ARRAY(SELECT t.vertical
+                                   FROM preset_tally AS t
+                                   WHERE t.campaign_objective = sqlc.narg(goal)::text
+                                     AND strpos(t.vertical, sqlc.narg(vertical)::text) > 0))
+       AND p.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)
+       AND p.campaign_objective = sqlc.narg(goal)::text
+       AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+       AND (sqlc.narg(preset_name)::text IS NULL
+            OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
+       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+            OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+       AND (sqlc.narg(location)::text IS NULL
+            OR EXISTS (SELECT 1
+                       FROM preset_location AS l
+                       WHERE l.key = sqlc.narg(location)::text
+                         AND l.preset_id = p.id
+                         AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0))
+     ORDER BY p.title, p.id
+     LIMIT least(sqlc.arg(page_size)::int, 50)
+     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
+    UNION ALL
+    (SELECT p.id, p.title
+     FROM preset AS p
+     WHERE (sqlc.narg(location)::text IS NULL OR (SELECT driver.agency_goal FROM driver))
+       AND sqlc.narg(vertical)::text IS NULL
+       AND p.active AND NOT p.private
+       AND p.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)
+       AND p.campaign_objective = sqlc.narg(goal)::text
+       AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+       AND (sqlc.narg(preset_name)::text IS NULL
+            OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
+       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+            OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+       AND (sqlc.narg(location)::text IS NULL
+            OR EXISTS (SELECT 1
+                       FROM preset_location AS l
+                       WHERE l.key = sqlc.narg(location)::text
+                         AND l.preset_id = p.id
+                         AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0))
+     ORDER BY p.title, p.id
+     LIMIT least(sqlc.arg(page_size)::int, 50)
+     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
+    UNION ALL
+    (SELECT p.id, p.title
+     FROM preset_location AS l
+     JOIN preset AS p ON p.id = l.preset_id
+     WHERE l.key = sqlc.narg(location)::text
+       AND NOT (SELECT driver.agency_goal FROM driver)
+       AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+       AND p.active AND NOT p.private
+       AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+       AND (sqlc.narg(vertical)::text IS NULL
+            OR strpos(p.vertical, sqlc.narg(vertical)::text) > 0)
+       AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
+       AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+       AND (sqlc.narg(preset_name)::text IS NULL
+            OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
+       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+            OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+     ORDER BY l.title, l.preset_id
+     LIMIT least(sqlc.arg(page_size)::int, 50)
+     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
+)
+SELECT page.id
+FROM page
+ORDER BY page.title, page.id;
 
 -- name: PresetCards :many
 -- The Preset objects of presets/browse for the ids of one page, in the
@@ -88,29 +293,119 @@ ORDER BY page.n;
 
 -- name: PresetCount :one
 -- How many presets presets/browse lists for the same filters, over all its
--- pages: the WHERE clause of PresetBrowse's page, word for word.
-SELECT count(*)
-FROM preset AS p
-WHERE p.active AND NOT p.private
-  AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
-  AND (sqlc.narg(vertical)::text IS NULL
-       OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
-  AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
-  AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
-  AND (sqlc.narg(preset_name)::text IS NULL
-       OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
-  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-       OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
-  AND (sqlc.narg(location)::text IS NULL
-       OR (coalesce(sqlc.narg(location_type)::text, 'country') = 'country'
-           AND p.location_json @> jsonb_build_object('countries',
-                   jsonb_build_array(sqlc.narg(location)::text)))
-       OR (coalesce(sqlc.narg(location_type)::text, 'city') = 'city'
-           AND p.location_json @> jsonb_build_object('cities',
-                   jsonb_build_array(jsonb_build_object('key', sqlc.narg(location)::text))))
-       OR (coalesce(sqlc.narg(location_type)::text, 'region') = 'region'
-           AND p.location_json @> jsonb_build_object('regions',
-                   jsonb_build_array(jsonb_build_object('key', sqlc.narg(location)::text)))));
+-- pages, exactly. The stored tallies (00050_catalogue_derived.sql) answer
+-- the common shapes with a lookup, the planner keeping the one branch of the
+-- CASE whose condition holds for this request's values:
+--   no filter, goal, vertical, or both: preset_tally (a vertical is a LIKE
+--     over the few distinct stored slug lists);
+--   agency_id and/or partner_id alone: preset_agency_tally;
+--   location alone: preset_location_tally (the kinds the type allows);
+--   an agency (or partner) with a goal, and no location or one whose tally
+--     is larger than the agency's or the goal's: the presets of the pair
+--     from their indexes (00091; with a vertical, its lists from
+--     preset_tally as ranges of 00093), the other filters checked as in
+--     PresetBrowseAgencyGoal, the location by its key in preset_location;
+--   any other combination: the visible presets that PresetBrowse's WHERE
+--     clause passes, read from the narrowest filter's index (a location from
+--     preset_visible_location_idx).
+-- excluded_preset_id subtracts that preset when it passes every filter.
+SELECT (CASE
+    WHEN sqlc.narg(location)::text IS NULL AND sqlc.narg(agency_id)::bigint IS NULL
+         AND sqlc.narg(partner_id)::bigint IS NULL AND sqlc.narg(preset_name)::text IS NULL
+    THEN (SELECT coalesce(sum(t.presets), 0)
+          FROM preset_tally AS t
+          WHERE (sqlc.narg(goal)::text IS NULL OR t.campaign_objective = sqlc.narg(goal)::text)
+            AND (sqlc.narg(vertical)::text IS NULL
+                 OR t.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%'))
+    WHEN sqlc.narg(location)::text IS NULL AND sqlc.narg(goal)::text IS NULL
+         AND sqlc.narg(vertical)::text IS NULL AND sqlc.narg(preset_name)::text IS NULL
+    THEN (SELECT coalesce(sum(t.presets), 0)
+          FROM preset_agency_tally AS t
+          WHERE t.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)
+            AND (sqlc.narg(partner_id)::bigint IS NULL
+                 OR t.agency_id = sqlc.narg(partner_id)::bigint))
+    WHEN sqlc.narg(goal)::text IS NULL AND sqlc.narg(vertical)::text IS NULL
+         AND sqlc.narg(agency_id)::bigint IS NULL AND sqlc.narg(partner_id)::bigint IS NULL
+         AND sqlc.narg(preset_name)::text IS NULL
+    THEN (SELECT coalesce(sum(t.presets), 0)
+          FROM preset_location_tally AS t
+          WHERE t.key = sqlc.narg(location)::text
+            AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0)
+    WHEN coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint) IS NOT NULL
+         AND sqlc.narg(goal)::text IS NOT NULL
+         AND (sqlc.narg(location)::text IS NULL
+              OR (SELECT coalesce(sum(t.presets), 0)
+                  FROM preset_location_tally AS t
+                  WHERE t.key = sqlc.narg(location)::text
+                    AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0)
+                 > least((SELECT coalesce(sum(t.presets), 0)
+                          FROM preset_agency_tally AS t
+                          WHERE t.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)),
+                         (SELECT coalesce(sum(t.presets), 0)
+                          FROM preset_tally AS t
+                          WHERE t.campaign_objective = sqlc.narg(goal)::text)))
+    THEN (SELECT count(*)
+          FROM preset AS p
+          WHERE p.active AND NOT p.private
+            AND p.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)
+            AND p.campaign_objective = sqlc.narg(goal)::text
+            AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+            AND (sqlc.narg(vertical)::text IS NULL
+                 OR p.vertical = ANY (ARRAY(SELECT t.vertical
+                                            FROM preset_tally AS t
+                                            WHERE t.campaign_objective = sqlc.narg(goal)::text
+                                              AND strpos(t.vertical, sqlc.narg(vertical)::text) > 0)))
+            AND (sqlc.narg(preset_name)::text IS NULL
+                 OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
+            AND (sqlc.narg(location)::text IS NULL
+                 OR EXISTS (SELECT 1
+                            FROM preset_location AS l
+                            WHERE l.key = sqlc.narg(location)::text
+                              AND l.preset_id = p.id
+                              AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0)))
+    WHEN sqlc.narg(location)::text IS NULL
+    THEN (SELECT count(*)
+          FROM preset AS p
+          WHERE p.active AND NOT p.private
+            AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+            AND (sqlc.narg(vertical)::text IS NULL
+                 OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+            AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
+            AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+            AND (sqlc.narg(preset_name)::text IS NULL
+                 OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%'))
+    ELSE (SELECT count(*)
+          FROM preset_location AS l
+          JOIN preset AS p ON p.id = l.preset_id
+          WHERE l.key = sqlc.narg(location)::text
+            AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+            AND p.active AND NOT p.private
+            AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+            AND (sqlc.narg(vertical)::text IS NULL
+                 OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+            AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
+            AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+            AND (sqlc.narg(preset_name)::text IS NULL
+                 OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%'))
+    END
+    - (SELECT count(*)
+       FROM preset AS p
+       WHERE p.id = sqlc.narg(excluded_preset_id)::bigint
+         AND p.active AND NOT p.private
+         AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+         AND (sqlc.narg(vertical)::text IS NULL
+              OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+         AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
+         AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+         AND (sqlc.narg(preset_name)::text IS NULL
+              OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
+         AND (sqlc.narg(location)::text IS NULL
+              OR EXISTS (SELECT 1
+                         FROM preset_location AS l
+                         WHERE l.key = sqlc.narg(location)::text
+                           AND l.preset_id = p.id
+                           AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0)))
+)::bigint AS count;
 
 -- name: PresetAvailable :many
 -- The presets a user can activate (presets/available, CONTRACT §5): the

@@ -32,7 +32,3 @@ ORDER BY name, id;
 SELECT code AS value, label
 FROM campaign_objective
 ORDER BY position;
-
--- name: CampaignObjectiveExists :one
--- Whether an objective code is known (an unknown `goal` filter is a 400).
-SELECT EXISTS (SELECT 1 FROM campaign_objective WHERE code = @code);

@@ -1,9 +1,12 @@
 -- name: SourceUpsert :batchexec
--- Inserts a source of an import file, or updates the user's source with that id.
+-- Inserts a source of an import file, or updates the user's source with that
+-- id. access_token is the page's sealed network_a token; a row without one
+-- keeps the stored token.
 INSERT INTO source (
-    user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture
+    user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture, access_token
 ) VALUES (
-    @user_id, @id, @platform, @name, @picture, sqlc.narg(network_b_id), @network_b_name, @network_b_picture
+    @user_id, @id, @platform, @name, @picture, sqlc.narg(network_b_id), @network_b_name, @network_b_picture,
+    sqlc.narg(access_token)
 )
 ON CONFLICT (user_id, id) DO UPDATE SET
     platform          = EXCLUDED.platform,
@@ -12,6 +15,7 @@ ON CONFLICT (user_id, id) DO UPDATE SET
     network_b_id      = EXCLUDED.network_b_id,
     network_b_name    = EXCLUDED.network_b_name,
     network_b_picture = EXCLUDED.network_b_picture,
+    access_token      = coalesce(EXCLUDED.access_token, source.access_token),
     updated_at        = now();
 
 -- name: SourceUnlinkNetworkB :exec
@@ -35,8 +39,11 @@ WHERE user_id = @user_id
 -- once (its first entry), an account linked to two pages stays with the first,
 -- a name too long is cut to 255 characters and a picture URL too long is
 -- dropped. Pages network_a no longer lists are kept: campaigns may refer to them.
+-- access_tokens holds each page's sealed token (NULL: network_a answered
+-- none); with store_tokens they replace the stored ones, without it (no
+-- TOKEN_ENCRYPTION_KEY) the stored tokens stay as they are.
 INSERT INTO source AS s (
-    user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture
+    user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture, access_token
 )
 SELECT
     @user_id,
@@ -46,10 +53,11 @@ SELECT
     CASE WHEN length(p.picture) <= 2048 THEN p.picture ELSE '' END,
     CASE WHEN p.account_rank = 1 THEN p.network_b_id END,
     CASE WHEN p.account_rank = 1 THEN left(p.network_b_name, 255) ELSE '' END,
-    CASE WHEN p.account_rank = 1 AND length(p.network_b_picture) <= 2048 THEN p.network_b_picture ELSE '' END
+    CASE WHEN p.account_rank = 1 AND length(p.network_b_picture) <= 2048 THEN p.network_b_picture ELSE '' END,
+    CASE WHEN @store_tokens::boolean THEN p.access_token END
 FROM (
     SELECT
-        d.*,
+        d.id, d.name, d.picture, d.network_b_id, d.network_b_name, d.network_b_picture, d.access_token, d.ord,
         row_number() OVER (PARTITION BY d.network_b_id ORDER BY d.ord) AS account_rank
     FROM (
         SELECT DISTINCT ON (u.id)
@@ -59,6 +67,7 @@ FROM (
             nullif((@network_b_ids::bigint[])[u.ord], 0)   AS network_b_id,
             (@network_b_names::text[])[u.ord]              AS network_b_name,
             (@network_b_pictures::text[])[u.ord]           AS network_b_picture,
+            (@access_tokens::bytea[])[u.ord]               AS access_token,
             u.ord
         FROM unnest(@ids::bigint[]) WITH ORDINALITY AS u (id, ord)
         ORDER BY u.id, u.ord
@@ -72,4 +81,5 @@ ON CONFLICT (user_id, id) DO UPDATE SET
     network_b_id      = EXCLUDED.network_b_id,
     network_b_name    = EXCLUDED.network_b_name,
     network_b_picture = EXCLUDED.network_b_picture,
+    access_token      = CASE WHEN @store_tokens::boolean THEN EXCLUDED.access_token ELSE s.access_token END,
     updated_at        = now();

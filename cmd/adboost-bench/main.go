@@ -1,0 +1,232 @@
+// Command adboost-bench is the scale benchmark of issue 10 (`make
+// bench-scale`): it builds the issue's data set (a million presets, ten
+// million reviews, a user with 100,000 campaigns) in a database of its own,
+// starts `adboost serve` on it, drives each catalogue and dashboard read at
+// 64 concurrent connections for a fixed time and prints route, req/s, p50,
+// p99 and errors, and adboost's peak RSS.
+//
+// The database is kept between runs and made again only when it holds
+// another scale (or with -regenerate); `adboost serve` migrates it, so new
+// migrations apply to the data already there.
+//
+//	adboost-bench -adboost .cache/adboost [-presets 1000000] [-duration 15s] [-pool 16] [-routes regexp]
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/signal"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"adboost/auth"
+	"adboost/db"
+)
+
+// jwtSecret signs the benchmark user's token; adboost serve gets the same.
+const jwtSecret = "adboost-bench-secret-adboost-bench-secret"
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "adboost-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	server := flag.String("server", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "PostgreSQL server (maintenance connection)")
+	name := flag.String("database", "adboost_bench", "the benchmark's own database, made on the server")
+	bin := flag.String("adboost", ".cache/adboost", "the adboost binary to serve")
+	presets := flag.Int("presets", 1_000_000, "presets in the data set (10 reviews each on average)")
+	campaigns := flag.Int("campaigns", 100_000, "campaigns of the benchmark user")
+	posts := flag.Int("posts", 20_000, "boosted posts of the benchmark user")
+	regenerate := flag.Bool("regenerate", false, "make the database again even when it holds this scale")
+	duration := flag.Duration("duration", 15*time.Second, "how long each route is driven")
+	conns := flag.Int("connections", 64, "concurrent connections to adboost")
+	poolSize := flag.Int("pool", 16, "adboost's database pool size (pool_max_conns of DATABASE_URL)")
+	only := flag.String("routes", "", "drive only the routes whose name matches this regular expression")
+	distinct := flag.Bool("distinct", false, "make every presets/browse and count request distinct (no two share a cached answer)")
+	serveLog := flag.String("serve-log", ".cache/adboost-bench-serve.log", "where adboost serve's log goes")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	match, err := regexp.Compile(*only)
+	if err != nil {
+		return fmt.Errorf("-routes: %w", err)
+	}
+	s := scale{Presets: *presets, Campaigns: *campaigns, Posts: *posts}
+	dbURL, err := prepare(ctx, *server, *name, s, *regenerate)
+	if err != nil {
+		return err
+	}
+
+	u, _ := url.Parse(dbURL)
+	q := u.Query()
+	q.Set("pool_max_conns", strconv.Itoa(*poolSize))
+	u.RawQuery = q.Encode()
+	addr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, *bin, "serve")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+u.String(), "HTTP_ADDR="+addr, "JWT_SECRET="+jwtSecret,
+		"ADBOOST_ENV=bench", "SERVICE_FIXED_FEE=1.00", "LOG_LEVEL=warn")
+	logFile, err := os.Create(*serveLog)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	defer func() { _ = cmd.Process.Signal(syscall.SIGTERM); <-exited }()
+	base := "http://" + addr
+	if err := waitReady(ctx, base, exited); err != nil {
+		return fmt.Errorf("%w (see %s)", err, *serveLog)
+	}
+	tokens, err := auth.NewTokens([]byte(jwtSecret), time.Hour)
+	if err != nil {
+		return err
+	}
+	// The generated user has never changed its password: token generation 0.
+	token, err := tokens.Issue(1, 0)
+	if err != nil {
+		return err
+	}
+
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("%s; pool_max_conns=%d; %d connections, %v a route; distinct=%v; load average before: %s\n",
+		s, *poolSize, *conns, *duration, *distinct, strings.TrimSpace(string(load)))
+	var results []result
+	for _, r := range routes() {
+		if !match.MatchString(r.Name) || ctx.Err() != nil {
+			continue
+		}
+		res := drive(base, token, r, *conns, *duration, *distinct)
+		fmt.Fprintf(os.Stderr, "%-28s %8.0f req/s  p50 %-10s p99 %-10s errors %d\n", r.Name, res.Rate, ms(res.P50), ms(res.P99), res.Errors)
+		results = append(results, res)
+	}
+	printTable(os.Stdout, results, peakRSS(cmd.Process.Pid))
+	return ctx.Err()
+}
+
+// prepare makes the benchmark's database at scale s unless it holds it
+// already (its comment names the scale), and answers its URL.
+func prepare(ctx context.Context, server, name string, s scale, regenerate bool) (string, error) {
+	admin, err := pgx.Connect(ctx, server)
+	if err != nil {
+		return "", err
+	}
+	defer admin.Close(ctx)
+	var comment *string
+	err = admin.QueryRow(ctx, `SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = $1`, name).Scan(&comment)
+	exists := err == nil
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return "", err
+	}
+	u, err := url.Parse(server)
+	if err != nil {
+		return "", err
+	}
+	u.Path = "/" + name
+	dbURL := u.String()
+	if exists && !regenerate && comment != nil && *comment == s.String() {
+		fmt.Fprintf(os.Stderr, "database %s holds %s: kept\n", name, s)
+		return dbURL, nil
+	}
+	ident := pgx.Identifier{name}.Sanitize()
+	if exists {
+		if _, err := admin.Exec(ctx, "DROP DATABASE "+ident+" WITH (FORCE)"); err != nil {
+			return "", err
+		}
+	}
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+ident); err != nil {
+		return "", err
+	}
+	pool, err := db.Open(ctx, dbURL)
+	if err != nil {
+		return "", err
+	}
+	defer pool.Close()
+	if err := db.MigrateUp(ctx, pool); err != nil {
+		return "", err
+	}
+	start := time.Now()
+	fmt.Fprintf(os.Stderr, "generating %s ...\n", s)
+	if err := generate(ctx, pool, s); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(os.Stderr, "generated in %v\n", time.Since(start).Round(time.Second))
+	if _, err := admin.Exec(ctx, "COMMENT ON DATABASE "+ident+" IS "+quote(s.String())); err != nil {
+		return "", err
+	}
+	return dbURL, nil
+}
+
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// freeAddr answers a local address that nothing listens on.
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
+}
+
+// waitReady waits until adboost answers (its migrations may take a while on
+// the big data set).
+func waitReady(ctx context.Context, base string, exited <-chan struct{}) error {
+	deadline := time.Now().Add(30 * time.Minute)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(base + "/v1/presets/optimization-goals")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-exited:
+			return errors.New("adboost serve ended")
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return errors.New("adboost did not answer")
+}
+
+// peakRSS reads the process's peak resident set size (VmHWM) from /proc.
+func peakRSS(pid int) string {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,202 @@
+// Command adboost-sandbox serves a sandbox network_a on a local port: the
+// Graph-style API of CONTRACT §6 and §14 (auth/networkafake) over a seeded
+// world that moves. Pages keep publishing posts (some with the demo data
+// set's hashtags and keywords) that gain organic reach, and every ad created
+// through the API gains impressions, clicks and spend. Point adboost at it
+// with NETWORK_A_API_URL=http://127.0.0.1:8090/v19.0; `make run` does.
+//
+// Usage:
+//
+//	adboost-sandbox [-addr 127.0.0.1:8090] [-token T] [-demo-token T] [-post-every 5s] [-tick 1s] [-seed N] [-state FILE] [-quiet]
+//
+// Each flag defaults to an environment variable: SANDBOX_ADDR,
+// SANDBOX_USER_TOKEN, SANDBOX_DEMO_TOKEN, SANDBOX_POST_EVERY, SANDBOX_TICK,
+// SANDBOX_SEED, SANDBOX_STATE. With -state the world (posts, ads and their
+// insights) survives a restart, as network_a's would: adboost's database
+// keeps referring to its ads.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"adboost/auth"
+)
+
+// config is the sandbox's configuration.
+type config struct {
+	addr       string
+	userToken  string
+	demoToken  string
+	postEvery  time.Duration
+	tick       time.Duration
+	seed       uint64
+	quietPaths bool   // no log line per request
+	state      string // file the world is kept in across restarts; "" = none
+}
+
+// saveEvery is how often the world is saved to the state file (and at exit).
+const saveEvery = 30 * time.Second
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg, err := parseFlags(os.Args[1:], os.Getenv, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "adboost-sandbox:", err)
+		os.Exit(2)
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "adboost-sandbox: %v (is another sandbox running? set -addr or SANDBOX_ADDR)\n", err)
+		os.Exit(1)
+	}
+	ticker := time.NewTicker(cfg.tick)
+	defer ticker.Stop()
+	if err := run(ctx, cfg, ln, time.Now(), ticker.C, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "adboost-sandbox:", err)
+		os.Exit(1)
+	}
+}
+
+// parseFlags reads the flags, each defaulting to its environment variable.
+func parseFlags(args []string, getenv func(string) string, out io.Writer) (config, error) {
+	env := func(key, def string) string {
+		if v := getenv(key); v != "" {
+			return v
+		}
+		return def
+	}
+	fs := flag.NewFlagSet("adboost-sandbox", flag.ContinueOnError)
+	fs.SetOutput(out)
+	var cfg config
+	var postEvery, tick, seed string
+	fs.StringVar(&cfg.addr, "addr", env("SANDBOX_ADDR", "127.0.0.1:8090"), "listen address (SANDBOX_ADDR)")
+	fs.StringVar(&cfg.userToken, "token", env("SANDBOX_USER_TOKEN", DefaultUserToken), "the sandbox user's network_a access token (SANDBOX_USER_TOKEN)")
+	fs.StringVar(&cfg.demoToken, "demo-token", env("SANDBOX_DEMO_TOKEN", DefaultDemoToken), "the demo user's network_a access token, for login-sn (SANDBOX_DEMO_TOKEN)")
+	fs.StringVar(&postEvery, "post-every", env("SANDBOX_POST_EVERY", "5s"), "a new post every this long, pages in turn; 0 = none (SANDBOX_POST_EVERY)")
+	fs.StringVar(&tick, "tick", env("SANDBOX_TICK", "1s"), "how often reach and insights grow (SANDBOX_TICK)")
+	fs.StringVar(&seed, "seed", env("SANDBOX_SEED", "1"), "seed of the world's randomness (SANDBOX_SEED)")
+	fs.BoolVar(&cfg.quietPaths, "quiet", false, "no log line per request")
+	fs.StringVar(&cfg.state, "state", env("SANDBOX_STATE", ""), "keep the world in this file across restarts; empty: a fresh world each start (SANDBOX_STATE)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	var err error
+	if cfg.postEvery, err = time.ParseDuration(postEvery); err != nil || (cfg.postEvery != 0 && cfg.postEvery < time.Second) {
+		return cfg, fmt.Errorf("-post-every %q: want a duration of at least 1s, or 0", postEvery)
+	}
+	if cfg.tick, err = time.ParseDuration(tick); err != nil || cfg.tick < 10*time.Millisecond {
+		return cfg, fmt.Errorf("-tick %q: want a duration of at least 10ms", tick)
+	}
+	if cfg.seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
+		return cfg, fmt.Errorf("-seed %q: want a non-negative integer", seed)
+	}
+	for name, tok := range map[string]string{"-token": cfg.userToken, "-demo-token": cfg.demoToken} {
+		if auth.CheckNetworkAToken(tok) != nil {
+			return cfg, fmt.Errorf("%s: not a bearer token (letters, digits and -._~+/ only)", name)
+		}
+	}
+	if cfg.userToken == cfg.demoToken {
+		return cfg, errors.New("-token and -demo-token must differ")
+	}
+	return cfg, nil
+}
+
+// run serves the sandbox on ln until ctx ends, moving its world (seeded at
+// start) at every tick.
+func run(ctx context.Context, cfg config, ln net.Listener, start time.Time, ticks <-chan time.Time, out io.Writer) error {
+	w := newWorld(start, cfg.userToken, cfg.demoToken, cfg.postEvery, cfg.seed)
+	log := slog.New(slog.NewTextHandler(out, nil))
+	if cfg.state != "" {
+		restored, err := w.load(cfg.state, start)
+		switch {
+		case err != nil:
+			return fmt.Errorf("state: %w (delete the file to start afresh)", err)
+		case restored:
+			log.Info("sandbox world restored", "file", cfg.state)
+		default:
+			log.Info("a fresh sandbox world", "file", cfg.state)
+		}
+	}
+	save := func() {
+		if cfg.state == "" {
+			return
+		}
+		if err := w.save(cfg.state); err != nil {
+			log.Error("sandbox world not saved", "file", cfg.state, "err", err)
+		}
+	}
+	lastSave := start
+	base := "http://" + ln.Addr().String() + "/v19.0"
+	fmt.Fprintf(out, `adboost-sandbox: network_a on %s
+  NETWORK_A_API_URL=%s
+  user token (Sam Sandbox, pages 7000001 Gym, 7000002 Café, 7000003 Getaways): %s
+  demo user token (Dana Demo of "adboost demo", for login-sn):                  %s
+  a new post every %v; reach and ad insights grow every %v
+`, base, base, cfg.userToken, cfg.demoToken, cfg.postEvery, cfg.tick)
+
+	var handler http.Handler = w.fake
+	if !cfg.quietPaths {
+		handler = logRequests(log, w.fake)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	for {
+		select {
+		case now := <-ticks:
+			w.Tick(now)
+			if now.Sub(lastSave) >= saveEvery {
+				save()
+				lastSave = now
+			}
+		case err := <-served:
+			save()
+			return err
+		case <-ctx.Done():
+			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			err := srv.Shutdown(shutdown)
+			save()
+			return err
+		}
+	}
+}
+
+// logRequests logs each call's method, path (never the query: Graph-style
+// paging URLs carry tokens) and status.
+func logRequests(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		log.Info("network_a", "method", r.Method, "path", r.URL.Path, "status", rec.status)
+	})
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	r.status = status
+	r.ResponseWriter.WriteHeader(status)
+}

@@ -1,0 +1,360 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"adboost/auth/networkafake"
+)
+
+// The sandbox's fixed tokens: the README documents them, so that they work
+// without reading the start-up output.
+const (
+	DefaultUserToken = "EAAsandbox0user0token"
+	DefaultDemoToken = "EAAsandbox0demo0token"
+)
+
+// page is a page of the sandbox and what its posts talk about.
+type page struct {
+	networkafake.Page
+	posts []string // message templates, in turn
+}
+
+// sandboxPages are the pages of the sandbox user. The messages carry the
+// hashtags and keywords of the demo data set's presets and campaigns
+// (#gymlife, #spinclass, #healthybrunch; gym, workout, coffee, brunch,
+// weekend, spa, getaway), and some near misses (#gymnastics, no keyword).
+func sandboxPages() []page {
+	return []page{
+		{Page: networkafake.Page{ID: "7000001", Name: "Sandbox Gym", Token: "EAAsandbox0page0gym", Followers: 1000,
+			Picture: "https://picsum.photos/seed/sandbox-gym/200",
+			B:       &networkafake.AccountB{ID: "7100001", Username: "sandboxgym", Picture: "https://picsum.photos/seed/sandboxgym/200"}},
+			posts: []string{
+				"Morning workout done before sunrise #gymlife",
+				"New kettlebells in the gym today! #gymlife #strength",
+				"Early #spinclass tomorrow at 7: bring water",
+				"Kids' #gymnastics starts in May",
+				"Leg day. No excuses. #gymlife #workout",
+				"Closed on Sunday for a deep clean",
+			}},
+		{Page: networkafake.Page{ID: "7000002", Name: "Sandbox Café", Token: "EAAsandbox0page0cafe", Followers: 600,
+			Picture: "https://picsum.photos/seed/sandbox-cafe/200",
+			B:       &networkafake.AccountB{ID: "7100002", Username: "sandboxcafe", Picture: "https://picsum.photos/seed/sandboxcafe/200"}},
+			posts: []string{
+				"Sunday brunch is back: eggs, avocado, cold brew #healthybrunch",
+				"A new single-origin coffee from Ethiopia, on the bar from today",
+				"Breakfast all day, every day #healthybrunch",
+				"We are hiring a barista!",
+			}},
+		{Page: networkafake.Page{ID: "7000003", Name: "Sandbox Getaways", Token: "EAAsandbox0page0travel", Followers: 2500,
+			Picture: "https://picsum.photos/seed/sandbox-getaways/200",
+			B:       &networkafake.AccountB{ID: "7100003", Username: "sandboxgetaways", Picture: "https://picsum.photos/seed/sandboxgetaways/200"}},
+			posts: []string{
+				"Spa weekend in the Alps, two nights with breakfast #getaway",
+				"Last rooms for the ski season #alps",
+				"Weekend deal: the lake house, 20 % off",
+				"Our team's favourite hiking trails",
+			}},
+	}
+}
+
+// demoPages are the network_a pages of the demo data set's user (Dana Demo,
+// network_a id 1000100), so that login-sn with DefaultDemoToken gives the
+// demo campaigns (#spinclass, #gymlife, #healthybrunch) posts to boost.
+func demoPages() []page {
+	return []page{
+		{Page: networkafake.Page{ID: "2000101", Name: "Demo Studio Fitness", Token: "EAAsandbox0page0demofit", Followers: 1800,
+			Picture: "https://cdn.adboost.example/pages/demo-studio-fitness.png",
+			B:       &networkafake.AccountB{ID: "3000101", Username: "demostudiofit", Picture: "https://cdn.adboost.example/accounts/demostudiofit.png"}},
+			posts: []string{
+				"Tonight's #spinclass is full, join the waiting list",
+				"Saturday workout in the park #gymlife",
+				"Welcome to our new coach, Petra!",
+			}},
+		{Page: networkafake.Page{ID: "2000102", Name: "Demo Café Vinohrady", Token: "EAAsandbox0page0democafe", Followers: 900,
+			Picture: "https://cdn.adboost.example/pages/demo-cafe.png"},
+			posts: []string{
+				"Brunch for two, every weekend #healthybrunch",
+				"Fresh croissants at 8",
+			}},
+	}
+}
+
+// world is the sandbox's network_a and what moves in it: posts that keep
+// arriving and gaining organic reach, and ads whose insights grow. Tick moves
+// it to a given time, so a test can drive it with its own clock.
+type world struct {
+	fake      *networkafake.Fake
+	postEvery time.Duration
+
+	mu       sync.Mutex
+	rng      *rand.Rand
+	pages    []page
+	turn     []int // per page: the next template
+	next     int   // the page of the next post
+	seq      int   // posts published
+	lastPost time.Time
+	last     time.Time
+	posts    map[string]*postGrowth
+	ads      map[string]*adGrowth
+}
+
+// postGrowth is how a post's organic reach grows: towards share × followers,
+// 63 % of the way after tau.
+type postGrowth struct {
+	PageID    string    `json:"pageID"`
+	Created   time.Time `json:"created"`
+	Followers int       `json:"followers"`
+	Share     float64   `json:"share"`
+}
+
+// adGrowth is an ad's results so far and its rates.
+type adGrowth struct {
+	Impressions float64 `json:"impressions"`
+	PerSecond   float64 `json:"perSecond"` // impressions a second while it runs
+	// Shares of the impressions.
+	Reach      float64 `json:"reach"`
+	CTR        float64 `json:"ctr"`
+	Engagement float64 `json:"engagement"`
+	Convert    float64 `json:"convert"`
+	CPM        int     `json:"cpm"` // cents per 1,000 impressions
+}
+
+// tau is how fast a post's organic reach grows.
+const tau = time.Minute
+
+// newWorld seeds the sandbox at now: the sandbox user (userToken) with three
+// pages, the demo user (demoToken) with the demo data set's two pages, an
+// active ad account each (after a disabled one), and a few posts of the last
+// hours on every page.
+func newWorld(now time.Time, userToken, demoToken string, postEvery time.Duration, seed uint64) *world {
+	w := &world{
+		fake:      networkafake.New(),
+		postEvery: postEvery,
+		rng:       rand.New(rand.NewPCG(seed, seed^0x5eed)),
+		lastPost:  now,
+		last:      now,
+		posts:     map[string]*postGrowth{},
+		ads:       map[string]*adGrowth{},
+	}
+	user := networkafake.User{Token: userToken, ID: "5550100", FirstName: "Sam", LastName: "Sandbox",
+		Email: "sam@sandbox.network-a.example",
+		AdAccounts: []networkafake.AdAccount{
+			{ID: "act_1001", Status: 2, Currency: "USD"}, // disabled: the engine takes the first active one
+			{ID: "act_1000", Status: 1, Currency: "USD"},
+		}}
+	for _, p := range sandboxPages() {
+		user.Pages = append(user.Pages, p.Page)
+		w.pages = append(w.pages, p)
+	}
+	w.fake.AddUser(user)
+	demo := networkafake.User{Token: demoToken, ID: "1000100", FirstName: "Dana", LastName: "Demo",
+		Email:      "demo@adboost.example",
+		AdAccounts: []networkafake.AdAccount{{ID: "act_2000", Status: 1, Currency: "EUR"}}}
+	for _, p := range demoPages() {
+		demo.Pages = append(demo.Pages, p.Page)
+		w.pages = append(w.pages, p)
+	}
+	w.fake.AddUser(demo)
+	w.turn = make([]int, len(w.pages))
+
+	// The last hours: every template of every page once, an hour apart at
+	// most, with most of their reach.
+	for i, p := range w.pages {
+		for j := range p.posts {
+			created := now.Add(-time.Duration(1+j) * 47 * time.Minute).Add(-time.Duration(i) * 7 * time.Minute)
+			w.publish(i, created, now)
+		}
+	}
+	return w
+}
+
+// publish adds the next post of page i, created at created, seen at now.
+func (w *world) publish(i int, created, now time.Time) {
+	p := w.pages[i]
+	msg := p.posts[w.turn[i]%len(p.posts)]
+	w.turn[i]++
+	w.seq++
+	n := 100000 + w.seq
+	post := networkafake.Post{
+		ID:        fmt.Sprintf("%s_%d", p.ID, n),
+		Message:   msg,
+		Permalink: fmt.Sprintf("https://network-a.example/%s/posts/%d", p.ID, n),
+		Picture:   fmt.Sprintf("https://picsum.photos/seed/%s-%d/600/400", p.ID, n),
+		Created:   created,
+	}
+	g := &postGrowth{PageID: p.ID, Created: created.Truncate(time.Second), Followers: p.Followers,
+		Share: 0.15 + 0.75*w.rng.Float64()}
+	post.OrganicReach = g.reach(now)
+	w.fake.AddPost(p.ID, post)
+	w.posts[post.ID] = g
+}
+
+func (g *postGrowth) reach(now time.Time) int {
+	age := now.Sub(g.Created)
+	if age <= 0 {
+		return 0
+	}
+	return int(float64(g.Followers) * g.Share * (1 - math.Exp(-age.Seconds()/tau.Seconds())))
+}
+
+// Tick moves the world to now: the posts due since the last one (a new post
+// every postEvery, pages in turn; at most 10 at once), the organic reach of
+// every post, and the insights of every running ad.
+func (w *world) Tick(now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.postEvery > 0 {
+		for due := 0; now.Sub(w.lastPost) >= w.postEvery && due < 10; due++ {
+			w.lastPost = w.lastPost.Add(w.postEvery)
+			w.publish(w.next%len(w.pages), w.lastPost, now)
+			w.next++
+		}
+		if now.Sub(w.lastPost) >= w.postEvery { // a long pause: no backlog
+			w.lastPost = now
+		}
+	}
+	for id, g := range w.posts {
+		if now.Sub(g.Created) < 10*tau { // later, it hardly moves
+			w.fake.SetOrganicReach(id, g.reach(now))
+		}
+	}
+	elapsed := now.Sub(w.last).Seconds()
+	w.last = now
+	if elapsed <= 0 {
+		return
+	}
+	status := map[string]string{}
+	objects := w.fake.Objects("")
+	for _, o := range objects {
+		status[o.ID] = o.Status
+	}
+	for _, o := range objects {
+		if o.Kind != "ad" || o.Status != "ACTIVE" {
+			continue
+		}
+		adset, _ := o.Fields["adset_id"].(string)
+		var campaign string
+		for _, s := range objects {
+			if s.ID == adset {
+				campaign, _ = s.Fields["campaign_id"].(string)
+			}
+		}
+		if status[adset] != "ACTIVE" || status[campaign] != "ACTIVE" {
+			continue
+		}
+		a, ok := w.ads[o.ID]
+		if !ok {
+			a = &adGrowth{PerSecond: 5 + 15*w.rng.Float64(), Reach: 0.7 + 0.2*w.rng.Float64(),
+				CTR: 0.01 + 0.03*w.rng.Float64(), Engagement: 0.04 + 0.06*w.rng.Float64(),
+				Convert: 0.002 + 0.004*w.rng.Float64(), CPM: 400 + w.rng.IntN(800)}
+			w.ads[o.ID] = a
+		}
+		a.Impressions += a.PerSecond * elapsed
+		imp := int(a.Impressions)
+		w.fake.SetAdInsights(o.ID, networkafake.Insights{
+			Impressions: imp,
+			Reach:       int(float64(imp) * a.Reach),
+			Clicks:      int(float64(imp) * a.CTR),
+			Engagement:  int(float64(imp) * a.Engagement),
+			Conversions: int(float64(imp) * a.Convert),
+			Spend:       cents(imp * a.CPM / 1000),
+		})
+	}
+}
+
+// cents writes an amount of cents as network_a writes money: "12.34".
+func cents(c int) string {
+	return strconv.Itoa(c/100) + "." + fmt.Sprintf("%02d", c%100)
+}
+
+// worldState is what the sandbox saves to survive a restart: network_a's
+// world and where its motion stands.
+type worldState struct {
+	Fake     networkafake.State     `json:"fake"`
+	Turn     []int                  `json:"turn"`
+	Next     int                    `json:"next"`
+	Seq      int                    `json:"seq"`
+	LastPost time.Time              `json:"lastPost"`
+	Posts    map[string]*postGrowth `json:"posts"`
+	Ads      map[string]*adGrowth   `json:"ads"`
+}
+
+// save writes the world to path, atomically (a new file renamed over the old).
+func (w *world) save(path string) error {
+	w.mu.Lock()
+	st := worldState{Fake: w.fake.State(), Turn: w.turn, Next: w.next, Seq: w.seq, LastPost: w.lastPost,
+		Posts: w.posts, Ads: w.ads}
+	b, err := json.Marshal(st)
+	w.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// load replaces the world with the one saved at path, as of now: it answers
+// false (and changes nothing) when there is no file, or when the saved world
+// is not one of these users' tokens and pages.
+func (w *world) load(path string, now time.Time) (bool, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var st worldState
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // object fields keep their integers
+	if err := dec.Decode(&st); err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(st.Turn) != len(w.pages) || !sameUsers(st.Fake.Users, w.fake.State().Users) {
+		return false, nil
+	}
+	w.fake.SetState(st.Fake)
+	w.turn, w.next, w.seq, w.lastPost, w.last = st.Turn, st.Next, st.Seq, st.LastPost, now
+	if now.Sub(w.lastPost) > w.postEvery { // the time it was down publishes nothing
+		w.lastPost = now
+	}
+	w.posts, w.ads = st.Posts, st.Ads
+	if w.posts == nil {
+		w.posts = map[string]*postGrowth{}
+	}
+	if w.ads == nil {
+		w.ads = map[string]*adGrowth{}
+	}
+	return true, nil
+}
+
+// sameUsers tells whether two lists of users have the same tokens and pages.
+func sameUsers(a, b []networkafake.User) bool {
+	key := func(us []networkafake.User) string {
+		var k []string
+		for _, u := range us {
+			k = append(k, u.Token+"="+u.ID)
+			for _, p := range u.Pages {
+				k = append(k, p.ID+":"+p.Token)
+			}
+		}
+		return strings.Join(k, ",")
+	}
+	return key(a) == key(b)
+}

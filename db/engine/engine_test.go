@@ -1,0 +1,586 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"adboost/auth/networkafake"
+	"adboost/db"
+	"adboost/db/engine"
+)
+
+// publishRulePosts publishes posts that meet and miss each rule. Campaign 7
+// (#gym, no keywords, no reach) boosts 1, 3, 6 and 8; campaign 8 (keywords
+// fitness/#run, reach ≥ 20 % of 1,000 followers = 200) boosts 3 and 5.
+func (w *world) publishRulePosts() {
+	w.post("1", "Morning #Gym! session", 1*time.Hour, 10)                       // 7: #Gym! whole tag; 8: no keyword
+	w.post("2", "#gymnastics for kids, fitness too", 2*time.Hour, 900)          // 7: not a whole tag; 8: fitness, reach 900 → but see below
+	w.post("3", "#gym and FITNESS", 3*time.Hour, 250)                           // both (8: reach 250 ≥ 200)
+	w.post("4", "Fitness tips", 4*time.Hour, 199)                               // 8: reach 199 < 200
+	w.post("5", "Fitness tips again, #run", 5*time.Hour, 200)                   // 8: reach exactly 200
+	w.post("6", "fitnessfirst #gym", 6*time.Hour, 500)                          // 7; 8: fitnessfirst is not the word
+	w.post("7", "#gym old fitness", 169*time.Hour, 5000)                        // too old for both
+	w.post("8", "#gym "+strings.Repeat("long text ", 15)+"end", 7*time.Hour, 0) // 7, name cut to 100
+	w.post("9", "running gymnast", 8*time.Hour, 900)                            // neither: no #gym, no whole keyword
+}
+
+func TestEngineBoostsMatchingPosts(t *testing.T) {
+	w := newWorld(t)
+	w.publishRulePosts()
+	// Post 2 has fitness and enough reach: it is boosted in 8 only. Expected:
+	// 7 → 1, 3, 6, 8; 8 → 2, 3, 5.
+	w.cycle()
+
+	now := time.Now()
+	created := func(age time.Duration) int64 { return now.Add(-age).UTC().Truncate(time.Second).Unix() }
+	_ = created
+	posts := w.list(7)
+	if got := w.ids(posts); got != "1,3,6,8" {
+		t.Fatalf("campaign 7 boosted %s, want 1,3,6,8\n%s", got, w.logs)
+	}
+	if got := w.ids(w.list(8)); got != "2,3,5" {
+		t.Fatalf("campaign 8 boosted %s, want 2,3,5", got)
+	}
+	if got := w.ids(w.list(0)); got != "1,2,3,5,6,8" {
+		t.Fatalf("Ana's boosted posts: %s, want 1,2,3,5,6,8", got)
+	}
+	// Every field of a boosted post, as network_a gave the post.
+	fakePosts := map[string]networkafake.Post{}
+	for _, p := range w.fake.Posts("456") {
+		fakePosts[p.ID] = p
+	}
+	for _, p := range posts {
+		fp := fakePosts[fmt.Sprintf("456_%d", p.ID)]
+		name := fp.Message
+		if p.ID == 8 {
+			name = strings.TrimRight(fp.Message[:99], " ") + "…"
+		}
+		want := boostedPost{ID: p.ID, Active: true, Name: name, Link: fp.Permalink, Image: fp.Picture, Created: fp.Created.Unix(), Stopped: 0}
+		if p != want {
+			t.Errorf("boosted post %d:\n got %+v\nwant %+v", p.ID, p, want)
+		}
+	}
+	if n := len([]rune(posts[3].Name)); posts[3].ID != 8 || n != 100 {
+		t.Errorf("post 8's name has %d characters, want 100", n)
+	}
+
+	// One network_a campaign and ad set per adboost campaign, in the first
+	// active ad account; one ad per boosted post.
+	if got := w.names("campaign"); got != "adboost-7,adboost-8" {
+		t.Errorf("campaigns %s", got)
+	}
+	if got := w.names("adset"); got != "adboost-7,adboost-8" {
+		t.Errorf("ad sets %s", got)
+	}
+	c7 := w.object("campaign", "adboost-7")
+	if c7.AccountID != "act_1" || c7.Status != "ACTIVE" || jsonString(c7.Fields) !=
+		`{"name":"adboost-7","objective":"POST_ENGAGEMENT","special_ad_categories":[],"status":"ACTIVE"}` {
+		t.Errorf("campaign adboost-7: %s %s %s", c7.AccountID, c7.Status, jsonString(c7.Fields))
+	}
+	s7 := w.object("adset", "adboost-7")
+	want7 := fmt.Sprintf(`{"bid_amount":150,"bid_strategy":"COST_CAP","billing_event":"IMPRESSIONS","campaign_id":%q,`+
+		`"daily_budget":2000,"end_time":"%sT23:59:59Z","name":"adboost-7","optimization_goal":"POST_ENGAGEMENT",`+
+		`"status":"ACTIVE","targeting":{"age_min":18,"geo_locations":{"countries":["CZ"]}}}`, c7.ID, w.endDate)
+	if got := jsonString(s7.Fields); got != want7 {
+		t.Errorf("ad set adboost-7:\n got %s\nwant %s", got, want7)
+	}
+	c8 := w.object("campaign", "adboost-8")
+	s8 := w.object("adset", "adboost-8")
+	want8 := fmt.Sprintf(`{"bid_strategy":"LOWEST_COST_WITHOUT_CAP","billing_event":"IMPRESSIONS","campaign_id":%q,`+
+		`"lifetime_budget":10000,"name":"adboost-8","optimization_goal":"LINK_CLICKS","status":"ACTIVE","targeting":{}}`, c8.ID)
+	if got := jsonString(s8.Fields); got != want8 {
+		t.Errorf("ad set adboost-8:\n got %s\nwant %s", got, want8)
+	}
+	// Oldest post first.
+	if got := w.names("ad"); got != "adboost-7-8,adboost-7-6,adboost-7-3,adboost-7-1,adboost-8-5,adboost-8-3,adboost-8-2" {
+		t.Errorf("ads %s", got)
+	}
+	ad := w.object("ad", "adboost-7-3")
+	if got := jsonString(ad.Fields); got != fmt.Sprintf(`{"adset_id":%q,"creative":{"object_story_id":"456_3"},"name":"adboost-7-3","status":"ACTIVE"}`, s7.ID) {
+		t.Errorf("ad adboost-7-3: %s", got)
+	}
+	// A `boosted` history entry per boost, with the post and the ad.
+	var want []string
+	for _, id := range []string{"8", "6", "3", "1"} {
+		want = append(want, fmt.Sprintf(`{"ad_id":%q,"post_id":%s}`, w.object("ad", "adboost-7-"+id).ID, id))
+	}
+	if got := w.boostedEntries(7); !reflect.DeepEqual(got, want) {
+		t.Errorf("history of 7: %v, want %v", got, want)
+	}
+	// Reach was asked only for campaign 8's candidates (2, 3, 4, 5), and
+	// followers once.
+	var reachAsked, followersAsked []string
+	for _, r := range w.fake.Requests() {
+		if strings.Contains(r.Path, "/insights?metric=post_impressions_unique") {
+			reachAsked = append(reachAsked, strings.Split(strings.TrimPrefix(r.Path, "/v19.0/"), "/")[0])
+		}
+		if strings.Contains(r.Path, "fields=followers_count") {
+			followersAsked = append(followersAsked, r.Path)
+		}
+		if strings.Contains(r.Path, "access_token") {
+			t.Errorf("a token in a URL: %s", r.Path)
+		}
+	}
+	if got := strings.Join(reachAsked, ","); got != "456_5,456_4,456_3,456_2" {
+		t.Errorf("reach asked for %s", got)
+	}
+	if len(followersAsked) != 1 {
+		t.Errorf("followers asked %d times", len(followersAsked))
+	}
+
+	// A second cycle boosts nothing again; a new post is boosted.
+	w.post("10", "Back to the #gym", 0, 0)
+	w.cycle()
+	if got := w.names("ad"); got != "adboost-7-8,adboost-7-6,adboost-7-3,adboost-7-1,adboost-8-5,adboost-8-3,adboost-8-2,adboost-7-10" {
+		t.Errorf("after a second cycle, ads %s", got)
+	}
+	if got := w.names("campaign"); got != "adboost-7,adboost-8" {
+		t.Errorf("after a second cycle, campaigns %s", got)
+	}
+	if got := len(w.boostedEntries(7)); got != 5 {
+		t.Errorf("after a second cycle, %d boosted entries, want 5", got)
+	}
+	if strings.Contains(w.logs.String(), userToken) || strings.Contains(w.logs.String(), pageToken) {
+		t.Error("a token in the logs")
+	}
+}
+
+func TestEngineKeepsAdSetInStepAndPauses(t *testing.T) {
+	w := newWorld(t)
+	w.post("1", "#gym day", time.Hour, 0)
+	w.cycle()
+	adset := w.object("adset", "adboost-7")
+	if len(adset.Updates) != 0 {
+		t.Fatalf("ad set updated before any save: %v", adset.Updates)
+	}
+	// save → the changed fields reach the ad set, once.
+	end := time.Now().UTC().AddDate(0, 2, 0).Format(time.DateOnly)
+	var ok bool
+	w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{
+		"budget": "35.50", "targeting": map[string]any{"geo_locations": map[string]any{"countries": []string{"DE"}}},
+		"end_date": end, "hashtag": "#gym",
+	}, &ok)
+	var stored string
+	if err := w.pool.QueryRow(context.Background(), `SELECT audience_targeting::text FROM campaign WHERE id = 7`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	w.cycle()
+	adset = w.object("adset", "adboost-7")
+	wantUpdate := fmt.Sprintf(`[{"daily_budget":3550,"end_time":"%sT23:59:59Z","targeting":%s}]`, end, strings.ReplaceAll(stored, " ", ""))
+	if got := jsonString(adset.Updates); got != wantUpdate {
+		t.Errorf("ad set updates:\n got %s\nwant %s", got, wantUpdate)
+	}
+	w.cycle()
+	if n := len(w.object("adset", "adboost-7").Updates); n != 1 {
+		t.Errorf("ad set updated %d times after an unchanged cycle", n)
+	}
+
+	// deactivate → PAUSED, posts stopped at the time of the pause.
+	w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{"active": false}, &ok)
+	before := time.Now().Unix()
+	w.cycle()
+	after := time.Now().Unix()
+	c7 := w.object("campaign", "adboost-7")
+	if c7.Status != "PAUSED" || jsonString(c7.Updates) != `[{"status":"PAUSED"}]` {
+		t.Errorf("campaign adboost-7 after deactivation: %s %s", c7.Status, jsonString(c7.Updates))
+	}
+	p := w.list(7)[0]
+	if p.Active || p.Stopped < before || p.Stopped > after {
+		t.Errorf("post after deactivation: %+v, want inactive and stopped in [%d, %d]", p, before, after)
+	}
+	w.post("2", "#gym while paused", 0, 0)
+	w.cycle()
+	if got := w.names("ad"); got != "adboost-7-1" {
+		t.Errorf("a paused campaign boosted: %s", got)
+	}
+	if n := len(w.object("campaign", "adboost-7").Updates); n != 1 {
+		t.Errorf("a paused campaign was paused %d times", n)
+	}
+
+	// reactivate → ACTIVE, posts running again, new posts boosted.
+	w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{"active": true}, &ok)
+	w.cycle()
+	c7 = w.object("campaign", "adboost-7")
+	if c7.Status != "ACTIVE" || jsonString(c7.Updates) != `[{"status":"PAUSED"},{"status":"ACTIVE"}]` {
+		t.Errorf("campaign adboost-7 after reactivation: %s %s", c7.Status, jsonString(c7.Updates))
+	}
+	for _, p := range w.list(7) {
+		if !p.Active || p.Stopped != 0 {
+			t.Errorf("post after reactivation: %+v", p)
+		}
+	}
+	if got := w.names("ad"); got != "adboost-7-1,adboost-7-2" {
+		t.Errorf("ads after reactivation: %s", got)
+	}
+
+	// Deleting the source deletes campaigns 7 and 8: both are paused on
+	// network_a (8 never boosted anything: nothing to pause there).
+	var deleted map[string]any
+	w.call(http.MethodDelete, "/v1/boosted-pages/delete-source/456", nil, &deleted)
+	w.cycle()
+	c7 = w.object("campaign", "adboost-7")
+	if c7.Status != "PAUSED" {
+		t.Errorf("campaign adboost-7 after delete-source: %s", c7.Status)
+	}
+	for _, p := range w.list(0) {
+		if p.Active || p.Stopped == 0 {
+			t.Errorf("post after delete-source: %+v", p)
+		}
+	}
+	// The end date passing pauses too: checked in SQL by EngineCampaignLoad.
+}
+
+func TestEngineEndDatePauses(t *testing.T) {
+	w := newWorld(t)
+	w.post("1", "#gym", time.Hour, 0)
+	w.cycle()
+	// The campaign's last day was yesterday (UTC).
+	if _, err := w.pool.Exec(context.Background(), `UPDATE campaign SET end_date = (now() AT TIME ZONE 'UTC')::date - 1 WHERE id = 7`); err != nil {
+		t.Fatal(err)
+	}
+	w.cycle()
+	if c := w.object("campaign", "adboost-7"); c.Status != "PAUSED" {
+		t.Errorf("campaign past its end date: %s", c.Status)
+	}
+	if p := w.list(7)[0]; p.Active || p.Stopped == 0 {
+		t.Errorf("post of a campaign past its end date: %+v", p)
+	}
+}
+
+func TestEngineInsights(t *testing.T) {
+	w := newWorld(t)
+	w.publishRulePosts()
+	w.cycle()
+	// Post 3 is boosted in both campaigns: its insights are the sum of its two ads.
+	w.fake.SetAdInsights(w.object("ad", "adboost-7-1").ID, networkafake.Insights{Impressions: 1200, Reach: 1000, Clicks: 40, Engagement: 80, Conversions: 4, Spend: "12.34"})
+	w.fake.SetAdInsights(w.object("ad", "adboost-7-3").ID, networkafake.Insights{Impressions: 800, Reach: 700, Clicks: 10, Engagement: 5, Conversions: 0, Spend: "3.00"})
+	w.fake.SetAdInsights(w.object("ad", "adboost-8-3").ID, networkafake.Insights{Impressions: 1000, Reach: 900, Clicks: 30, Engagement: 15, Conversions: 2, Spend: "7.66"})
+	w.cycle()
+	var got map[string]any
+	w.call(http.MethodPost, "/v1/boosted-posts/batch-insights", map[string]any{"ids": "1,3,5"}, &got)
+	// impressions 3000, reach 2600, clicks 80, engagement 100, conversions 6, spend 23.00:
+	// cpm 23*1000/3000 = 7.67, ctr 80*100/3000 = 2.67, cpc 23/80 = 0.29, cpa 23/6 = 3.83, conversion rate 6*100/80 = 7.50.
+	want := map[string]any{"posts": "3", "reach": "2600", "engagement": "100", "clicks": "80", "spend": "23.00",
+		"cpm": "7.67", "ctr": "2.67", "cpc": "0.29", "cpa": "3.83", "conversions": "6", "conversion_rate": "7.50"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("batch-insights:\n got %v\nwant %v", got, want)
+	}
+	// Replaced, not added, by the next cycle.
+	w.fake.SetAdInsights(w.object("ad", "adboost-7-3").ID, networkafake.Insights{Impressions: 900, Reach: 700, Clicks: 10, Engagement: 5, Spend: "4.00"})
+	w.cycle()
+	w.call(http.MethodPost, "/v1/boosted-posts/batch-insights", map[string]any{"ids": "3"}, &got)
+	want = map[string]any{"posts": "1", "reach": "1600", "engagement": "20", "clicks": "40", "spend": "11.66",
+		"cpm": "6.14", "ctr": "2.11", "cpc": "0.29", "cpa": "5.83", "conversions": "2", "conversion_rate": "5.00"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("batch-insights after a second cycle:\n got %v\nwant %v", got, want)
+	}
+	// An ad network_a no longer knows keeps its last statistics; the
+	// others are still read.
+	if _, err := w.pool.Exec(context.Background(),
+		`UPDATE network_a_attempt SET object_id = '999' WHERE campaign_id = 8 AND post_id = 3`); err != nil {
+		t.Fatal(err)
+	}
+	w.fake.SetAdInsights(w.object("ad", "adboost-7-3").ID, networkafake.Insights{Impressions: 1000, Reach: 800, Clicks: 10, Engagement: 5, Spend: "5.00"})
+	w.cycle()
+	w.call(http.MethodPost, "/v1/boosted-posts/batch-insights", map[string]any{"ids": "3"}, &got)
+	if got["reach"] != "1700" || got["spend"] != "12.66" {
+		t.Errorf("insights with one ad unknown to network_a: %v", got)
+	}
+	// A paused campaign's posts (stopped within 28 days) are still read.
+	var ok bool
+	w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{"active": false}, &ok)
+	w.cycle()
+	w.fake.SetAdInsights(w.object("ad", "adboost-7-1").ID, networkafake.Insights{Impressions: 2000, Reach: 1000, Clicks: 40, Engagement: 80, Conversions: 4, Spend: "20.00"})
+	w.cycle()
+	w.call(http.MethodPost, "/v1/boosted-posts/batch-insights", map[string]any{"ids": "1"}, &got)
+	if got["spend"] != "20.00" {
+		t.Errorf("insights of a stopped post: %v", got)
+	}
+}
+
+// A context cancelled right after network_a created the ad and before the
+// engine wrote it down: the next cycle finds the ad by its name.
+func TestEngineNoDuplicateAdAfterCrash(t *testing.T) {
+	for _, kind := range []string{"campaign", "adset", "ad"} {
+		t.Run(kind, func(t *testing.T) {
+			w := newWorld(t)
+			w.post("1", "#gym", time.Hour, 0)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var once sync.Once
+			w.fake.AfterCreate(func(o networkafake.Object) {
+				if o.Kind == kind {
+					once.Do(cancel)
+				}
+			})
+			err := w.engine.Campaign(ctx, 7)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("interrupted work: %v", err)
+			}
+			if got := w.names(kind); got == "" {
+				t.Fatalf("network_a has no %s", kind)
+			}
+			if got := w.list(7); len(got) != 0 {
+				t.Fatalf("recorded before the commit: %v", got)
+			}
+			w.fake.AfterCreate(nil)
+			w.cycle()
+			if got := w.names("campaign"); got != "adboost-7" {
+				t.Errorf("campaigns %s", got)
+			}
+			if got := w.names("adset"); got != "adboost-7" {
+				t.Errorf("ad sets %s", got)
+			}
+			if got := w.names("ad"); got != "adboost-7-1" {
+				t.Errorf("ads %s", got)
+			}
+			if got := w.ids(w.list(7)); got != "1" {
+				t.Errorf("boosted %s", got)
+			}
+			if got := w.boostedEntries(7); len(got) != 1 || got[0] != fmt.Sprintf(`{"ad_id":%q,"post_id":1}`, w.object("ad", "adboost-7-1").ID) {
+				t.Errorf("history %v", got)
+			}
+		})
+	}
+}
+
+// Three engines at once on one database over the same campaigns: each post
+// is boosted once.
+func TestEngineThreeEnginesBoostOnce(t *testing.T) {
+	w := newWorld(t)
+	w.publishRulePosts()
+	w.fake.SetDelay(5 * time.Millisecond) // the cycles overlap
+	engines := []*engine.Engine{w.engine, w.newEngine(), w.newEngine()}
+	for round := range 3 {
+		var wg sync.WaitGroup
+		errs := make([]error, len(engines))
+		for i, e := range engines {
+			wg.Go(func() { errs[i] = e.Cycle(context.Background()) })
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d, engine %d: %v", round, i, err)
+			}
+		}
+	}
+	ads := strings.Split(w.names("ad"), ",")
+	slices.Sort(ads)
+	if got := strings.Join(ads, ","); got != "adboost-7-1,adboost-7-3,adboost-7-6,adboost-7-8,adboost-8-2,adboost-8-3,adboost-8-5" {
+		t.Errorf("ads %s", got)
+	}
+	if got := w.names("campaign") + " " + w.names("adset"); got != "adboost-7,adboost-8 adboost-7,adboost-8" {
+		t.Errorf("campaigns and ad sets %s", got)
+	}
+	if got := len(w.boostedEntries(7)) + len(w.boostedEntries(8)); got != 7 {
+		t.Errorf("%d boosted entries, want 7", got)
+	}
+}
+
+// network_a down: the cycle fails naming the campaigns, nothing is
+// recorded; the next cycle completes.
+func TestEngineNetworkDown(t *testing.T) {
+	w := newWorld(t)
+	w.post("1", "#gym", time.Hour, 0)
+	w.fake.SetDown(true)
+	err := w.engine.Cycle(context.Background())
+	var cycleErr *engine.CycleError
+	if !errors.As(err, &cycleErr) || len(cycleErr.Failed) != 2 || cycleErr.Failed[7] == nil || cycleErr.Failed[8] == nil ||
+		!strings.Contains(err.Error(), "campaign 7") || !strings.Contains(err.Error(), "campaign 8") ||
+		!errors.Is(cycleErr.Failed[7], engine.ErrUnavailable) {
+		t.Fatalf("cycle with network_a down: %v", err)
+	}
+	if got := w.list(0); len(got) != 0 {
+		t.Errorf("recorded while down: %v", got)
+	}
+	if got := w.boostedEntries(7); len(got) != 0 {
+		t.Errorf("history while down: %v", got)
+	}
+	// Down in the middle: after the ad set is created.
+	w.fake.SetDown(false)
+	w.fake.AfterCreate(func(o networkafake.Object) {
+		if o.Kind == "adset" {
+			w.fake.SetDown(true)
+		}
+	})
+	if err := w.engine.Campaign(context.Background(), 7); !errors.Is(err, engine.ErrUnavailable) {
+		t.Fatalf("campaign with network_a down halfway: %v", err)
+	}
+	if got := w.list(0); len(got) != 0 {
+		t.Errorf("recorded while down: %v", got)
+	}
+	w.fake.AfterCreate(nil)
+	w.fake.SetDown(false)
+	w.cycle()
+	if got := w.ids(w.list(7)); got != "1" {
+		t.Errorf("after network_a came back: %s", got)
+	}
+	if got := w.names("ad") + " " + w.names("adset"); got != "adboost-7-1 adboost-7" {
+		t.Errorf("objects %s", got)
+	}
+}
+
+// An expired token (OAuth 190): the user's campaigns are skipped, logged
+// once, until the next sign-in stores a new token.
+func TestEngineTokenRefused(t *testing.T) {
+	w := newWorld(t)
+	w.post("1", "#gym", time.Hour, 0)
+	w.fake.ExpireToken(pageToken)
+	w.cycle()
+	w.cycle()
+	if n := strings.Count(w.logs.String(), "OAuth 190"); n != 1 {
+		t.Errorf("the refusal was logged %d times, want 1\n%s", n, w.logs)
+	}
+	due, err := w.engine.Due(context.Background())
+	if err != nil || len(due) != 0 {
+		t.Errorf("due with a refused token: %v %v", due, err)
+	}
+	if got := w.names("ad"); got != "" {
+		t.Errorf("ads with a refused token: %s", got)
+	}
+	// A new sign-in (login-sn) stores the new tokens and clears the mark.
+	w.fake.UpdateUser(userToken, func(u *networkafake.User) { u.Pages[0].Token = "new-page-token" })
+	w.loginSN(userToken)
+	w.cycle()
+	if got := w.names("ad"); got != "adboost-7-1" {
+		t.Errorf("ads after a new sign-in: %s", got)
+	}
+}
+
+// A page without a stored token, or a user without an active ad account:
+// skipped, with the reason logged.
+func TestEngineSkips(t *testing.T) {
+	w := newWorld(t)
+	w.post("1", "#gym", time.Hour, 0)
+	if _, err := w.pool.Exec(context.Background(), `UPDATE source SET access_token = NULL`); err != nil {
+		t.Fatal(err)
+	}
+	w.cycle()
+	if !strings.Contains(w.logs.String(), "its page has no network_a token") {
+		t.Errorf("no reason logged:\n%s", w.logs)
+	}
+	w.storeTokens(userToken, pageToken)
+	w.fake.UpdateUser(userToken, func(u *networkafake.User) { u.AdAccounts = []networkafake.AdAccount{{ID: "act_2", Status: 2}} })
+	w.cycle()
+	if !strings.Contains(w.logs.String(), "no active network_a ad account") {
+		t.Errorf("no reason logged:\n%s", w.logs)
+	}
+	if got := w.names("ad") + w.names("campaign"); got != "" {
+		t.Errorf("created %s", got)
+	}
+}
+
+// While another engine holds a campaign's lock, Campaign leaves the
+// campaign alone: not one call to network_a.
+func TestEngineCampaignLockedElsewhere(t *testing.T) {
+	w := newWorld(t)
+	w.post("1", "#gym", time.Hour, 0)
+	ctx := context.Background()
+	conn, err := w.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if locked, err := db.New(conn).EngineCampaignLock(ctx, 7); err != nil || !locked {
+		t.Fatalf("lock: %v %v", locked, err)
+	}
+	w.fake.TakeRequests()
+	if err := w.engine.Campaign(ctx, 7); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.fake.TakeRequests(); len(got) != 0 {
+		t.Fatalf("network_a called while another engine works on the campaign: %v", got)
+	}
+	if err := db.New(conn).EngineCampaignUnlock(ctx, 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.engine.Campaign(ctx, 7); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.names("ad"); got != "adboost-7-1" {
+		t.Fatalf("ads after the lock was released: %s", got)
+	}
+}
+
+// Users without a stored token (imported, demo) are not in the cycle.
+func TestEngineDueNeedsToken(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	due, err := w.engine.Due(ctx)
+	if err != nil || fmt.Sprint(due) != "[7 8]" {
+		t.Fatalf("due %v %v", due, err)
+	}
+	if _, err := w.pool.Exec(ctx, `UPDATE app_user SET network_a_token = NULL WHERE id = 100`); err != nil {
+		t.Fatal(err)
+	}
+	if due, err := w.engine.Due(ctx); err != nil || len(due) != 0 {
+		t.Fatalf("due without a token %v %v", due, err)
+	}
+}
+
+// network_a too slow: each call times out, the cycle fails and nothing is
+// recorded; once it answers in time, the next cycle completes.
+func TestEngineNetworkTimeout(t *testing.T) {
+	w := newWorld(t)
+	w.post("1", "#gym", time.Hour, 0)
+	e, err := engine.New(w.pool, engine.Config{NetworkAURL: w.fakeURL, Cipher: w.cipher, CallTimeout: 100 * time.Millisecond}, w.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.fake.SetDelay(time.Second)
+	err = e.Cycle(context.Background())
+	var cycleErr *engine.CycleError
+	if !errors.As(err, &cycleErr) || !errors.Is(cycleErr.Failed[7], engine.ErrUnavailable) {
+		t.Fatalf("cycle with network_a slow: %v", err)
+	}
+	if got := w.list(0); len(got) != 0 {
+		t.Errorf("recorded while slow: %v", got)
+	}
+	w.fake.SetDelay(0)
+	if err := e.Cycle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.ids(w.list(7)); got != "1" {
+		t.Errorf("after network_a sped up: %s", got)
+	}
+}
+
+// An ad network_a refuses to make (the post was deleted after the engine
+// began its attempt) is given up; the campaign's other posts are boosted.
+func TestEngineAdRefused(t *testing.T) {
+	w := newWorld(t)
+	w.post("1", "#gym", time.Hour, 0)
+	w.cycle()
+	w.post("2", "#gym again", time.Minute, 0)
+	// An attempt begun for a post that network_a no longer has.
+	if _, err := w.pool.Exec(context.Background(), `INSERT INTO network_a_attempt (campaign_id, kind, post_id, name, post)
+		VALUES (7, 'ad', 777, 'adboost-7-777', '{"id": "456_777", "message": "#gym gone", "created_time": "2026-01-01T00:00:00Z"}')`); err != nil {
+		t.Fatal(err)
+	}
+	w.cycle()
+	if got := w.ids(w.list(7)); got != "2,1" {
+		t.Errorf("boosted %s, want 2,1", got)
+	}
+	var state string
+	if err := w.pool.QueryRow(context.Background(), `SELECT state FROM network_a_attempt WHERE post_id = 777`).Scan(&state); err != nil || state != "refused" {
+		t.Errorf("attempt %q %v", state, err)
+	}
+	w.cycle() // not tried again
+	n := 0
+	for _, r := range w.fake.Requests() {
+		if strings.Contains(r.Body, "456_777") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the refused ad was asked %d times", n)
+	}
+}

@@ -1,0 +1,218 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
+	"github.com/riverqueue/river/rivertype"
+
+	"adboost/db"
+)
+
+// DefaultInterval is ENGINE_INTERVAL's default: how often `serve` runs a cycle.
+const DefaultInterval = 5 * time.Minute
+
+// CampaignJobTimeout bounds one campaign's work in a River job (500 posts
+// and their reach, the ads, their statistics).
+const CampaignJobTimeout = 10 * time.Minute
+
+// CampaignJobMaxAttempts is how many times a campaign's job of one cycle is
+// tried (with River's exponential backoff) before the next cycles take over.
+const CampaignJobMaxAttempts = 5
+
+// Job kinds.
+const (
+	KindCycle    = "adboost_engine_cycle"
+	KindCampaign = "adboost_engine_campaign"
+)
+
+// CycleArgs is the periodic job that starts a cycle: it enqueues one
+// CampaignArgs job per due campaign. River enqueues it on its leader only.
+type CycleArgs struct{}
+
+// Kind is the job's kind.
+func (CycleArgs) Kind() string { return KindCycle }
+
+// CampaignArgs is one campaign's work in one cycle.
+type CampaignArgs struct {
+	CampaignID int64 `json:"campaign_id"`
+}
+
+// Kind is the job's kind.
+func (CampaignArgs) Kind() string { return KindCampaign }
+
+// Migrate applies River's own migrations (its job tables), under a session
+// lock so that instances starting at once take turns.
+func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	q := db.New(conn)
+	if err := q.EngineMigrationLock(ctx); err != nil {
+		return fmt.Errorf("river migrations: %w", err)
+	}
+	defer q.EngineMigrationUnlock(context.WithoutCancel(ctx))
+	m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
+	if err != nil {
+		return fmt.Errorf("river migrations: %w", err)
+	}
+	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("river migrations: %w", err)
+	}
+	return nil
+}
+
+// Runner runs the engine on River: a periodic cycle job every interval, and
+// one job per due campaign, unique per campaign and interval, retried with
+// backoff when it fails.
+type Runner struct {
+	client   *river.Client[pgx.Tx]
+	engine   *Engine
+	interval time.Duration
+	metrics  *metrics
+}
+
+// NewRunner makes the River client of the engine (not started). Workers is
+// how many campaigns one process works on at once; 0 = a quarter of the
+// pool's connections (at least 1, at most 8): each campaign being worked on
+// holds one connection, River holds one or two, and the API keeps the rest.
+func NewRunner(pool *pgxpool.Pool, e *Engine, interval time.Duration, workers int, log *slog.Logger) (*Runner, error) {
+	if interval <= 0 {
+		return nil, fmt.Errorf("engine: interval %s is not positive", interval)
+	}
+	if workers < 1 {
+		workers = min(max(int(pool.Config().MaxConns)/4, 1), 8)
+	}
+	r := &Runner{engine: e, interval: interval, metrics: newMetrics()}
+	workersBundle := river.NewWorkers()
+	river.AddWorker(workersBundle, &cycleWorker{r: r})
+	river.AddWorker(workersBundle, &campaignWorker{r: r})
+	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+		// River reports its job counts every few seconds at info: only its
+		// warnings and errors reach the log.
+		Logger:  slog.New(minLevel{log.Handler(), slog.LevelWarn}).With("component", "river"),
+		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: workers}},
+		Workers: workersBundle,
+		PeriodicJobs: []*river.PeriodicJob{
+			river.NewPeriodicJob(river.PeriodicInterval(interval),
+				func() (river.JobArgs, *river.InsertOpts) {
+					return CycleArgs{}, &river.InsertOpts{
+						MaxAttempts: 1,
+						UniqueOpts:  river.UniqueOpts{ByPeriod: interval},
+					}
+				},
+				&river.PeriodicJobOpts{ID: KindCycle, RunOnStart: true}),
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	r.client = client
+	r.metrics.client = client
+	return r, nil
+}
+
+// Start starts working jobs; Stop ends.
+func (r *Runner) Start(ctx context.Context) error { return r.client.Start(ctx) }
+
+// Stop waits for the jobs being worked until ctx ends, then cancels them
+// (and waits 2 s more at most).
+func (r *Runner) Stop(ctx context.Context) error {
+	err := r.client.Stop(ctx)
+	if ctx.Err() != nil {
+		cancelCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		return r.client.StopAndCancel(cancelCtx)
+	}
+	return err
+}
+
+// Client is the River client (tests insert jobs and subscribe with it).
+func (r *Runner) Client() *river.Client[pgx.Tx] { return r.client }
+
+// EnqueueCycle enqueues one job per due campaign of the current cycle (what
+// the periodic job does), each unique per campaign and interval.
+func (r *Runner) EnqueueCycle(ctx context.Context) (int, error) {
+	ids, err := r.engine.Due(ctx)
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	params := make([]river.InsertManyParams, len(ids))
+	for i, id := range ids {
+		params[i] = river.InsertManyParams{
+			Args: CampaignArgs{CampaignID: id},
+			InsertOpts: &river.InsertOpts{
+				MaxAttempts: CampaignJobMaxAttempts,
+				UniqueOpts:  river.UniqueOpts{ByArgs: true, ByPeriod: r.interval},
+			},
+		}
+	}
+	res, err := r.client.InsertMany(ctx, params)
+	if err != nil {
+		return 0, err
+	}
+	inserted := 0
+	for _, x := range res {
+		if !x.UniqueSkippedAsDuplicate {
+			inserted++
+		}
+	}
+	return inserted, nil
+}
+
+type cycleWorker struct {
+	river.WorkerDefaults[CycleArgs]
+	r *Runner
+}
+
+func (w *cycleWorker) Work(ctx context.Context, job *river.Job[CycleArgs]) error {
+	_, err := w.r.EnqueueCycle(ctx)
+	return err
+}
+
+type campaignWorker struct {
+	river.WorkerDefaults[CampaignArgs]
+	r *Runner
+}
+
+func (w *campaignWorker) Timeout(*river.Job[CampaignArgs]) time.Duration { return CampaignJobTimeout }
+
+func (w *campaignWorker) Work(ctx context.Context, job *river.Job[CampaignArgs]) error {
+	err := w.r.engine.Campaign(ctx, job.Args.CampaignID)
+	w.r.metrics.done(err)
+	if err != nil {
+		w.r.engine.log.Warn("engine: campaign job failed; River retries it with backoff",
+			"campaign", job.Args.CampaignID, "attempt", job.Attempt, "max_attempts", job.MaxAttempts, "err", err)
+	}
+	return err
+}
+
+// pendingStates are the states of a job that still has to run.
+var pendingStates = []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStateRetryable, rivertype.JobStateScheduled}
+
+// minLevel passes on the records of at least its level.
+type minLevel struct {
+	slog.Handler
+	level slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.level && h.Handler.Enabled(ctx, l)
+}
+
+func (h minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(attrs), h.level}
+}
+
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{h.Handler.WithGroup(name), h.level}
+}

@@ -1,0 +1,144 @@
+-- The boosting engine's reads and writes across campaigns, their users,
+-- pages and presets (CONTRACT §14). The tables of network_a's objects have
+-- files of their own (network_a_*.sql).
+
+-- name: EngineCampaignDue :many
+-- The campaigns of one cycle, by id: every running campaign on a network_a
+-- page (active, end date not past in UTC), and every campaign the engine
+-- still runs on network_a or paused within the last 28 days (to pause it,
+-- or to read its posts' statistics), whether or not the campaign still
+-- exists. Only users with a stored network_a token count (imported and demo
+-- users without one have nothing the engine could do); those whose token
+-- was refused are left out until they sign in again. Served by
+-- campaign_active_idx and the partial indexes of network_a_campaign.
+SELECT c.id
+FROM campaign AS c
+JOIN app_user AS u ON u.id = c.user_id
+WHERE c.active
+  AND c.page_id IS NOT NULL
+  AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date)
+  AND u.network_a_token IS NOT NULL
+  AND u.network_a_token_invalid_at IS NULL
+UNION
+SELECT n.campaign_id
+FROM network_a_campaign AS n
+JOIN app_user AS u ON u.id = n.user_id
+WHERE (n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days')
+  AND u.network_a_token IS NOT NULL
+  AND u.network_a_token_invalid_at IS NULL
+ORDER BY 1;
+
+-- name: EngineCampaignLoad :one
+-- Everything one campaign's work needs: whether the campaign still exists
+-- and should run (active, end date not past in UTC), its page and the sealed
+-- page and user tokens, the rules its preset adds (keywords and reach R only
+-- when the preset allows advanced_settings; a reach of 0 asks nothing), and
+-- what the engine made on network_a so far (null ids before the first boost).
+-- No row when neither the campaign nor any network_a object of it exists.
+SELECT
+    w.id::bigint                                               AS id,
+    coalesce(c.user_id, n.user_id)::bigint                     AS user_id,
+    (c.id IS NOT NULL)::boolean                                AS found,
+    coalesce(c.active AND (c.end_date IS NULL
+             OR c.end_date >= (now() AT TIME ZONE 'UTC')::date), false)::boolean AS runs,
+    coalesce(c.page_id, 0)::bigint                             AS page_id,
+    coalesce(c.goal, '')::text                                 AS goal,
+    s.access_token                                             AS page_token,
+    u.network_a_token                                          AS user_token,
+    (u.network_a_token_invalid_at IS NOT NULL)::boolean        AS token_invalid,
+    coalesce(r.reach, 0)::integer                              AS reach_percent,
+    n.ad_account_id,
+    n.campaign_object_id,
+    n.adset_object_id,
+    coalesce(n.status, '')::text                               AS network_a_status
+FROM (SELECT @campaign_id::bigint AS id) AS w
+LEFT JOIN campaign AS c ON c.id = w.id
+LEFT JOIN network_a_campaign AS n ON n.campaign_id = w.id
+JOIN app_user AS u ON u.id = coalesce(c.user_id, n.user_id)
+LEFT JOIN source AS s ON s.user_id = c.user_id AND s.id = c.page_id AND s.platform = 'network_a'
+LEFT JOIN LATERAL (
+    SELECT b.reach
+    FROM preset AS p
+    JOIN boosting_condition AS b ON b.preset_id = p.id
+    WHERE p.id = c.preset_id
+      AND 'advanced_settings' = ANY (p.allowed_options)
+) AS r ON true;
+
+-- name: EngineQualifyingPosts :many
+-- Rules 1 to 3 of CONTRACT §14 over the posts a cycle read from the page
+-- (@posts: a JSON array of {"post_id", "id", "message", "permalink_url",
+-- "full_picture", "created_time"}): published at or after @since, not yet
+-- boosted nor attempted in the campaign, holding the campaign's hashtag as a
+-- whole tag (a hashtag given without `#` gets one), and, when the preset
+-- allows advanced_settings and its condition has keywords, at least one
+-- keyword as a whole word or tag; all case-insensitive. Answers each
+-- qualifying post as JSON (the attempt's `post`), oldest first. Rule 4 (reach)
+-- needs network_a and is checked by the engine.
+WITH c AS (
+    SELECT
+        c.id,
+        CASE WHEN ltrim(c.hashtag, '#') <> ''
+             THEN engine_word_pattern('#' || ltrim(c.hashtag, '#')) END AS hashtag_pattern,
+        coalesce((
+            SELECT array_agg(engine_word_pattern(ltrim(k.word, '#')))
+            FROM preset AS p
+            JOIN boosting_condition AS b ON b.preset_id = p.id
+            CROSS JOIN unnest(b.keywords) AS k (word)
+            WHERE p.id = c.preset_id
+              AND 'advanced_settings' = ANY (p.allowed_options)
+              AND ltrim(k.word, '#') <> ''
+        ), '{}')::text[] AS keyword_patterns
+    FROM campaign AS c
+    WHERE c.id = @campaign_id
+),
+posts AS (
+    SELECT x.post, (x.post ->> 'post_id')::bigint AS post_id, x.post ->> 'message' AS message,
+           (x.post ->> 'created_time')::timestamptz AS created_time
+    FROM jsonb_array_elements(@posts::jsonb) AS x (post)
+)
+SELECT p.post_id::bigint AS post_id, p.post::jsonb AS post
+FROM posts AS p
+CROSS JOIN c
+WHERE p.created_time >= @since::timestamptz
+  AND NOT EXISTS (
+      SELECT 1 FROM boosted_post_campaign AS l
+      WHERE l.campaign_id = c.id AND l.post_id = p.post_id)
+  AND NOT EXISTS (
+      SELECT 1 FROM network_a_attempt AS a
+      WHERE a.campaign_id = c.id AND a.kind = 'ad' AND a.post_id = p.post_id)
+  AND (c.hashtag_pattern IS NULL OR p.message ~* c.hashtag_pattern)
+  AND (cardinality(c.keyword_patterns) = 0
+       OR EXISTS (SELECT 1 FROM unnest(c.keyword_patterns) AS k (pattern) WHERE p.message ~* k.pattern))
+ORDER BY p.created_time, p.post_id;
+
+-- name: EngineUserTokenRefused :one
+-- network_a refused the user's token (OAuth error 190): the engine skips the
+-- user's campaigns until signup-sn/login-sn stores a new token. Answers the
+-- user only the first time, so that the refusal is logged once. Only the
+-- token the work used is marked: a sign-in that stored a new one meanwhile
+-- (and cleared the mark) is not undone by the old token's refusal.
+UPDATE app_user
+SET network_a_token_invalid_at = now()
+WHERE id = @user_id
+  AND network_a_token = @network_a_token
+  AND network_a_token_invalid_at IS NULL
+RETURNING id;
+
+-- name: EngineCampaignLock :one
+-- Takes the session lock of one campaign's work, without waiting: false when
+-- another engine (another `serve`, or `adboost engine`) is working on it.
+-- The lock ends with EngineCampaignUnlock or with the session.
+SELECT pg_try_advisory_lock(hashtextextended('adboost engine campaign ' || @campaign_id::bigint, 0))::boolean AS locked;
+
+-- name: EngineCampaignUnlock :exec
+-- Releases the lock taken by EngineCampaignLock.
+SELECT pg_advisory_unlock(hashtextextended('adboost engine campaign ' || @campaign_id::bigint, 0));
+
+-- name: EngineMigrationLock :exec
+-- Serialises River's migrations between instances that start at once (a
+-- session lock, like goose's).
+SELECT pg_advisory_lock(hashtextextended('adboost river migrations', 0));
+
+-- name: EngineMigrationUnlock :exec
+-- Releases EngineMigrationLock.
+SELECT pg_advisory_unlock(hashtextextended('adboost river migrations', 0));

@@ -1,0 +1,111 @@
+-- The engine's create calls on network_a, each recorded (and committed)
+-- before the call: no duplicate campaigns, ad sets or ads (CONTRACT §14).
+
+-- name: NetworkAAttemptBegin :one
+-- Records that the engine is about to create an object (@kind, @post_id 0
+-- for the campaign and the ad set) named @name, or finds the earlier attempt
+-- at it. `tries` > 1 on a pending attempt means an earlier call may have
+-- created the object already: look it up by name before creating it.
+INSERT INTO network_a_attempt AS a (campaign_id, kind, post_id, name, post)
+VALUES (@campaign_id, @kind, @post_id, @name, sqlc.narg(post)::jsonb)
+ON CONFLICT (campaign_id, kind, post_id) DO UPDATE SET
+    tries      = a.tries + (a.state = 'pending')::integer,
+    updated_at = now()
+RETURNING a.state, a.tries, a.object_id;
+
+-- name: NetworkAAttemptPendingAds :many
+-- The campaign's unfinished ad attempts, oldest first: each may or may not
+-- have reached network_a. Served by network_a_attempt_pending_idx.
+SELECT a.post_id, a.name, a.post::jsonb AS post
+FROM network_a_attempt AS a
+WHERE a.campaign_id = @campaign_id
+  AND a.state = 'pending'
+  AND a.kind = 'ad'
+ORDER BY a.id;
+
+-- name: NetworkAAttemptObjectDone :exec
+-- The campaign's network_a campaign or ad set (@kind) exists as @object_id:
+-- the attempt is done and the campaign remembers the id; for an ad set,
+-- @adset_fields are the fields it was created with. One statement.
+WITH done AS (
+    UPDATE network_a_attempt
+    SET state = 'done', object_id = @object_id::text, updated_at = now()
+    WHERE campaign_id = @campaign_id
+      AND kind = @kind::text
+      AND post_id = 0
+)
+UPDATE network_a_campaign AS n SET
+    campaign_object_id = CASE WHEN @kind::text = 'campaign' THEN @object_id::text ELSE n.campaign_object_id END,
+    adset_object_id    = CASE WHEN @kind::text = 'adset' THEN @object_id::text ELSE n.adset_object_id END,
+    adset_synced       = CASE WHEN @kind::text = 'adset' THEN @adset_fields::jsonb ELSE n.adset_synced END,
+    updated_at         = now()
+WHERE n.campaign_id = @campaign_id;
+
+-- name: NetworkAAttemptAdDone :one
+-- The ad of post @post_id exists as @ad_id, all in one statement: the
+-- attempt is done; the post becomes a boosted post of the campaign's user
+-- and page (name = the message cut to 100 characters with `…`, link, image,
+-- created = its publication, active, not stopped), linked to the campaign;
+-- and the campaign's history gets {"post_id", "ad_id"} under `boosted`.
+-- Nothing but the attempt is written when the campaign was deleted meanwhile,
+-- or when the post id belongs to another user's post. Answers whether the
+-- post was recorded.
+WITH done AS (
+    UPDATE network_a_attempt AS a
+    SET state = 'done', object_id = @ad_id::text, updated_at = now()
+    WHERE a.campaign_id = @campaign_id
+      AND a.kind = 'ad'
+      AND a.post_id = @post_id
+      AND a.state = 'pending'
+    RETURNING a.campaign_id, a.post_id, a.post
+),
+owner AS (
+    SELECT c.id, c.user_id, c.page_id, d.post_id, d.post
+    FROM done AS d
+    JOIN campaign AS c ON c.id = d.campaign_id
+    WHERE c.page_id IS NOT NULL
+),
+post AS (
+    INSERT INTO boosted_post AS p (id, user_id, source_id, active, name, link, image, created, stopped)
+    SELECT
+        o.post_id, o.user_id, o.page_id, true,
+        CASE WHEN char_length(o.post ->> 'message') > 100
+             THEN rtrim(left(o.post ->> 'message', 99)) || chr(8230)
+             ELSE coalesce(o.post ->> 'message', '') END,
+        left(coalesce(o.post ->> 'permalink_url', ''), 2048),
+        left(coalesce(o.post ->> 'full_picture', ''), 2048),
+        (o.post ->> 'created_time')::timestamptz,
+        NULL
+    FROM owner AS o
+    ON CONFLICT (id) DO UPDATE SET
+        active     = true,
+        stopped    = NULL,
+        updated_at = now()
+    WHERE p.user_id = EXCLUDED.user_id
+    RETURNING p.id, p.user_id
+),
+linked AS (
+    INSERT INTO boosted_post_campaign (user_id, campaign_id, post_id)
+    SELECT o.user_id, o.id, p.id
+    FROM owner AS o
+    JOIN post AS p ON p.id = o.post_id
+    ON CONFLICT DO NOTHING
+),
+logged AS (
+    INSERT INTO campaign_history (user_id, campaign_id, action, details)
+    SELECT o.user_id, o.id, 'boosted', jsonb_build_object('post_id', o.post_id, 'ad_id', @ad_id::text)
+    FROM owner AS o
+    JOIN post AS p ON p.id = o.post_id
+)
+SELECT EXISTS (SELECT 1 FROM post) AS recorded;
+
+-- name: NetworkAAttemptAdRefused :exec
+-- network_a refused to create the ad of post @post_id (an error answer other
+-- than a refused token, e.g. the post no longer exists): the post is not
+-- boosted in the campaign and not tried again.
+UPDATE network_a_attempt
+SET state = 'refused', updated_at = now()
+WHERE campaign_id = @campaign_id
+  AND kind = 'ad'
+  AND post_id = @post_id
+  AND state = 'pending';

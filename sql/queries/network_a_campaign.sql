@@ -1,0 +1,103 @@
+-- What the engine made on network_a for each campaign (CONTRACT §14).
+
+-- name: NetworkACampaignStart :exec
+-- The first boost of a campaign: remembers the ad account it uses (kept for
+-- the campaign's life). A second call keeps the first account.
+INSERT INTO network_a_campaign (campaign_id, user_id, ad_account_id)
+SELECT c.id, c.user_id, @ad_account_id
+FROM campaign AS c
+WHERE c.id = @campaign_id
+ON CONFLICT (campaign_id) DO NOTHING;
+
+-- name: NetworkACampaignAdSet :one
+-- The ad set fields of a campaign in the Marketing API's shape: the budget
+-- in minor units (daily_budget or lifetime_budget), bid_strategy (the
+-- campaign's when its bid strategy is enabled, else LOWEST_COST_WITHOUT_CAP),
+-- bid_amount in minor units only when enabled, optimization_goal = goal,
+-- targeting = audience_targeting, end_time = end_date 23:59:59 UTC (RFC 3339;
+-- absent without end date). `changes` holds those that differ from what
+-- network_a last accepted (all of them before the ad set exists).
+WITH f AS (
+    SELECT
+        c.id,
+        jsonb_build_object(
+            CASE c.campaign_budget_type WHEN 'daily' THEN 'daily_budget' ELSE 'lifetime_budget' END,
+            (c.campaign_budget_value * 100)::bigint,
+            'bid_strategy',
+            CASE WHEN c.campaign_bid_strategy_enabled THEN c.campaign_bid_strategy ELSE 'LOWEST_COST_WITHOUT_CAP' END,
+            'optimization_goal', c.goal,
+            'targeting', c.audience_targeting)
+        || CASE WHEN c.campaign_bid_strategy_enabled
+                THEN jsonb_build_object('bid_amount', (c.campaign_bid_amount * 100)::bigint)
+                ELSE '{}' END
+        || CASE WHEN c.end_date IS NOT NULL
+                THEN jsonb_build_object('end_time', to_char(c.end_date, 'YYYY-MM-DD') || 'T23:59:59Z')
+                ELSE '{}' END AS fields
+    FROM campaign AS c
+    WHERE c.id = @campaign_id
+)
+SELECT
+    f.fields::jsonb AS fields,
+    coalesce((
+        SELECT jsonb_object_agg(e.key, e.value)
+        FROM jsonb_each(f.fields) AS e (key, value)
+        WHERE n.adset_synced -> e.key IS DISTINCT FROM e.value
+    ), '{}')::jsonb AS changes
+FROM f
+LEFT JOIN network_a_campaign AS n ON n.campaign_id = f.id;
+
+-- name: NetworkACampaignAdSetSynced :exec
+-- network_a accepted @fields for the campaign's ad set.
+UPDATE network_a_campaign
+SET adset_synced = adset_synced || @fields::jsonb,
+    updated_at   = now()
+WHERE campaign_id = @campaign_id;
+
+-- name: NetworkACampaignPaused :one
+-- The campaign was paused on network_a: remembers it and stops its boosted
+-- posts (active false, stopped = the time of the pause), in one statement.
+-- Answers how many posts stopped; no row when it was not running.
+WITH paused AS (
+    UPDATE network_a_campaign AS n
+    SET status = 'PAUSED', paused_at = now(), updated_at = now()
+    WHERE n.campaign_id = @campaign_id
+      AND n.status = 'ACTIVE'
+    RETURNING n.campaign_id, n.user_id, n.paused_at
+),
+stopped AS (
+    UPDATE boosted_post AS p
+    SET active = false, stopped = greatest(s.paused_at, p.created), updated_at = now()
+    FROM paused AS s
+    JOIN network_a_attempt AS a ON a.campaign_id = s.campaign_id AND a.kind = 'ad' AND a.state = 'done'
+    WHERE p.id = a.post_id
+      AND p.user_id = s.user_id
+    RETURNING p.id
+)
+SELECT count(x.id) AS posts
+FROM paused
+LEFT JOIN stopped AS x ON true
+GROUP BY paused.campaign_id;
+
+-- name: NetworkACampaignResumed :one
+-- The campaign was resumed on network_a: its boosted posts run again (active
+-- true, stopped 0), in one statement. No row when it was not paused.
+WITH resumed AS (
+    UPDATE network_a_campaign AS n
+    SET status = 'ACTIVE', paused_at = NULL, updated_at = now()
+    WHERE n.campaign_id = @campaign_id
+      AND n.status = 'PAUSED'
+    RETURNING n.campaign_id, n.user_id
+),
+started AS (
+    UPDATE boosted_post AS p
+    SET active = true, stopped = NULL, updated_at = now()
+    FROM resumed AS r
+    JOIN network_a_attempt AS a ON a.campaign_id = r.campaign_id AND a.kind = 'ad' AND a.state = 'done'
+    WHERE p.id = a.post_id
+      AND p.user_id = r.user_id
+    RETURNING p.id
+)
+SELECT count(x.id) AS posts
+FROM resumed
+LEFT JOIN started AS x ON true
+GROUP BY resumed.campaign_id;
