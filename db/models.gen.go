@@ -265,6 +265,8 @@ type NetworkACampaign struct {
 	PausedAt         pgtype.Timestamptz `json:"paused_at"`
 	CreatedAt        time.Time          `json:"created_at"`
 	UpdatedAt        time.Time          `json:"updated_at"`
+	// ISO 4217 code of the ad account's currency as network_a gave it at the first boost; NULL (rows made before it was kept, or an account that gave none) counts as two decimals.
+	Currency *string `json:"currency"`
 }
 
 type Preset struct {

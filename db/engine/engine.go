@@ -438,9 +438,10 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		currency := ""
 		for _, a := range accounts {
 			if a.Status == 1 && a.ID != "" {
-				w.account = a.ID
+				w.account, currency = a.ID, a.Currency
 				break
 			}
 		}
@@ -448,7 +449,7 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 			w.log.Warn("engine: campaign skipped: the user has no active network_a ad account")
 			return "", nil
 		}
-		if err := w.q.NetworkACampaignStart(ctx, db.NetworkACampaignStartParams{CampaignID: w.id, AdAccountID: w.account}); err != nil {
+		if err := w.q.NetworkACampaignStart(ctx, db.NetworkACampaignStartParams{CampaignID: w.id, AdAccountID: w.account, Currency: currency}); err != nil {
 			return "", err
 		}
 		// Another engine may have started it first with another account.

@@ -584,3 +584,55 @@ func TestEngineAdRefused(t *testing.T) {
 		t.Errorf("the refused ad was asked %d times", n)
 	}
 }
+
+// Money goes to network_a in the minor unit of the ad account's currency
+// (CONTRACT §14): a JPY account (given as "jpy") gets yen, not cents, for
+// the ad set's budget and bid, and a later save sends the change in yen too.
+func TestEngineCurrencyMinorUnits(t *testing.T) {
+	w := newWorld(t)
+	w.fake.UpdateUser(userToken, func(u *networkafake.User) {
+		u.AdAccounts = []networkafake.AdAccount{{ID: "act_9", Status: 1, Currency: "jpy"}}
+	})
+	w.post("1", "Morning #gym", time.Hour, 0)
+	w.cycle()
+	s7 := w.object("adset", "adboost-7")
+	if s7.AccountID != "act_9" {
+		t.Fatalf("ad set adboost-7 in %q, want act_9", s7.AccountID)
+	}
+	fields := s7.Fields
+	// 20.00 → 20 yen; 1.50 → 2 yen (rounded half away from zero).
+	if fmt.Sprint(fields["daily_budget"]) != "20" || fmt.Sprint(fields["bid_amount"]) != "2" {
+		t.Errorf("ad set adboost-7 in JPY: daily_budget %v, bid_amount %v; want 20 and 2", fields["daily_budget"], fields["bid_amount"])
+	}
+	var ok bool
+	w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{"budget": "35.50", "hashtag": "#gym"}, &ok)
+	w.cycle()
+	if got := jsonString(w.object("adset", "adboost-7").Updates); got != `[{"daily_budget":36}]` {
+		t.Errorf("ad set updates in JPY: %s, want [{\"daily_budget\":36}]", got)
+	}
+
+	// The SQL rule itself, for each kind of currency and the unknown one.
+	for _, c := range []struct {
+		amount   string
+		currency *string
+		want     int64
+	}{
+		{"20.00", ptr("USD"), 2000},
+		{"0.45", nil, 45},
+		{"0.005", ptr("EUR"), 1},
+		{"1.50", ptr("JPY"), 2},
+		{"1500", ptr("KRW"), 1500},
+		{"1.234", ptr("KWD"), 1234},
+		{"12.5", ptr("BHD"), 12500},
+	} {
+		var got int64
+		if err := w.pool.QueryRow(context.Background(), `SELECT currency_minor_units($1::numeric, $2::text)`, c.amount, c.currency).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("currency_minor_units(%s, %v) = %d, want %d", c.amount, c.currency, got, c.want)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,19 +1,22 @@
 -- What the engine made on network_a for each campaign (CONTRACT §14).
 
 -- name: NetworkACampaignStart :exec
--- The first boost of a campaign: remembers the ad account it uses (kept for
--- the campaign's life). A second call keeps the first account.
-INSERT INTO network_a_campaign (campaign_id, user_id, ad_account_id)
-SELECT c.id, c.user_id, @ad_account_id
+-- The first boost of a campaign: remembers the ad account it uses and that
+-- account's currency (kept for the campaign's life; a code that is not three
+-- letters is kept as unknown). A second call keeps the first account.
+INSERT INTO network_a_campaign (campaign_id, user_id, ad_account_id, currency)
+SELECT c.id, c.user_id, @ad_account_id,
+       CASE WHEN upper(@currency::text) ~ '^[A-Z]{3}$' THEN upper(@currency::text) END
 FROM campaign AS c
 WHERE c.id = @campaign_id
 ON CONFLICT (campaign_id) DO NOTHING;
 
 -- name: NetworkACampaignAdSet :one
 -- The ad set fields of a campaign in the Marketing API's shape: the budget
--- in minor units (daily_budget or lifetime_budget), bid_strategy (the
--- campaign's when its bid strategy is enabled, else LOWEST_COST_WITHOUT_CAP),
--- bid_amount in minor units only when enabled, optimization_goal = goal,
+-- in the minor unit of the ad account's currency (daily_budget or
+-- lifetime_budget), bid_strategy (the campaign's when its bid strategy is
+-- enabled, else LOWEST_COST_WITHOUT_CAP), bid_amount in minor units only when
+-- enabled, optimization_goal = goal,
 -- targeting = audience_targeting, end_time = end_date 23:59:59 UTC (RFC 3339;
 -- absent without end date). `changes` holds those that differ from what
 -- network_a last accepted (all of them before the ad set exists).
@@ -22,18 +25,19 @@ WITH f AS (
         c.id,
         jsonb_build_object(
             CASE c.campaign_budget_type WHEN 'daily' THEN 'daily_budget' ELSE 'lifetime_budget' END,
-            (c.campaign_budget_value * 100)::bigint,
+            currency_minor_units(c.campaign_budget_value, a.currency),
             'bid_strategy',
             CASE WHEN c.campaign_bid_strategy_enabled THEN c.campaign_bid_strategy ELSE 'LOWEST_COST_WITHOUT_CAP' END,
             'optimization_goal', c.goal,
             'targeting', c.audience_targeting)
         || CASE WHEN c.campaign_bid_strategy_enabled
-                THEN jsonb_build_object('bid_amount', (c.campaign_bid_amount * 100)::bigint)
+                THEN jsonb_build_object('bid_amount', currency_minor_units(c.campaign_bid_amount, a.currency))
                 ELSE '{}' END
         || CASE WHEN c.end_date IS NOT NULL
                 THEN jsonb_build_object('end_time', to_char(c.end_date, 'YYYY-MM-DD') || 'T23:59:59Z')
                 ELSE '{}' END AS fields
     FROM campaign AS c
+    LEFT JOIN network_a_campaign AS a ON a.campaign_id = c.id
     WHERE c.id = @campaign_id
 )
 SELECT
