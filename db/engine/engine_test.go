@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -372,12 +371,11 @@ func TestEngineThreeEnginesBoostOnce(t *testing.T) {
 			}
 		}
 	}
-	ads := strings.Split(w.names("ad"), ",")
-	slices.Sort(ads)
-	if got := strings.Join(ads, ","); got != "adboost-7-1,adboost-7-3,adboost-7-6,adboost-7-8,adboost-8-2,adboost-8-3,adboost-8-5" {
+	if got := w.sortedNames("ad"); got != "adboost-7-1,adboost-7-3,adboost-7-6,adboost-7-8,adboost-8-2,adboost-8-3,adboost-8-5" {
 		t.Errorf("ads %s", got)
 	}
-	if got := w.names("campaign") + " " + w.names("adset"); got != "adboost-7,adboost-8 adboost-7,adboost-8" {
+	// Three engines on two campaigns: created in no particular order.
+	if got := w.sortedNames("campaign") + " " + w.sortedNames("adset"); got != "adboost-7,adboost-8 adboost-7,adboost-8" {
 		t.Errorf("campaigns and ad sets %s", got)
 	}
 	if got := len(w.boostedEntries(7)) + len(w.boostedEntries(8)); got != 7 {

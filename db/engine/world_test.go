@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -251,6 +252,14 @@ func (w *world) names(kind string) string {
 	for _, o := range w.fake.Objects(kind) {
 		s = append(s, o.Name)
 	}
+	return strings.Join(s, ",")
+}
+
+// sortedNames answers the names of the fake's objects of a kind in name
+// order, for when several engines create them in no particular order.
+func (w *world) sortedNames(kind string) string {
+	s := strings.Split(w.names(kind), ",")
+	slices.Sort(s)
 	return strings.Join(s, ",")
 }
 
