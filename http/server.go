@@ -170,10 +170,10 @@ func (s *Server) register(mux *http.ServeMux) {
 	s.public(mux, "POST /v1/presets/browse", s.handler(endpoint[presetBrowseRequest, encodedJSON](s.presetBrowse)))
 	s.public(mux, "POST /v1/presets/count", s.handler(endpoint[presetCountRequest, encodedJSON](s.presetCount)))
 	s.bearer(mux, "GET /v1/presets/available", s.handler(endpoint[presetAvailableRequest, encodedJSON](s.presetAvailable)))
-	s.public(mux, "GET /v1/presets/optimization-goals", s.handler(endpoint[empty, []db.CampaignObjectiveListRow](s.presetOptimizationGoals)))
+	s.public(mux, "GET /v1/presets/optimization-goals", revalidated(s.handler(endpoint[empty, []db.CampaignObjectiveListRow](s.presetOptimizationGoals))))
 	s.bearer(mux, "POST /v1/reviews/submit", s.handler(endpoint[reviewSubmitRequest, db.ReviewSubmitRow](s.reviewSubmit)))
 	s.bearer(mux, "POST /v1/agencies/list", s.handler(endpoint[agencyListRequest, []json.RawMessage](s.agencyList)))
-	s.public(mux, "GET /v1/agencies/detail/{id}", s.handler(endpoint[pathID, json.RawMessage](s.agencyDetail)))
+	s.public(mux, "GET /v1/agencies/detail/{id}", revalidated(s.handler(endpoint[pathID, json.RawMessage](s.agencyDetail))))
 	s.bearer(mux, "GET /v1/agencies/services", s.handler(endpoint[empty, []db.Service](s.agencyServices)))
 
 	// Campaigns: boosted pages, boosted posts and their insights, geographic targeting.

@@ -1427,6 +1427,9 @@ type UserWithToken struct {
 // Id defines model for Id.
 type Id = int64
 
+// IfNoneMatch defines model for IfNoneMatch.
+type IfNoneMatch = string
+
 // BadRequest defines model for BadRequest.
 type BadRequest struct {
 	Error interface{} `json:"error"`
@@ -1525,6 +1528,12 @@ type UnsupportedMediaType struct {
 
 // DocsAssetParamsAsset defines parameters for DocsAsset.
 type DocsAssetParamsAsset string
+
+// AgencyDetailParams defines parameters for AgencyDetail.
+type AgencyDetailParams struct {
+	// IfNoneMatch The `ETag` of an answer the caller keeps (or a list of them, or `*`). When it names the current answer's tag (weak comparison), the answer is 304 without a body.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
 
 // AgencyListJSONBody defines parameters for AgencyList.
 type AgencyListJSONBody struct {
@@ -1752,6 +1761,12 @@ type PresetBrowseJSONBodyLocation1 = string
 // PresetBrowseJSONBody_Location defines parameters for PresetBrowse.
 type PresetBrowseJSONBody_Location struct {
 	union json.RawMessage
+}
+
+// PresetOptimizationGoalsParams defines parameters for PresetOptimizationGoals.
+type PresetOptimizationGoalsParams struct {
+	// IfNoneMatch The `ETag` of an answer the caller keeps (or a list of them, or `*`). When it names the current answer's tag (weak comparison), the answer is 304 without a body.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // ReviewSubmitJSONBody defines parameters for ReviewSubmit.
@@ -2944,10 +2959,10 @@ type ClientInterface interface {
 
 	// AgencyDetail One agency
 	//
-	// The agency with this id, with its services and industries.
+	// The agency with this id, with its services and industries. Revalidated: the answer carries a weak `ETag`, and a request naming it in `If-None-Match` gets 304 without a body.
 	//
 	// Corresponds with GET /v1/agencies/detail/{id} (the `AgencyDetail` operationId).
-	AgencyDetail(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+	AgencyDetail(ctx context.Context, id Id, params *AgencyDetailParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AgencyListWithBody Search the agencies
 	//
@@ -3262,10 +3277,10 @@ type ClientInterface interface {
 
 	// PresetOptimizationGoals The campaign objectives the service knows
 	//
-	// The codes the `goal` filter of browse and count takes, with their labels.
+	// The codes the `goal` filter of browse and count takes, with their labels. Revalidated: the answer carries a weak `ETag`, and a request naming it in `If-None-Match` gets 304 without a body.
 	//
 	// Corresponds with GET /v1/presets/optimization-goals (the `PresetOptimizationGoals` operationId).
-	PresetOptimizationGoals(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	PresetOptimizationGoals(ctx context.Context, params *PresetOptimizationGoalsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReviewSubmitWithBody Review a preset
 	//
@@ -3487,11 +3502,11 @@ func (c *Client) Readyz(ctx context.Context, reqEditors ...RequestEditorFn) (*ht
 
 // AgencyDetail One agency
 //
-// The agency with this id, with its services and industries.
+// The agency with this id, with its services and industries. Revalidated: the answer carries a weak `ETag`, and a request naming it in `If-None-Match` gets 304 without a body.
 //
 // Corresponds with GET /v1/agencies/detail/{id} (the `AgencyDetail` operationId).
-func (c *Client) AgencyDetail(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewAgencyDetailRequest(c.Server, id)
+func (c *Client) AgencyDetail(ctx context.Context, id Id, params *AgencyDetailParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAgencyDetailRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -4185,11 +4200,11 @@ func (c *Client) PresetCount(ctx context.Context, body PresetCountJSONRequestBod
 
 // PresetOptimizationGoals The campaign objectives the service knows
 //
-// The codes the `goal` filter of browse and count takes, with their labels.
+// The codes the `goal` filter of browse and count takes, with their labels. Revalidated: the answer carries a weak `ETag`, and a request naming it in `If-None-Match` gets 304 without a body.
 //
 // Corresponds with GET /v1/presets/optimization-goals (the `PresetOptimizationGoals` operationId).
-func (c *Client) PresetOptimizationGoals(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPresetOptimizationGoalsRequest(c.Server)
+func (c *Client) PresetOptimizationGoals(ctx context.Context, params *PresetOptimizationGoalsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPresetOptimizationGoalsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -4609,7 +4624,7 @@ func NewReadyzRequest(server string) (*http.Request, error) {
 }
 
 // NewAgencyDetailRequest constructs an http.Request for the AgencyDetail method
-func NewAgencyDetailRequest(server string, id Id) (*http.Request, error) {
+func NewAgencyDetailRequest(server string, id Id, params *AgencyDetailParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -4637,6 +4652,21 @@ func NewAgencyDetailRequest(server string, id Id) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -5541,7 +5571,7 @@ func NewPresetCountRequestWithBody(server string, contentType string, body io.Re
 }
 
 // NewPresetOptimizationGoalsRequest constructs an http.Request for the PresetOptimizationGoals method
-func NewPresetOptimizationGoalsRequest(server string) (*http.Request, error) {
+func NewPresetOptimizationGoalsRequest(server string, params *PresetOptimizationGoalsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -5562,6 +5592,21 @@ func NewPresetOptimizationGoalsRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -5981,12 +6026,12 @@ type ClientWithResponsesInterface interface {
 
 	// AgencyDetailWithResponse One agency
 	//
-	// The agency with this id, with its services and industries.
+	// The agency with this id, with its services and industries. Revalidated: the answer carries a weak `ETag`, and a request naming it in `If-None-Match` gets 304 without a body.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/agencies/detail/{id} (the `AgencyDetail` operationId).
-	AgencyDetailWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*AgencyDetailResponse, error)
+	AgencyDetailWithResponse(ctx context.Context, id Id, params *AgencyDetailParams, reqEditors ...RequestEditorFn) (*AgencyDetailResponse, error)
 
 	// AgencyListWithBodyWithResponse Search the agencies
 	//
@@ -6323,12 +6368,12 @@ type ClientWithResponsesInterface interface {
 
 	// PresetOptimizationGoalsWithResponse The campaign objectives the service knows
 	//
-	// The codes the `goal` filter of browse and count takes, with their labels.
+	// The codes the `goal` filter of browse and count takes, with their labels. Revalidated: the answer carries a weak `ETag`, and a request naming it in `If-None-Match` gets 304 without a body.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/presets/optimization-goals (the `PresetOptimizationGoals` operationId).
-	PresetOptimizationGoalsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*PresetOptimizationGoalsResponse, error)
+	PresetOptimizationGoalsWithResponse(ctx context.Context, params *PresetOptimizationGoalsParams, reqEditors ...RequestEditorFn) (*PresetOptimizationGoalsResponse, error)
 
 	// ReviewSubmitWithBodyWithResponse Review a preset
 	//
@@ -6702,6 +6747,17 @@ func (r ReadyzResponse) ContentType() string {
 	return ""
 }
 
+// AgencyDetailResponse200Headers the declared response headers of an HTTP 200 response for AgencyDetail
+type AgencyDetailResponse200Headers struct {
+	CacheControl string
+	ETag         string
+}
+
+// AgencyDetailResponse304Headers the declared response headers of an HTTP 304 response for AgencyDetail
+type AgencyDetailResponse304Headers struct {
+	ETag string
+}
+
 type AgencyDetailResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6715,6 +6771,10 @@ type AgencyDetailResponse struct {
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AgencyDetailResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *AgencyDetailResponse304Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8705,6 +8765,17 @@ func (r PresetCountResponse) ContentType() string {
 	return ""
 }
 
+// PresetOptimizationGoalsResponse200Headers the declared response headers of an HTTP 200 response for PresetOptimizationGoals
+type PresetOptimizationGoalsResponse200Headers struct {
+	CacheControl string
+	ETag         string
+}
+
+// PresetOptimizationGoalsResponse304Headers the declared response headers of an HTTP 304 response for PresetOptimizationGoals
+type PresetOptimizationGoalsResponse304Headers struct {
+	ETag string
+}
+
 type PresetOptimizationGoalsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8720,6 +8791,10 @@ type PresetOptimizationGoalsResponse struct {
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PresetOptimizationGoalsResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *PresetOptimizationGoalsResponse304Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9609,13 +9684,13 @@ func (c *ClientWithResponses) ReadyzWithResponse(ctx context.Context, reqEditors
 
 // AgencyDetailWithResponse One agency
 //
-// The agency with this id, with its services and industries.
+// The agency with this id, with its services and industries. Revalidated: the answer carries a weak `ETag`, and a request naming it in `If-None-Match` gets 304 without a body.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/agencies/detail/{id} (the `AgencyDetail` operationId).
-func (c *ClientWithResponses) AgencyDetailWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*AgencyDetailResponse, error) {
-	rsp, err := c.AgencyDetail(ctx, id, reqEditors...)
+func (c *ClientWithResponses) AgencyDetailWithResponse(ctx context.Context, id Id, params *AgencyDetailParams, reqEditors ...RequestEditorFn) (*AgencyDetailResponse, error) {
+	rsp, err := c.AgencyDetail(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -10179,13 +10254,13 @@ func (c *ClientWithResponses) PresetCountWithResponse(ctx context.Context, body 
 
 // PresetOptimizationGoalsWithResponse The campaign objectives the service knows
 //
-// The codes the `goal` filter of browse and count takes, with their labels.
+// The codes the `goal` filter of browse and count takes, with their labels. Revalidated: the answer carries a weak `ETag`, and a request naming it in `If-None-Match` gets 304 without a body.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/presets/optimization-goals (the `PresetOptimizationGoals` operationId).
-func (c *ClientWithResponses) PresetOptimizationGoalsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*PresetOptimizationGoalsResponse, error) {
-	rsp, err := c.PresetOptimizationGoals(ctx, reqEditors...)
+func (c *ClientWithResponses) PresetOptimizationGoalsWithResponse(ctx context.Context, params *PresetOptimizationGoalsParams, reqEditors ...RequestEditorFn) (*PresetOptimizationGoalsResponse, error) {
+	rsp, err := c.PresetOptimizationGoals(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -10589,6 +10664,9 @@ func ParseAgencyDetailResponse(rsp *http.Response) (*AgencyDetailResponse, error
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10617,6 +10695,36 @@ func ParseAgencyDetailResponse(rsp *http.Response) (*AgencyDetailResponse, error
 		}
 		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers AgencyDetailResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers AgencyDetailResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -12325,6 +12433,9 @@ func ParsePresetOptimizationGoalsResponse(rsp *http.Response) (*PresetOptimizati
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12339,6 +12450,36 @@ func ParsePresetOptimizationGoalsResponse(rsp *http.Response) (*PresetOptimizati
 		}
 		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PresetOptimizationGoalsResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers PresetOptimizationGoalsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil

@@ -198,9 +198,19 @@ func TestGeneratedClientDemoFlows(t *testing.T) {
 	if !slices.Equal(names, []string{"Demo Studio", "bluepeak", "cityhive", "northwind", "shopstream"}) {
 		t.Errorf("agencies/list: %v", names)
 	}
-	agency, err := public.AgencyDetailWithResponse(ctx, 10)
+	agency, err := public.AgencyDetailWithResponse(ctx, 10, nil)
 	if a := must(t, "agencies/detail/10", agency.JSON200, agency.StatusCode(), agency.Body, err); a.Username != "northwind" || a.Id != 10 {
 		t.Errorf("agencies/detail/10: %+v", a)
+	}
+	// Revalidation through the generated client: the tag of the 200, sent
+	// back in If-None-Match, gets 304 with the same tag.
+	if agency.Headers200 == nil || agency.Headers200.ETag == "" || agency.Headers200.CacheControl != "no-cache" {
+		t.Fatalf("agencies/detail/10 headers: %+v", agency.Headers200)
+	}
+	tag := agency.Headers200.ETag
+	again, err := public.AgencyDetailWithResponse(ctx, 10, &AgencyDetailParams{IfNoneMatch: &tag})
+	if err != nil || again.StatusCode() != http.StatusNotModified || again.Headers304 == nil || again.Headers304.ETag != tag {
+		t.Errorf("agencies/detail/10 with its tag: %d %+v (%v)", again.StatusCode(), again.Headers304, err)
 	}
 
 	// Without the token, a Bearer operation is refused as the document says.
