@@ -446,6 +446,7 @@ func TestConformanceCatchesDrift(t *testing.T) {
 	jsonHeader := http.Header{"Content-Type": {"application/json"}}
 	authed := http.Header{"Authorization": {"Bearer x.y.z"}}
 	unauth := http.Header{"Content-Type": {"application/json"}, "Www-Authenticate": {"Bearer"}}
+	tagged := http.Header{"Content-Type": {"application/json"}, "Etag": {`W/"q0uVc3NzdrYxMTIzNDU2Nzg5MGFi"`}, "Cache-Control": {"no-cache"}}
 	user := `{"snid": 1, "email": "a@b.cd", "first_name": "A", "last_name": "B", "phone_number": "",
 		"agency_id": 10, "agency_name": "n", "credit_balance": "1.50"}`
 	withToken := strings.TrimSuffix(user, "}") + `, "access_token": "t"}`
@@ -524,9 +525,11 @@ func TestConformanceCatchesDrift(t *testing.T) {
 			respHeader: jsonHeader, respBody: []byte(`{"error": "method_not_allowed", "message": "m"}`)}, "Allow"},
 
 		// The catalogue, campaign and geo shapes.
-		{"an agency", get("/v1/agencies/detail/10", nil, 200, jsonHeader, agency), ""},
-		{"an agency without its id", get("/v1/agencies/detail/10", nil, 200, jsonHeader, strings.Replace(agency, `"id": 10, `, ``, 1)), "id"},
-		{"services not nested", get("/v1/agencies/detail/10", nil, 200, jsonHeader, strings.Replace(agency, `[["Branding"]]`, `["Branding"]`, 1)), "services"},
+		{"an agency", get("/v1/agencies/detail/10", nil, 200, tagged, agency), ""},
+		{"an agency without its tag", get("/v1/agencies/detail/10", nil, 200, http.Header{"Content-Type": {"application/json"}, "Cache-Control": {"no-cache"}}, agency), `"ETag" missing`},
+		{"an agency without its id", get("/v1/agencies/detail/10", nil, 200, tagged, strings.Replace(agency, `"id": 10, `, ``, 1)), "id"},
+		{"services not nested", get("/v1/agencies/detail/10", nil, 200, tagged, strings.Replace(agency, `[["Branding"]]`, `["Branding"]`, 1)), "services"},
+		{"a revalidated agency", get("/v1/agencies/detail/10", http.Header{"If-None-Match": {`W/"abc"`}}, 304, http.Header{"Etag": {`W/"abc"`}}, ""), ""},
 		{"a preset", post("/v1/presets/browse", `{}`, 200, jsonHeader, "["+preset+"]"), ""},
 		{"a preset's rating as a string", post("/v1/presets/browse", `{}`, 200, jsonHeader, "["+strings.Replace(preset, `"rating": 4`, `"rating": "4"`, 1)+"]"), "rating"},
 		{"a preset's price as a number", post("/v1/presets/browse", `{}`, 200, jsonHeader, "["+strings.Replace(preset, `"49.00"`, `49`, 1)+"]"), "price"},
