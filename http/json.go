@@ -101,7 +101,7 @@ func decodeBody(r *http.Request, dst any) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(dst); err != nil {
-		return jsonError(err)
+		return jsonError(err, reflect.TypeOf(dst))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return badRequest("malformed JSON: unexpected data after the object")
@@ -186,7 +186,9 @@ func nulField(body []byte) string {
 }
 
 // jsonError explains a decoding failure, naming the field where there is one.
-func jsonError(err error) *Error {
+// jsonError maps a decoding error of a request of type req to a 400 that
+// names the offending field as the client sent it.
+func jsonError(err error, req reflect.Type) *Error {
 	var syntax *json.SyntaxError
 	var typeErr *json.UnmarshalTypeError
 	switch {
@@ -198,9 +200,53 @@ func jsonError(err error) *Error {
 		if typeErr.Field == "" {
 			return badRequest("the request body must be a JSON object, not %s", typeErr.Value)
 		}
-		return badRequest("field %s: must be %s, not %s", typeErr.Field, typeName(typeErr.Type), typeErr.Value)
+		return badRequest("field %s: must be %s, not %s", wireFieldPath(req, typeErr.Field), typeName(typeErr.Type), typeErr.Value)
 	}
 	return badRequest("malformed JSON: %v", err)
+}
+
+// wireFieldPath answers the field of an UnmarshalTypeError as the client
+// sent it. encoding/json names the path from the request type t down, with
+// the Go name of each embedded struct the field was promoted through
+// ("paging.page" for a page of an embedded paging struct); no client sends
+// those, so they are left out ("page").
+func wireFieldPath(t reflect.Type, path string) string {
+	var out []string
+	for _, name := range strings.Split(path, ".") {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			out, t = append(out, name), nil
+			continue
+		}
+		next, embedded := reflect.Type(nil), false
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if f.Anonymous && f.Tag.Get("json") == "" && f.Type.Name() == name {
+				next, embedded = f.Type, true
+				break
+			}
+			if jsonName(f) == name {
+				next = f.Type
+				break
+			}
+		}
+		if !embedded {
+			out = append(out, name)
+		}
+		t = next
+	}
+	return strings.Join(out, ".")
+}
+
+// jsonName answers the name a struct field has in JSON.
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
 }
 
 func typeName(t reflect.Type) string {

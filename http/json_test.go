@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -38,7 +39,7 @@ func TestIntAndBoolTolerance(t *testing.T) {
 				t.Errorf("%s: decoded to %+v, want an error", tc.in, r)
 				continue
 			}
-			e := jsonError(err)
+			e := jsonError(err, reflect.TypeFor[req]())
 			if e.Status != 400 || (e.Message[:8] != "field n:" && e.Message[:8] != "field b:") {
 				t.Errorf("%s: error %q does not name the field", tc.in, e.Message)
 			}
@@ -67,5 +68,45 @@ func TestEscapedNUL(t *testing.T) {
 	}
 	if f := nulField([]byte(`{"t": {"cities": [{"name": "ok"}, {"name": "a\u0000"}]}}`)); f != "field t.cities[1].name" {
 		t.Errorf("nulField = %q", f)
+	}
+}
+
+// A field promoted from an embedded struct is named as the client sends
+// it, without the Go name of the struct ("page", not "paging.page"), at any
+// depth; a path through a plain nested field keeps that field's name.
+func TestJSONErrorNamesWireField(t *testing.T) {
+	type inner struct {
+		Value string `json:"value"`
+	}
+	type filter struct {
+		Goal     string `json:"goal"`
+		Location *inner `json:"location"`
+	}
+	type pages struct {
+		Page Int `json:"page"`
+	}
+	type req struct {
+		pages
+		filter
+		Items []inner `json:"items"`
+		Named inner   `json:"named"`
+	}
+	for body, want := range map[string]string{
+		`{"page": "x"}`:                "field page: must be an integer",
+		`{"goal": 5}`:                  "field goal: must be a string",
+		`{"location": {"value": 5}}`:   "field location.value: must be a string",
+		`{"items": [{"value": true}]}`: "field items.value: must be a string",
+		`{"named": {"value": []}}`:     "field named.value: must be a string",
+		`{"location": 3}`:              "field location: must be an object",
+	} {
+		var r req
+		err := json.Unmarshal([]byte(body), &r)
+		if err == nil {
+			t.Errorf("%s: no error", body)
+			continue
+		}
+		if got := jsonError(err, reflect.TypeFor[*req]()).Message; len(got) < len(want) || got[:len(want)] != want {
+			t.Errorf("%s: %q, want it to start with %q", body, got, want)
+		}
 	}
 }
