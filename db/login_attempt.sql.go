@@ -21,6 +21,17 @@ func (q *Queries) LoginAttemptExpire(ctx context.Context, windowSeconds int32) e
 	return err
 }
 
+const loginAttemptFailed = `-- name: LoginAttemptFailed :exec
+UPDATE login_attempt SET pending = false WHERE id = $1
+`
+
+// Settles a reserved attempt whose password was wrong: it counts as a
+// failure from now on.
+func (q *Queries) LoginAttemptFailed(ctx context.Context, id int64) error {
+	_, err := q.db.Exec(ctx, loginAttemptFailed, id)
+	return err
+}
+
 const loginAttemptLockAddr = `-- name: LoginAttemptLockAddr :exec
 SELECT pg_advisory_xact_lock(2, hashtext($1::text))
 `
@@ -58,67 +69,106 @@ func (q *Queries) LoginAttemptRelease(ctx context.Context, id int64) error {
 
 const loginAttemptReserve = `-- name: LoginAttemptReserve :one
 WITH wait AS (
-    SELECT greatest(
-        coalesce((
-            SELECT ceil(extract(epoch FROM a.attempted_at + make_interval(secs => $1::int) - now()))
-            FROM login_attempt AS a
-            WHERE a.email = lower($2::text) AND a.email_counts
-              AND a.attempted_at > now() - make_interval(secs => $1::int)
-            ORDER BY a.attempted_at DESC
-            OFFSET $3::int - 1
-            LIMIT 1
-        ), 0),
-        coalesce((
-            SELECT ceil(extract(epoch FROM a.attempted_at + make_interval(secs => $1::int) - now()))
-            FROM login_attempt AS a
-            WHERE a.client_addr = $4::text
-              AND a.attempted_at > now() - make_interval(secs => $1::int)
-            ORDER BY a.attempted_at DESC
-            OFFSET $3::int - 1
-            LIMIT 1
-        ), 0)
-    )::int AS retry_after_seconds
+    SELECT
+        -- Every attempt of the window, checks in flight included.
+        greatest(
+            coalesce((
+                SELECT ceil(extract(epoch FROM a.attempted_at + make_interval(secs => $1::int) - now()))
+                FROM login_attempt AS a
+                WHERE a.email = lower($2::text) AND a.email_counts
+                  AND a.attempted_at > now() - make_interval(secs => $1::int)
+                ORDER BY a.attempted_at DESC
+                OFFSET $3::int - 1
+                LIMIT 1
+            ), 0),
+            coalesce((
+                SELECT ceil(extract(epoch FROM a.attempted_at + make_interval(secs => $1::int) - now()))
+                FROM login_attempt AS a
+                WHERE a.client_addr = $4::text
+                  AND a.attempted_at > now() - make_interval(secs => $1::int)
+                ORDER BY a.attempted_at DESC
+                OFFSET $3::int - 1
+                LIMIT 1
+            ), 0)
+        )::int AS all_attempts,
+        -- Failures alone.
+        greatest(
+            coalesce((
+                SELECT ceil(extract(epoch FROM a.attempted_at + make_interval(secs => $1::int) - now()))
+                FROM login_attempt AS a
+                WHERE a.email = lower($2::text) AND a.email_counts
+                  AND a.attempted_at > now() - make_interval(secs => $1::int)
+                  AND (NOT a.pending OR a.attempted_at <= now() - make_interval(secs => $5::int))
+                ORDER BY a.attempted_at DESC
+                OFFSET $3::int - 1
+                LIMIT 1
+            ), 0),
+            coalesce((
+                SELECT ceil(extract(epoch FROM a.attempted_at + make_interval(secs => $1::int) - now()))
+                FROM login_attempt AS a
+                WHERE a.client_addr = $4::text
+                  AND a.attempted_at > now() - make_interval(secs => $1::int)
+                  AND (NOT a.pending OR a.attempted_at <= now() - make_interval(secs => $5::int))
+                ORDER BY a.attempted_at DESC
+                OFFSET $3::int - 1
+                LIMIT 1
+            ), 0)
+        )::int AS failures
 ),
 reserved AS (
-    INSERT INTO login_attempt (client_addr, email)
-    SELECT $4::text, lower($2::text)
+    INSERT INTO login_attempt (client_addr, email, pending)
+    SELECT $4::text, lower($2::text), true
     FROM wait
-    WHERE wait.retry_after_seconds = 0
+    WHERE wait.all_attempts = 0
     RETURNING id
 )
 SELECT
-    w.retry_after_seconds,
+    w.failures AS retry_after_seconds,
+    (w.all_attempts > 0 AND w.failures = 0)::boolean AS busy,
     coalesce((SELECT r.id FROM reserved AS r), 0)::bigint AS attempt_id
 FROM wait AS w
 `
 
 type LoginAttemptReserveParams struct {
-	WindowSeconds int32  `json:"window_seconds"`
-	Email         string `json:"email"`
-	MaxAttempts   int32  `json:"max_attempts"`
-	ClientAddr    string `json:"client_addr"`
+	WindowSeconds  int32  `json:"window_seconds"`
+	Email          string `json:"email"`
+	MaxAttempts    int32  `json:"max_attempts"`
+	ClientAddr     string `json:"client_addr"`
+	PendingSeconds int32  `json:"pending_seconds"`
 }
 
 type LoginAttemptReserveRow struct {
 	RetryAfterSeconds int32 `json:"retry_after_seconds"`
+	Busy              bool  `json:"busy"`
 	AttemptID         int64 `json:"attempt_id"`
 }
 
 // Reserves one password check for the e-mail from the client address, unless
-// either already has @max_attempts attempts counted within the window; then
-// retry_after_seconds is the time until the oldest of the newest
-// @max_attempts leaves it, and attempt_id is 0. Run after LoginAttemptLockEmail
-// and LoginAttemptLockAddr, in the same transaction, so that the counts see every
-// reservation committed before. Each count reads one range of its index.
+// either already has @max_attempts attempts counted within the window. Run
+// after LoginAttemptLockEmail and LoginAttemptLockAddr, in the same
+// transaction, so that the counts see every reservation committed before.
+// Answers:
+//
+//	attempt_id: the reservation (pending until settled), or 0 when refused;
+//	retry_after_seconds: when refused because of failures, the time until
+//	  the oldest of the newest @max_attempts failures of the e-mail or of the
+//	  address leaves the window (0 otherwise);
+//	busy: refused only because checks are in flight: the caller waits for
+//	  them to settle and asks again.
+//
+// A reservation still pending @pending_seconds after it was made counts as
+// a failure (its request is long past its deadline). Each of the four
+// counts reads one range of its index (00060).
 func (q *Queries) LoginAttemptReserve(ctx context.Context, arg LoginAttemptReserveParams) (LoginAttemptReserveRow, error) {
 	row := q.db.QueryRow(ctx, loginAttemptReserve,
 		arg.WindowSeconds,
 		arg.Email,
 		arg.MaxAttempts,
 		arg.ClientAddr,
+		arg.PendingSeconds,
 	)
 	var i LoginAttemptReserveRow
-	err := row.Scan(&i.RetryAfterSeconds, &i.AttemptID)
+	err := row.Scan(&i.RetryAfterSeconds, &i.Busy, &i.AttemptID)
 	return i, err
 }
 
@@ -129,7 +179,8 @@ WITH own AS (
 )
 UPDATE login_attempt AS a
 SET email_counts = false
-WHERE a.email = lower($1::text) AND a.email_counts AND a.id <> $2::bigint
+WHERE a.email = lower($1::text) AND a.email_counts AND NOT a.pending
+  AND a.id <> $2::bigint
 `
 
 type LoginAttemptSucceededParams struct {
@@ -138,8 +189,9 @@ type LoginAttemptSucceededParams struct {
 }
 
 // Settles a reserved attempt whose password was right: the attempt itself is
-// forgotten, and the e-mail's earlier failures stop counting against the
-// e-mail (they keep counting against the client addresses they came from).
+// forgotten, and the e-mail's failures stop counting against the e-mail
+// (they keep counting against the client addresses they came from). Checks
+// of the e-mail still in flight are left alone: if they fail, they count.
 func (q *Queries) LoginAttemptSucceeded(ctx context.Context, arg LoginAttemptSucceededParams) error {
 	_, err := q.db.Exec(ctx, loginAttemptSucceeded, arg.Email, arg.AttemptID)
 	return err

@@ -214,6 +214,8 @@ type LoginAttempt struct {
 	Email       string    `json:"email"`
 	AttemptedAt time.Time `json:"attempted_at"`
 	EmailCounts bool      `json:"email_counts"`
+	// true while the reserved password check runs; false once it failed (a success deletes the row). Rows written before 00095 are failures.
+	Pending bool `json:"pending"`
 }
 
 type MailOutbox struct {

@@ -126,11 +126,11 @@ func TestCurrentPasswordIsLimited(t *testing.T) {
 	}
 }
 
-// loginStorm sends n wrong password sign-ins at once; body(i) and
-// forwarded(i) give the e-mail and X-Forwarded-For of the i-th. It answers
-// how many answered each status. (Plain requests: the test client's helpers
-// may not fail a test from other goroutines.)
-func loginStorm(t *testing.T, e *env, n int, email func(i int) string, forwarded func(i int) string) map[int]int {
+// loginStorm sends n password sign-ins at once; email(i), password(i) and
+// forwarded(i) give the e-mail, password and X-Forwarded-For of the i-th.
+// It answers how many answered each status. (Plain requests: the test
+// client's helpers may not fail a test from other goroutines.)
+func loginStorm(t *testing.T, e *env, n int, email, password, forwarded func(i int) string) map[int]int {
 	t.Helper()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -140,7 +140,7 @@ func loginStorm(t *testing.T, e *env, n int, email func(i int) string, forwarded
 	defer client.CloseIdleConnections()
 	for i := range n {
 		wg.Go(func() {
-			body, _ := json.Marshal(map[string]string{"email": email(i), "password": "wrong-password-" + strconv.Itoa(i)})
+			body, _ := json.Marshal(map[string]string{"email": email(i), "password": password(i)})
 			req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/v1/user/login-password", bytes.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")
 			if f := forwarded(i); f != "" {
@@ -165,6 +165,8 @@ func loginStorm(t *testing.T, e *env, n int, email func(i int) string, forwarded
 	return statuses
 }
 
+func wrongPassword(i int) string { return "wrong-password-" + strconv.Itoa(i) }
+
 func trustLoopback(cfg *httpapi.Config) {
 	cfg.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
 }
@@ -175,7 +177,7 @@ func TestLoginLimiterConcurrentOneEmail(t *testing.T) {
 	e := newEnv(t, trustLoopback)
 	e.load(usersFixture)
 	got := loginStorm(t, e, 100,
-		func(int) string { return "Ana.Novak@example.com" },
+		func(int) string { return "Ana.Novak@example.com" }, wrongPassword,
 		func(i int) string { return fmt.Sprintf("198.51.100.%d", i) })
 	if got[http.StatusUnauthorized] != 10 || got[http.StatusTooManyRequests] != 90 {
 		t.Fatalf("answers %v, want 10 × 401 and 90 × 429 (with Retry-After)", got)
@@ -198,7 +200,7 @@ func TestLoginLimiterConcurrentOneAddress(t *testing.T) {
 	e := newEnv(t)
 	e.load(usersFixture)
 	got := loginStorm(t, e, 100,
-		func(i int) string { return fmt.Sprintf("user%d@example.com", i) },
+		func(i int) string { return fmt.Sprintf("user%d@example.com", i) }, wrongPassword,
 		func(i int) string { return fmt.Sprintf("203.0.113.%d", i) })
 	if got[http.StatusUnauthorized] != 10 || got[http.StatusTooManyRequests] != 90 {
 		t.Fatalf("answers %v, want 10 × 401 and 90 × 429 (with Retry-After)", got)
@@ -236,5 +238,81 @@ func TestLoginSuccessClearsOnlyTheEmailsCount(t *testing.T) {
 	login("127.0.0.63", "ana.novak@example.com", "ana-password").object()
 	if n := e.api.PasswordChecks(); n != 9+1+10+1+1 {
 		t.Fatalf("%d passwords checked, want 22", n)
+	}
+}
+
+// Concurrent sign-ins with the right password are never refused: checks
+// in flight are not failures. 30 at once for one e-mail, then 32 at once by
+// four users from one client address: every one signs in, every password
+// is checked once, and nothing is left counted.
+func TestLoginLimiterConcurrentRightPasswords(t *testing.T) {
+	e := newEnv(t)
+	e.load(`{"users": [
+	  {"id": 100, "email": "ana@example.com", "password": "ana-password"},
+	  {"id": 101, "email": "bob@example.com", "password": "bob-password"},
+	  {"id": 102, "email": "cy@example.com", "password": "cy-password"},
+	  {"id": 103, "email": "dee@example.com", "password": "dee-password"}]}`)
+	got := loginStorm(t, e, 30, func(int) string { return "ana@example.com" }, func(int) string { return "ana-password" },
+		func(int) string { return "" })
+	if got[http.StatusOK] != 30 {
+		t.Fatalf("30 right passwords for one e-mail: %v, want 30 × 200", got)
+	}
+	users := []string{"ana", "bob", "cy", "dee"}
+	got = loginStorm(t, e, 32, func(i int) string { return users[i%4] + "@example.com" },
+		func(i int) string { return users[i%4] + "-password" }, func(int) string { return "" })
+	if got[http.StatusOK] != 32 {
+		t.Fatalf("32 right passwords of four users from one address: %v, want 32 × 200", got)
+	}
+	if n := e.api.PasswordChecks(); n != 62 {
+		t.Fatalf("%d passwords checked, want 62", n)
+	}
+	if n := scalar[int64](e, "SELECT count(*) FROM login_attempt"); n != 0 {
+		t.Fatalf("%d attempts left counted, want 0", n)
+	}
+}
+
+// Checks in flight and failures, one at a time:
+//   - ten checks in flight for an e-mail fill its limit: a sign-in waits for
+//     them, then (they never settle) answers 429 with Retry-After 1, not the
+//     window's length, and checks no password;
+//   - a reservation still pending long after any request's deadline counts
+//     as a failure (its process went away): 429 with the window's wait;
+//   - a success clears the e-mail's failures but not a check of the e-mail
+//     still in flight, which counts if it fails.
+func TestLoginLimiterPendingChecks(t *testing.T) {
+	e := newEnv(t)
+	e.load(usersFixture)
+	login := func(from, email, password string) *response {
+		return e.do(request{method: http.MethodPost, path: "/v1/user/login-password", from: from,
+			body: map[string]string{"email": email, "password": password}})
+	}
+	e.exec(`INSERT INTO login_attempt (client_addr, email, pending)
+	        SELECT '127.0.0.70', 'bob@example.com', true FROM generate_series(1, 10)`)
+	r := login("127.0.0.71", "bob@example.com", "bob-password")
+	r.fails(http.StatusTooManyRequests, "rate_limited", "at once")
+	if ra := r.header.Get("Retry-After"); ra != "1" {
+		t.Errorf("Retry-After %q while checks are in flight, want 1", ra)
+	}
+	if n := e.api.PasswordChecks(); n != 0 {
+		t.Fatalf("%d passwords checked, want 0", n)
+	}
+
+	// The same ten, made 40 s ago: past the sign-in deadline (20 s) and its
+	// margin, they are failures.
+	e.exec(`UPDATE login_attempt SET attempted_at = now() - interval '40 seconds'`)
+	r = login("127.0.0.72", "bob@example.com", "bob-password")
+	r.fails(http.StatusTooManyRequests, "rate_limited", "failed sign-ins")
+	if ra, _ := strconv.Atoi(r.header.Get("Retry-After")); ra < 850 || ra > 861 {
+		t.Errorf("Retry-After %q for stale checks, want the window's remaining ~860 s", r.header.Get("Retry-After"))
+	}
+
+	// Ana: one failure, then one check in flight, then a success.
+	e.exec(`DELETE FROM login_attempt`)
+	login("127.0.0.73", "ana.novak@example.com", "wrong-password").fails(http.StatusUnauthorized, "invalid_credentials")
+	e.exec(`INSERT INTO login_attempt (client_addr, email, pending) VALUES ('127.0.0.74', 'ana.novak@example.com', true)`)
+	login("127.0.0.75", "ana.novak@example.com", "ana-password").object()
+	if got := scalar[string](e, `SELECT string_agg(client_addr || ':' || pending || ':' || email_counts, ',' ORDER BY id)
+	                             FROM login_attempt WHERE email = 'ana.novak@example.com'`); got != "127.0.0.73:false:false,127.0.0.74:true:true" {
+		t.Errorf("after the success: %s, want the failure cleared and the check in flight still counting", got)
 	}
 }

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"time"
@@ -59,49 +60,81 @@ func (r *loginPasswordRequest) validate() error {
 	return nil
 }
 
+// loginBusyWait bounds how long a password sign-in waits for the checks in
+// flight of its e-mail or client address to settle when they alone fill the
+// limit (see LoginAttemptReserve); then it answers 429 with Retry-After 1.
+const loginBusyWait = 5 * time.Second
+
 // reservePasswordCheck reserves one password check for the e-mail from the
 // request's client address, or answers 429 when either has used up its
 // checks of the window. The reservation is atomic whatever the concurrency
 // and the number of instances: both keys are locked (advisory transaction
 // locks, e-mail first) before they are counted, so a reservation counts
-// every one committed before it. A reservation that is not settled by
-// passwordChecked stays a failure.
+// every one committed before it. When the limit is reached only by checks
+// still in flight (concurrent sign-ins with the right password, an office
+// behind one address), it waits for them to settle and asks again: a check
+// takes one bcrypt comparison, and a success frees its place.
 func (s *Server) reservePasswordCheck(ctx context.Context, email string) (attempt int64, err error) {
 	addr := clientAddrOf(ctx)
-	var got db.LoginAttemptReserveRow
-	err = db.InTx(ctx, s.pool, func(q *db.Queries) error {
-		if err := q.LoginAttemptLockEmail(ctx, email); err != nil {
+	params := db.LoginAttemptReserveParams{
+		Email: email, ClientAddr: addr,
+		WindowSeconds: int32(s.cfg.LoginWindow.Seconds()), MaxAttempts: int32(s.cfg.LoginMaxFailures),
+		PendingSeconds: int32((s.cfg.SignInTimeout + 10*time.Second).Seconds()),
+	}
+	giveUp := time.Now().Add(loginBusyWait)
+	for delay := 10 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
+		var got db.LoginAttemptReserveRow
+		err = db.InTx(ctx, s.pool, func(q *db.Queries) error {
+			if err := q.LoginAttemptLockEmail(ctx, email); err != nil {
+				return err
+			}
+			if err := q.LoginAttemptLockAddr(ctx, addr); err != nil {
+				return err
+			}
+			got, err = q.LoginAttemptReserve(ctx, params)
 			return err
-		}
-		if err := q.LoginAttemptLockAddr(ctx, addr); err != nil {
-			return err
-		}
-		got, err = q.LoginAttemptReserve(ctx, db.LoginAttemptReserveParams{
-			Email: email, ClientAddr: addr,
-			WindowSeconds: int32(s.cfg.LoginWindow.Seconds()), MaxAttempts: int32(s.cfg.LoginMaxFailures),
 		})
-		return err
-	})
-	if err != nil {
-		return 0, err
+		switch {
+		case err != nil:
+			return 0, err
+		case got.AttemptID != 0:
+			return got.AttemptID, nil
+		case !got.Busy:
+			e := newError(http.StatusTooManyRequests, "rate_limited",
+				"too many failed sign-ins; try again in %d seconds", got.RetryAfterSeconds)
+			e.RetryAfter = int(max(got.RetryAfterSeconds, 1))
+			return 0, e
+		case time.Now().Add(delay).After(giveUp):
+			e := newError(http.StatusTooManyRequests, "rate_limited",
+				"too many sign-ins at once for this e-mail or from this address; try again in a second")
+			e.RetryAfter = 1
+			return 0, e
+		}
+		// Jittered, so that the waiters do not all ask again at once.
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(delay/2 + rand.N(delay)):
+		}
 	}
-	if got.AttemptID == 0 {
-		e := newError(http.StatusTooManyRequests, "rate_limited",
-			"too many failed sign-ins; try again in %d seconds", got.RetryAfterSeconds)
-		e.RetryAfter = int(max(got.RetryAfterSeconds, 1))
-		return 0, e
-	}
-	return got.AttemptID, nil
 }
 
 // passwordChecked compares a password with a stored hash (a nil hash never
 // matches, in the same time) under a reservation of reservePasswordCheck,
-// and settles it: a wrong password leaves the reservation counted as a
-// failure; a right one forgets it and the e-mail's earlier failures.
+// and settles it: a wrong password makes the reservation a failure; a right
+// one forgets it and the e-mail's earlier failures.
 func (s *Server) passwordChecked(ctx context.Context, attempt int64, email string, hash *string, password string) (bool, error) {
 	s.passwordChecks.Add(1)
 	if auth.CheckPassword(hash, password) != nil {
-		if err := s.q.LoginAttemptExpire(ctx, int32(s.cfg.LoginWindow.Seconds())); err != nil {
+		// Settled even when the caller went away meanwhile: the password was
+		// checked. Should this fail, the reservation counts as a failure once
+		// it has been pending for longer than any request may run.
+		settle, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		if err := s.q.LoginAttemptFailed(settle, attempt); err != nil {
+			s.log.WarnContext(ctx, "login attempts: recording a failure failed", "err", err)
+		}
+		if err := s.q.LoginAttemptExpire(settle, int32(s.cfg.LoginWindow.Seconds())); err != nil {
 			s.log.WarnContext(ctx, "login attempts: clean-up failed", "err", err)
 		}
 		return false, nil

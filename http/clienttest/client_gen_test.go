@@ -3309,7 +3309,7 @@ type ClientInterface interface {
 
 	// UserLoginPasswordWithBody Sign in with e-mail and password
 	//
-	// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
+	// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. Checks still in flight are not failures: a sign-in that finds the 10 taken by them waits for them (up to 5 s, then 429 with `Retry-After: 1`), so concurrent sign-ins with the right password succeed. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3318,7 +3318,7 @@ type ClientInterface interface {
 
 	// UserLoginPassword Sign in with e-mail and password
 	//
-	// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
+	// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. Checks still in flight are not failures: a sign-in that finds the 10 taken by them waits for them (up to 5 s, then 429 with `Retry-After: 1`), so concurrent sign-ins with the right password succeed. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4272,7 +4272,7 @@ func (c *Client) UserDetail(ctx context.Context, reqEditors ...RequestEditorFn) 
 
 // UserLoginPasswordWithBody Sign in with e-mail and password
 //
-// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
+// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. Checks still in flight are not failures: a sign-in that finds the 10 taken by them waits for them (up to 5 s, then 429 with `Retry-After: 1`), so concurrent sign-ins with the right password succeed. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
 //
 // Takes any type of body and a specified content type.
 //
@@ -4291,7 +4291,7 @@ func (c *Client) UserLoginPasswordWithBody(ctx context.Context, contentType stri
 
 // UserLoginPassword Sign in with e-mail and password
 //
-// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
+// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. Checks still in flight are not failures: a sign-in that finds the 10 taken by them waits for them (up to 5 s, then 429 with `Retry-After: 1`), so concurrent sign-ins with the right password succeed. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6404,7 +6404,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserLoginPasswordWithBodyWithResponse Sign in with e-mail and password
 	//
-	// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
+	// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. Checks still in flight are not failures: a sign-in that finds the 10 taken by them waits for them (up to 5 s, then 429 with `Retry-After: 1`), so concurrent sign-ins with the right password succeed. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6413,7 +6413,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserLoginPasswordWithResponse Sign in with e-mail and password
 	//
-	// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
+	// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. Checks still in flight are not failures: a sign-in that finds the 10 taken by them waits for them (up to 5 s, then 429 with `Retry-After: 1`), so concurrent sign-ins with the right password succeed. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10314,7 +10314,7 @@ func (c *ClientWithResponses) UserDetailWithResponse(ctx context.Context, reqEdi
 
 // UserLoginPasswordWithBodyWithResponse Sign in with e-mail and password
 //
-// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
+// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. Checks still in flight are not failures: a sign-in that finds the 10 taken by them waits for them (up to 5 s, then 429 with `Retry-After: 1`), so concurrent sign-ins with the right password succeed. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10329,7 +10329,7 @@ func (c *ClientWithResponses) UserLoginPasswordWithBodyWithResponse(ctx context.
 
 // UserLoginPasswordWithResponse Sign in with e-mail and password
 //
-// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
+// A wrong password and an unknown e-mail give the same `401 invalid_credentials`. At most 10 passwords are checked per e-mail and per client address in 15 minutes, however many attempts arrive at once: beyond, sign-in answers `429 rate_limited` with `Retry-After` until the oldest counted failure leaves the window. Checks still in flight are not failures: a sign-in that finds the 10 taken by them waits for them (up to 5 s, then 429 with `Retry-After: 1`), so concurrent sign-ins with the right password succeed. A success clears the e-mail's own failures, not the client address's. The client address is the peer's, or, behind a proxy listed in `TRUSTED_PROXIES`, the rightmost untrusted `X-Forwarded-For` hop. A whole sign-in takes at most 20 s (503 beyond).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
