@@ -1,0 +1,65 @@
+package httpapi_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"adboost/db/dataset"
+)
+
+// A deleted boosted page's id never names another one (00097): the engine
+// keeps its network_a campaign, ad set and ads under the id, and the history
+// its entries. After a delete-source and an import (which moves every
+// sequence past the imported ids), boosted-pages/create answers a new id,
+// not the deleted one; an import that names the deleted id is refused and
+// changes nothing.
+func TestBoostedPageIDsNeverReused(t *testing.T) {
+	e := newEnv(t)
+	e.loadCampaigns()
+	ana := e.token(100)
+	// Campaign 10, the newest, is made and then deleted with its page.
+	var page map[string]any
+	e.post("/v1/boosted-pages/create", ana, map[string]any{
+		"preset_id": 1, "page_id": 457, "budget": "10", "hashtag": "#a",
+	}).ok(&page)
+	if page["id"] != 10.0 {
+		t.Fatalf("first create: id %v, want 10", page["id"])
+	}
+	e.exec(`INSERT INTO network_a_campaign (campaign_id, user_id, ad_account_id, campaign_object_id, status, paused_at)
+	        VALUES (10, 100, 'act_1', '120200000000000010', 'PAUSED', now())`)
+	var deleted map[string]any
+	e.do(request{method: http.MethodDelete, path: "/v1/boosted-pages/delete-source/457", token: ana}).ok(&deleted)
+
+	// An import of unrelated rows syncs the sequences: they stay past 10.
+	e.load(`{"users": [{"id": 103, "email": "dan@example.com"}]}`)
+	e.post("/v1/boosted-pages/create", ana, map[string]any{
+		"preset_id": 1, "page_id": 456, "budget": "10", "hashtag": "#b",
+	}).ok(&page)
+	if page["id"] != 11.0 {
+		t.Fatalf("create after the import: id %v, want 11 (10 was deleted)", page["id"])
+	}
+	if h := history(t, e, ana, 11); len(h) != 1 || h[0]["action"] != "created" {
+		t.Fatalf("history of the new campaign 11: %v", h)
+	}
+
+	// An import naming the deleted id 10 (known to the engine) or 9 (only
+	// in the history after its deletion) is refused as a whole.
+	for _, id := range []string{"10", "9"} {
+		err := dataset.Load(context.Background(), e.pool, strings.NewReader(`{"boosted_pages": [
+		  {"id": 12, "user_id": 100, "page_id": 456, "preset_id": 1, "campaign_budget_value": "5.00"},
+		  {"id": `+id+`, "user_id": 101, "page_id": 456, "preset_id": 1, "campaign_budget_value": "5.00"}]}`))
+		if err == nil || !strings.Contains(err.Error(), "boosted page "+id+" was deleted") {
+			t.Fatalf("import of deleted id %s: %v", id, err)
+		}
+	}
+	if n := e.sqlInt(`SELECT count(*) FROM campaign WHERE id IN (9, 10, 12)`); n != 0 {
+		t.Fatalf("%d campaigns of the refused imports were written", n)
+	}
+	// Re-importing a live campaign (an upsert of its own id) still works.
+	e.load(`{"boosted_pages": [{"id": 11, "user_id": 100, "page_id": 456, "preset_id": 1, "campaign_budget_value": "7.00"}]}`)
+	if n := e.sqlInt(`SELECT count(*) FROM campaign WHERE id = 11 AND campaign_budget_value = 7`); n != 1 {
+		t.Fatal("the upsert of live campaign 11 did not apply")
+	}
+}
