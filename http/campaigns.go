@@ -72,12 +72,23 @@ func campaignEndDate(s string) (*string, error) {
 	return &s, nil
 }
 
-func campaignHashtag(s string) error {
-	if utf8.RuneCountInString(s) > 255 {
+// hashtagPattern is one tag as networks write them: an optional `#`, then
+// letters, digits (any script) and `_`.
+var hashtagPattern = regexp.MustCompile(`^#?[\p{L}\p{N}_]+$`)
+
+// campaignHashtag trims the hashtag of a campaign and checks it: empty (no
+// hashtag rule, CONTRACT §14 rule 2) or one tag. "#", "##", "#a b" or
+// "#gym!" could never be matched as a whole tag; "#" alone used to turn the
+// rule off, so that every post was boosted.
+func campaignHashtag(s *string) error {
+	*s = strings.TrimSpace(*s)
+	switch {
+	case utf8.RuneCountInString(*s) > 255:
 		return badRequest("hashtag must be at most 255 characters long")
-	}
-	if strings.ContainsRune(s, 0) {
+	case strings.ContainsRune(*s, 0):
 		return badRequest("hashtag must not contain NUL characters")
+	case *s != "" && !hashtagPattern.MatchString(*s):
+		return badRequest("hashtag must be empty or one tag: an optional # then letters, digits or _, not %q", *s)
 	}
 	return nil
 }
@@ -144,7 +155,7 @@ func (r *campaignSaveRequest) validate() error {
 		}
 		r.targeting = t
 	}
-	if err := campaignHashtag(r.Hashtag); err != nil {
+	if err := campaignHashtag(&r.Hashtag); err != nil {
 		return err
 	}
 	d, err := campaignEndDate(strings.TrimSpace(r.EndDate))
@@ -218,7 +229,7 @@ func (r *campaignCreateRequest) validate() error {
 		return err
 	}
 	r.targeting = t
-	if err := campaignHashtag(r.Hashtag); err != nil {
+	if err := campaignHashtag(&r.Hashtag); err != nil {
 		return err
 	}
 	r.endDate, err = campaignEndDate(strings.TrimSpace(r.EndDate))

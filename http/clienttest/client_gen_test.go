@@ -1074,7 +1074,7 @@ type GeoLocationType string
 // GeoTypeFilter The kind of place; empty for every kind.
 type GeoTypeFilter string
 
-// Hashtag Empty is absent.
+// Hashtag Empty is absent (no hashtag rule). Otherwise one tag, trimmed of surrounding spaces: an optional `#`, then letters, digits (any script) or `_`; `#` alone, two words or punctuation are 400.
 //
 // Examples: #gym
 type Hashtag = string
@@ -1579,7 +1579,8 @@ type BoostedPageCreateJSONBody struct {
 	// Examples: 2030-12-31
 	EndDate *EndDate `json:"end_date,omitempty"`
 
-	// Hashtag Empty is absent.
+	// Hashtag Empty is absent (no hashtag rule). Otherwise one tag, trimmed of surrounding spaces: an optional `#`, then letters, digits (any script) or `_`; `#` alone, two words or punctuation are 400.
+	//
 	//
 	// Examples: #gym
 	Hashtag *Hashtag `json:"hashtag,omitempty"`
@@ -1651,7 +1652,8 @@ type BoostedPageSaveJSONBody struct {
 	// Examples: 2030-12-31
 	EndDate *EndDate `json:"end_date,omitempty"`
 
-	// Hashtag Empty is absent.
+	// Hashtag Empty is absent (no hashtag rule). Otherwise one tag, trimmed of surrounding spaces: an optional `#`, then letters, digits (any script) or `_`; `#` alone, two words or punctuation are 400.
+	//
 	//
 	// Examples: #gym
 	Hashtag   *Hashtag                           `json:"hashtag,omitempty"`
