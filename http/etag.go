@@ -11,7 +11,8 @@ import (
 // revalidated serves a public catalogue GET with a validator: a 200 answer
 // carries `ETag` (a weak tag made of the answer's bytes, so it is exact by
 // construction and the same on every instance) and `Cache-Control: no-cache`
-// (a browser or proxy may keep it but asks again each time); a request whose
+// (a browser or proxy may keep it but asks again each time; a request that
+// carries a token keeps edge's no-store); a request whose
 // `If-None-Match` names the answer's tag gets 304 and no body. The tag is
 // weak because the same answer goes out gzipped or not (RFC 9110 §8.8.1).
 // Every other answer (an error, a 503) goes out untouched and untagged.
@@ -22,8 +23,16 @@ func revalidated(h http.Handler) http.Handler {
 		if rec.status == 0 {
 			rec.status = http.StatusOK
 		}
+		// The endpoint's headers join those of the layers outside (edge's
+		// Vary: Origin and no-store stay).
 		dst := w.Header()
 		for k, v := range rec.header {
+			if k == "Vary" {
+				for _, x := range v {
+					dst.Add(k, x)
+				}
+				continue
+			}
 			dst[k] = v
 		}
 		if rec.status != http.StatusOK {
@@ -34,7 +43,9 @@ func revalidated(h http.Handler) http.Handler {
 		sum := sha256.Sum256(rec.body.Bytes())
 		tag := `W/"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`
 		dst.Set("ETag", tag)
-		dst.Set("Cache-Control", "no-cache")
+		if dst.Get("Cache-Control") == "" { // a Bearer request's no-store stays
+			dst.Set("Cache-Control", "no-cache")
+		}
 		if etagMatches(r.Header.Values("If-None-Match"), tag) {
 			for _, k := range []string{"Content-Type", "Content-Length", "Content-Encoding"} {
 				dst.Del(k)
