@@ -1139,6 +1139,8 @@ INSERT INTO app_user (
 ON CONFLICT (id) DO UPDATE SET
     email          = EXCLUDED.email,
     password_hash  = coalesce(EXCLUDED.password_hash, app_user.password_hash),
+    token_generation = app_user.token_generation
+                       + CASE WHEN EXCLUDED.password_hash IS NOT NULL THEN 1 ELSE 0 END,
     snid           = EXCLUDED.snid,
     first_name     = EXCLUDED.first_name,
     last_name      = EXCLUDED.last_name,
@@ -1169,7 +1171,9 @@ type UserUpsertParams struct {
 }
 
 // Inserts a user of an import file, or updates the user with that id. A file
-// never carries hashes: a row without a password keeps the stored one.
+// never carries hashes: a row without a password keeps the stored one; a
+// row with one sets it as a password reset does, ending every token issued
+// before (the token generation moves on, as with user/save).
 func (q *Queries) UserUpsert(ctx context.Context, arg []UserUpsertParams) *UserUpsertBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {

@@ -316,3 +316,18 @@ func TestLoginLimiterPendingChecks(t *testing.T) {
 		t.Errorf("after the success: %s, want the failure cleared and the check in flight still counting", got)
 	}
 }
+
+// An import that sets a user's password is a password reset: every token
+// issued before ends (401); one that leaves the password out keeps them.
+func TestImportedPasswordEndsTokens(t *testing.T) {
+	e := newEnv(t)
+	e.load(usersFixture)
+	before := e.token(101)
+	e.get("/v1/user/detail", before).object()
+	e.load(`{"users": [{"id": 101, "email": "bob@example.com", "first_name": "Bob"}]}`)
+	e.get("/v1/user/detail", before).object()
+	e.load(`{"users": [{"id": 101, "email": "bob@example.com", "password": "bob-new-password"}]}`)
+	e.get("/v1/user/detail", before).fails(http.StatusUnauthorized, "unauthorized")
+	e.get("/v1/user/detail", e.token(101)).object()
+	e.post("/v1/user/login-password", "", map[string]string{"email": "bob@example.com", "password": "bob-new-password"}).object()
+}

@@ -25,7 +25,9 @@ WHERE lower(email) = lower(@email);
 
 -- name: UserUpsert :batchexec
 -- Inserts a user of an import file, or updates the user with that id. A file
--- never carries hashes: a row without a password keeps the stored one.
+-- never carries hashes: a row without a password keeps the stored one; a
+-- row with one sets it as a password reset does, ending every token issued
+-- before (the token generation moves on, as with user/save).
 INSERT INTO app_user (
     id, email, password_hash, snid, first_name, last_name,
     phone_number, phone_country, agency_id, credit_balance
@@ -36,6 +38,8 @@ INSERT INTO app_user (
 ON CONFLICT (id) DO UPDATE SET
     email          = EXCLUDED.email,
     password_hash  = coalesce(EXCLUDED.password_hash, app_user.password_hash),
+    token_generation = app_user.token_generation
+                       + CASE WHEN EXCLUDED.password_hash IS NOT NULL THEN 1 ELSE 0 END,
     snid           = EXCLUDED.snid,
     first_name     = EXCLUDED.first_name,
     last_name      = EXCLUDED.last_name,
