@@ -161,6 +161,8 @@ saved AS (
         updated_at    = now()
     FROM target AS t
     WHERE u.id = t.id AND t.phone_country_known AND NOT t.email_taken
+      AND (NOT $6::boolean
+           OR u.password_hash IS NOT DISTINCT FROM $7::text)
     RETURNING u.id
 )
 SELECT
@@ -168,24 +170,29 @@ SELECT
     t.first_name,
     coalesce(t.phone_country_known, false)::bool AS phone_country_known,
     coalesce(t.email_changes, false)::bool       AS email_changes,
-    coalesce(t.email_taken, false)::bool         AS email_taken
+    coalesce(t.email_taken, false)::bool         AS email_taken,
+    (t.phone_country_known AND NOT t.email_taken
+        AND NOT EXISTS (SELECT 1 FROM saved))::bool AS credentials_changed
 FROM target AS t
 `
 
 type UserSettingsSaveParams struct {
-	PhoneCountry *string `json:"phone_country"`
-	NewEmail     *string `json:"new_email"`
-	ID           int64   `json:"id"`
-	PhoneNumber  *string `json:"phone_number"`
-	PasswordHash *string `json:"password_hash"`
+	PhoneCountry     *string `json:"phone_country"`
+	NewEmail         *string `json:"new_email"`
+	ID               int64   `json:"id"`
+	PhoneNumber      *string `json:"phone_number"`
+	PasswordHash     *string `json:"password_hash"`
+	GuardCredentials bool    `json:"guard_credentials"`
+	CheckedHash      *string `json:"checked_hash"`
 }
 
 type UserSettingsSaveRow struct {
-	Email             string `json:"email"`
-	FirstName         string `json:"first_name"`
-	PhoneCountryKnown bool   `json:"phone_country_known"`
-	EmailChanges      bool   `json:"email_changes"`
-	EmailTaken        bool   `json:"email_taken"`
+	Email              string `json:"email"`
+	FirstName          string `json:"first_name"`
+	PhoneCountryKnown  bool   `json:"phone_country_known"`
+	EmailChanges       bool   `json:"email_changes"`
+	EmailTaken         bool   `json:"email_taken"`
+	CredentialsChanged bool   `json:"credentials_changed"`
 }
 
 // user/save: sets the given phone number, phone country and password hash
@@ -194,6 +201,12 @@ type UserSettingsSaveRow struct {
 // ISO country and the new e-mail, if any, belongs to no other account;
 // answers what the caller needs to tell which rule failed and whether the
 // e-mail changes (which it never does here: see EmailChangeRequest).
+// With @guard_credentials, the row is written only while its password hash
+// is still @checked_hash, the one the caller checked current_password
+// against (or NULL: an account setting its first password); a concurrent
+// change of the password in between makes credentials_changed true and
+// writes nothing. The condition sits on the updated row itself, so a writer
+// that waited for the row lock re-checks it on the row as committed.
 func (q *Queries) UserSettingsSave(ctx context.Context, arg UserSettingsSaveParams) (UserSettingsSaveRow, error) {
 	row := q.db.QueryRow(ctx, userSettingsSave,
 		arg.PhoneCountry,
@@ -201,6 +214,8 @@ func (q *Queries) UserSettingsSave(ctx context.Context, arg UserSettingsSavePara
 		arg.ID,
 		arg.PhoneNumber,
 		arg.PasswordHash,
+		arg.GuardCredentials,
+		arg.CheckedHash,
 	)
 	var i UserSettingsSaveRow
 	err := row.Scan(
@@ -209,6 +224,7 @@ func (q *Queries) UserSettingsSave(ctx context.Context, arg UserSettingsSavePara
 		&i.PhoneCountryKnown,
 		&i.EmailChanges,
 		&i.EmailTaken,
+		&i.CredentialsChanged,
 	)
 	return i, err
 }

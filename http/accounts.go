@@ -329,43 +329,45 @@ func (r *userSaveRequest) validate() error {
 // only with the account's current password, checked under the login
 // limiter (so a stolen token cannot guess it either). An account without a
 // password (made by social sign-up) may set its first one without it, but
-// changes its e-mail only once it has one.
-func (s *Server) checkCurrentPassword(ctx context.Context, id int64, req *userSaveRequest) error {
+// changes its e-mail only once it has one. When the password or the e-mail
+// changes, it answers the password hash it decided on (nil: none yet), which
+// userSave's write requires to be still in place (guard).
+func (s *Server) checkCurrentPassword(ctx context.Context, id int64, req *userSaveRequest) (checked *string, guard bool, err error) {
 	if req.Password == "" && req.Email == "" {
-		return nil
+		return nil, false, nil
 	}
 	cred, err := s.q.UserCredentials(ctx, id)
 	switch {
 	case isNoRows(err):
-		return unauthorized("the account of this access token no longer exists")
+		return nil, false, unauthorized("the account of this access token no longer exists")
 	case err != nil:
-		return err
+		return nil, false, err
 	}
 	emailChanges := req.Email != "" && !strings.EqualFold(req.Email, cred.Email)
 	switch {
 	case req.Password == "" && !emailChanges:
-		return nil
+		return nil, false, nil
 	case cred.PasswordHash == nil && !emailChanges:
-		return nil // a first password
+		return nil, true, nil // a first password, while there is none
 	case cred.PasswordHash == nil:
-		return newError(http.StatusUnauthorized, "invalid_credentials",
+		return nil, false, newError(http.StatusUnauthorized, "invalid_credentials",
 			"this account has no password yet: set one first (no current_password needed), then change the e-mail with it as current_password")
 	case req.CurrentPassword == "":
-		return newError(http.StatusUnauthorized, "invalid_credentials",
+		return nil, false, newError(http.StatusUnauthorized, "invalid_credentials",
 			"current_password is required to change the password or the e-mail")
 	}
 	attempt, err := s.reservePasswordCheck(ctx, cred.Email)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
 	ok, err := s.passwordChecked(ctx, attempt, cred.Email, cred.PasswordHash, req.CurrentPassword)
 	switch {
 	case err != nil:
-		return err
+		return nil, false, err
 	case !ok:
-		return newError(http.StatusUnauthorized, "invalid_credentials", "current_password is not the password of this account")
+		return nil, false, newError(http.StatusUnauthorized, "invalid_credentials", "current_password is not the password of this account")
 	}
-	return nil
+	return cred.PasswordHash, true, nil
 }
 
 // userSave changes the phone number, phone country and password at once; a
@@ -373,14 +375,20 @@ func (s *Server) checkCurrentPassword(ctx context.Context, id int64, req *userSa
 // the same transaction, with a notice to the current address. A new password
 // ends every access token issued before it, the caller's too.
 func (s *Server) userSave(ctx context.Context, req *userSaveRequest) (result, error) {
-	if err := s.checkCurrentPassword(ctx, userID(ctx), req); err != nil {
+	checked, guard, err := s.checkCurrentPassword(ctx, userID(ctx), req)
+	if err != nil {
 		return result{}, err
 	}
+	if s.afterCredentialsCheck != nil {
+		s.afterCredentialsCheck()
+	}
 	params := db.UserSettingsSaveParams{
-		ID:           userID(ctx),
-		PhoneNumber:  optional(req.PhoneNumber),
-		PhoneCountry: optional(req.PhoneCountry),
-		NewEmail:     optional(req.Email),
+		GuardCredentials: guard,
+		CheckedHash:      checked,
+		ID:               userID(ctx),
+		PhoneNumber:      optional(req.PhoneNumber),
+		PhoneCountry:     optional(req.PhoneCountry),
+		NewEmail:         optional(req.Email),
 	}
 	if req.Password != "" {
 		hash, err := auth.HashPassword(req.Password)
@@ -406,6 +414,8 @@ func (s *Server) userSave(ctx context.Context, req *userSaveRequest) (result, er
 			return badRequest("phone_country %s is not a known country code", req.PhoneCountry)
 		case st.EmailTaken:
 			return conflict("email %s belongs to another account", req.Email)
+		case st.CredentialsChanged:
+			return conflict("the password of this account changed while this request ran; send it again")
 		case !st.EmailChanges && params.PasswordHash != nil:
 			// A new password also cancels a pending e-mail change, which
 			// may be a thief's.

@@ -76,6 +76,9 @@ type Server struct {
 	// afterPasswordCheck, when set (tests only), runs between a successful
 	// password check of login-password and the token it issues.
 	afterPasswordCheck func()
+	// afterCredentialsCheck, when set (tests only), runs in user/save
+	// between the check of current_password and the write.
+	afterCredentialsCheck func()
 	// bodies bounds the memory of the request bodies being read.
 	bodies *bodyBudget
 	// answers keeps the catalogue's answers per catalogue version.

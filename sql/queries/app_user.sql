@@ -102,6 +102,12 @@ WHERE snid = @snid::bigint;
 -- ISO country and the new e-mail, if any, belongs to no other account;
 -- answers what the caller needs to tell which rule failed and whether the
 -- e-mail changes (which it never does here: see EmailChangeRequest).
+-- With @guard_credentials, the row is written only while its password hash
+-- is still @checked_hash, the one the caller checked current_password
+-- against (or NULL: an account setting its first password); a concurrent
+-- change of the password in between makes credentials_changed true and
+-- writes nothing. The condition sits on the updated row itself, so a writer
+-- that waited for the row lock re-checks it on the row as committed.
 WITH target AS (
     SELECT
         u.id,
@@ -130,6 +136,8 @@ saved AS (
         updated_at    = now()
     FROM target AS t
     WHERE u.id = t.id AND t.phone_country_known AND NOT t.email_taken
+      AND (NOT @guard_credentials::boolean
+           OR u.password_hash IS NOT DISTINCT FROM sqlc.narg(checked_hash)::text)
     RETURNING u.id
 )
 SELECT
@@ -137,7 +145,9 @@ SELECT
     t.first_name,
     coalesce(t.phone_country_known, false)::bool AS phone_country_known,
     coalesce(t.email_changes, false)::bool       AS email_changes,
-    coalesce(t.email_taken, false)::bool         AS email_taken
+    coalesce(t.email_taken, false)::bool         AS email_taken,
+    (t.phone_country_known AND NOT t.email_taken
+        AND NOT EXISTS (SELECT 1 FROM saved))::bool AS credentials_changed
 FROM target AS t;
 
 -- name: UserNetworkATokenSave :exec
