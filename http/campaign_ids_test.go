@@ -9,12 +9,12 @@ import (
 	"adboost/db/dataset"
 )
 
-// A deleted boosted page's id never names another one (00097): the engine
-// keeps its network_a campaign, ad set and ads under the id, and the history
-// its entries. After a delete-source and an import (which moves every
-// sequence past the imported ids), boosted-pages/create answers a new id,
-// not the deleted one; an import that names the deleted id is refused and
-// changes nothing.
+// A deleted boosted page's id never names another user's campaign (00097):
+// the engine keeps its network_a campaign, ad set and ads under the id.
+// After a delete-source and an import (which moves every sequence past the
+// imported ids), boosted-pages/create answers a new id, not the deleted one;
+// an import that gives that id, or a live campaign that network_a knows, to
+// another user is refused and changes nothing; the same user may restore it.
 func TestBoostedPageIDsNeverReused(t *testing.T) {
 	e := newEnv(t)
 	e.loadCampaigns()
@@ -44,18 +44,27 @@ func TestBoostedPageIDsNeverReused(t *testing.T) {
 		t.Fatalf("history of the new campaign 11: %v", h)
 	}
 
-	// An import naming the deleted id 10 (known to the engine) or 9 (only
-	// in the history after its deletion) is refused as a whole.
-	for _, id := range []string{"10", "9"} {
-		err := dataset.Load(context.Background(), e.pool, strings.NewReader(`{"boosted_pages": [
-		  {"id": 12, "user_id": 100, "page_id": 456, "preset_id": 1, "campaign_budget_value": "5.00"},
-		  {"id": `+id+`, "user_id": 101, "page_id": 456, "preset_id": 1, "campaign_budget_value": "5.00"}]}`))
-		if err == nil || !strings.Contains(err.Error(), "boosted page "+id+" was deleted") {
-			t.Fatalf("import of deleted id %s: %v", id, err)
-		}
+	// An import giving the deleted id 10 to Bob is refused as a whole.
+	err := dataset.Load(context.Background(), e.pool, strings.NewReader(`{"boosted_pages": [
+	  {"id": 12, "user_id": 100, "page_id": 456, "preset_id": 1, "campaign_budget_value": "5.00"},
+	  {"id": 10, "user_id": 101, "page_id": 456, "preset_id": 1, "campaign_budget_value": "5.00"}]}`))
+	if err == nil || !strings.Contains(err.Error(), "boosted page 10 ran on network_a for another user") {
+		t.Fatalf("import of deleted id 10 for another user: %v", err)
 	}
-	if n := e.sqlInt(`SELECT count(*) FROM campaign WHERE id IN (9, 10, 12)`); n != 0 {
-		t.Fatalf("%d campaigns of the refused imports were written", n)
+	if n := e.sqlInt(`SELECT count(*) FROM campaign WHERE id IN (10, 12)`); n != 0 {
+		t.Fatalf("%d campaigns of the refused import were written", n)
+	}
+	// Nor may an import move live campaign 11, once it ran on network_a, to Bob.
+	e.exec(`INSERT INTO network_a_campaign (campaign_id, user_id, ad_account_id) VALUES (11, 100, 'act_1')`)
+	err = dataset.Load(context.Background(), e.pool, strings.NewReader(`{"boosted_pages": [
+	  {"id": 11, "user_id": 101, "page_id": 456, "preset_id": 1, "campaign_budget_value": "5.00"}]}`))
+	if err == nil || !strings.Contains(err.Error(), "boosted page 11 ran on network_a for another user") {
+		t.Fatalf("import moving campaign 11 to another user: %v", err)
+	}
+	// Ana may restore her deleted campaign 10.
+	e.load(`{"boosted_pages": [{"id": 10, "user_id": 100, "page_id": 456, "preset_id": 1, "campaign_budget_value": "5.00"}]}`)
+	if h := history(t, e, ana, 10); len(h) < 2 || h[0]["action"] != "created" {
+		t.Fatalf("history of restored campaign 10: %v", h)
 	}
 	// Re-importing a live campaign (an upsert of its own id) still works.
 	e.load(`{"boosted_pages": [{"id": 11, "user_id": 100, "page_id": 456, "preset_id": 1, "campaign_budget_value": "7.00"}]}`)

@@ -1,15 +1,18 @@
--- A deleted boosted page's id must never name another one. The engine keeps
--- what it made on network_a for a campaign by its id (network_a_campaign,
--- network_a_attempt, 00081) after the campaign is deleted, and the history
--- keeps its entries; a new campaign under the same id would take over the
--- old network_a campaign, ad set and ads (and resume them) and show the old
--- history. Two ways led there:
+-- A deleted boosted page's id must never name another user's campaign. The
+-- engine keeps what it made on network_a for a campaign by its id
+-- (network_a_campaign, network_a_attempt, 00081) after the campaign is
+-- deleted; a campaign of another user under the same id would take over the
+-- old network_a campaign, ad set and ads (and resume them with its own
+-- token). Two ways led there:
 --   1. identity_sync() set each sequence to max(id) + 1 after an import,
 --      which moves it back below the ids of deleted rows, so the next
---      boosted-pages/create got a deleted campaign's id;
---   2. an import could name a deleted campaign's id.
+--      boosted-pages/create got a deleted campaign's id (and its history);
+--   2. an import could name such an id, or move a campaign to another user.
 -- identity_sync() now only ever moves a sequence forward, and a trigger
--- refuses a new campaign row whose id a deleted campaign had.
+-- refuses a campaign row whose id network_a knows for another user. An
+-- import that restores a deleted campaign of the same user stays possible
+-- (it gets a new `created` entry, and the engine finds its network_a
+-- objects again).
 
 -- +goose Up
 -- +goose StatementBegin
@@ -37,23 +40,22 @@ END
 $$;
 -- +goose StatementEnd
 
--- The trigger's look-up of a campaign id in the history (the existing index
--- leads with user_id).
-CREATE INDEX campaign_history_campaign_id_idx ON campaign_history (campaign_id);
-
 -- +goose StatementBegin
--- campaign_id_not_reused refuses to insert a campaign whose id belonged to a
--- deleted one: no campaign row has it, but the engine's network_a record or
--- the history has. An upsert of an existing campaign passes (the row exists).
+-- campaign_id_not_reused refuses a new campaign row, or a campaign moved to
+-- another user, whose id network_a_campaign holds for another user. A
+-- campaign that stays with its user passes (an upsert of a live campaign
+-- fires the INSERT trigger too: it exists, so that one passes).
 CREATE FUNCTION campaign_id_not_reused() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM campaign AS c WHERE c.id = NEW.id)
-       AND (EXISTS (SELECT 1 FROM network_a_campaign AS n WHERE n.campaign_id = NEW.id)
-            OR EXISTS (SELECT 1 FROM campaign_history AS h WHERE h.campaign_id = NEW.id)) THEN
-        RAISE EXCEPTION 'boosted page % was deleted: its id is not used again', NEW.id
+    IF TG_OP = 'INSERT' AND EXISTS (SELECT 1 FROM campaign AS c WHERE c.id = NEW.id) THEN
+        RETURN NEW;
+    END IF;
+    IF EXISTS (SELECT 1 FROM network_a_campaign AS n
+               WHERE n.campaign_id = NEW.id AND n.user_id <> NEW.user_id) THEN
+        RAISE EXCEPTION 'boosted page % ran on network_a for another user: its id is not used again', NEW.id
             USING ERRCODE = 'unique_violation',
-                  HINT = 'give the boosted page an id that no boosted page has had',
+                  HINT = 'give the boosted page an id that no other user''s boosted page has had',
                   CONSTRAINT = 'campaign_id_not_reused';
     END IF;
     RETURN NEW;
@@ -65,10 +67,15 @@ CREATE TRIGGER campaign_id_not_reused
     BEFORE INSERT ON campaign
     FOR EACH ROW EXECUTE FUNCTION campaign_id_not_reused();
 
+CREATE TRIGGER campaign_user_not_changed_under_network_a
+    BEFORE UPDATE OF user_id ON campaign
+    FOR EACH ROW WHEN (NEW.user_id IS DISTINCT FROM OLD.user_id)
+    EXECUTE FUNCTION campaign_id_not_reused();
+
 -- +goose Down
+DROP TRIGGER campaign_user_not_changed_under_network_a ON campaign;
 DROP TRIGGER campaign_id_not_reused ON campaign;
 DROP FUNCTION campaign_id_not_reused();
-DROP INDEX campaign_history_campaign_id_idx;
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION identity_sync() RETURNS void
 LANGUAGE plpgsql AS $$
