@@ -98,6 +98,11 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	var created *Object
 	f.mu.Lock()
+	if a, ok := f.scripted(r.Method, path); ok {
+		f.mu.Unlock()
+		write(w, a)
+		return
+	}
 	a := f.route(r.Method, strings.Split(path, "/"), r.URL.Query(), r.Header.Get("Authorization"), body, base, &created)
 	hook := f.afterCreate
 	f.mu.Unlock()
