@@ -237,18 +237,25 @@ func (w *work) refused(ctx context.Context) error {
 }
 
 // pause pauses the network_a campaign of a campaign that stopped running
-// (deactivated, past its end date, or deleted) and stops its posts.
+// (deactivated, past its end date, or deleted) and stops its posts. The
+// pause is recorded only when network_a accepted it, or answered that the
+// campaign does not exist any more (deleted there: it runs no more either
+// way). Any other answer leaves the campaign recorded as running and is an
+// error: a rate limit or a passing failure (ErrUnavailable) is tried again
+// in a later cycle, and so is a refusal, which an operator must look at
+// while the campaign may still spend on network_a.
 func (w *work) pause(ctx context.Context) error {
 	if w.c.NetworkAStatus != "ACTIVE" {
 		return nil
 	}
 	if w.c.CampaignObjectID != nil {
 		err := w.e.api.Update(ctx, w.userToken, *w.c.CampaignObjectID, map[string]any{"status": "PAUSED"})
-		if refusedByNetworkA(err) {
-			// e.g. deleted on network_a: it runs no more either way.
-			w.log.Warn("engine: network_a refused to pause the campaign", "err", err)
-		} else if err != nil {
-			return err
+		switch {
+		case err == nil:
+		case objectGone(err):
+			w.log.Warn("engine: network_a no longer has the campaign: recorded as paused", "err", err)
+		default:
+			return fmt.Errorf("pausing the network_a campaign: %w", err)
 		}
 	}
 	posts, err := w.q.NetworkACampaignPaused(ctx, w.id)
@@ -260,14 +267,15 @@ func (w *work) pause(ctx context.Context) error {
 	return nil
 }
 
-// resume resumes the network_a campaign of a campaign running again.
+// resume resumes the network_a campaign of a campaign running again. The
+// resumption is recorded only when network_a accepted it: any error answer
+// (a campaign network_a no longer has included: nothing would run) leaves
+// the campaign recorded as paused, and is tried again in a later cycle.
 func (w *work) resume(ctx context.Context) error {
 	if w.c.CampaignObjectID != nil {
 		err := w.e.api.Update(ctx, w.userToken, *w.c.CampaignObjectID, map[string]any{"status": "ACTIVE"})
-		if refusedByNetworkA(err) {
-			w.log.Warn("engine: network_a refused to resume the campaign", "err", err)
-		} else if err != nil {
-			return err
+		if err != nil {
+			return fmt.Errorf("resuming the network_a campaign: %w", err)
 		}
 	}
 	posts, err := w.q.NetworkACampaignResumed(ctx, w.id)
@@ -551,6 +559,11 @@ func (w *work) ensure(ctx context.Context, kind string, postID int64, name strin
 	}
 	if a.Tries > 1 {
 		id, found, err := w.e.api.Find(ctx, w.userToken, w.account, kind, name)
+		if err != nil && !tokenRefused(err) && !errors.Is(err, ErrUnavailable) {
+			// Whatever network_a answered to the lookup, it says nothing
+			// about the create: try again later, never give the object up.
+			err = fmt.Errorf("%w: looking up %s %s: %w", ErrUnavailable, kind, name, err)
+		}
 		if err != nil {
 			return "", err
 		}
