@@ -52,7 +52,7 @@ JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = n.user_id
 WHERE a.campaign_id = $1
   AND a.kind = 'ad'
   AND a.state = 'done'
-  AND (n.status = 'ACTIVE' OR p.stopped > now() - interval '28 days')
+  AND (n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days')
 ORDER BY a.post_id
 `
 
@@ -63,8 +63,11 @@ type NetworkAAdInsightTargetsRow struct {
 
 // The statistics of the engine's ads (CONTRACT §14).
 // The ads whose statistics a cycle reads for one campaign: every ad of a
-// campaign running on network_a, and the ads of posts stopped within the
-// last 28 days. Served by network_a_attempt_key.
+// campaign running on network_a, and those of a campaign paused within the
+// last 28 days. The window is the campaign's (paused_at), not the post's
+// `stopped`: a post shared with a campaign that still runs is never stopped,
+// and its ad in this campaign still has statistics to read. Served by
+// network_a_attempt_key.
 func (q *Queries) NetworkAAdInsightTargets(ctx context.Context, campaignID int64) ([]NetworkAAdInsightTargetsRow, error) {
 	rows, err := q.db.Query(ctx, networkAAdInsightTargets, campaignID)
 	if err != nil {
