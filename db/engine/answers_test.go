@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -200,5 +201,46 @@ func TestEngineFindFailureIsRetried(t *testing.T) {
 	}
 	if got := w.boostedEntries(7); len(got) != 1 {
 		t.Errorf("history %v", got)
+	}
+}
+
+// The ad set's create answer is lost, and the campaign's budget is saved
+// before the next cycle finds the ad set by name: what network_a has is not
+// what the campaign holds now, so the found ad set is sent every field, the
+// new budget included, and nothing more once it has them.
+func TestEngineFoundAdSetGetsSavedChanges(t *testing.T) {
+	w := newWorld(t)
+	w.post("1", "#gym", time.Hour, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w.fake.AfterCreate(func(o networkafake.Object) {
+		if o.Kind == "adset" {
+			cancel()
+		}
+	})
+	if err := w.engine.Campaign(ctx, 7); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted work: %v", err)
+	}
+	w.fake.AfterCreate(nil)
+	if got := w.object("adset", "adboost-7").Fields["daily_budget"]; fmt.Sprint(got) != "2000" {
+		t.Fatalf("ad set created with daily_budget %v, want 2000", got)
+	}
+	var ok bool
+	w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{"budget": "35.50", "hashtag": "#gym"}, &ok)
+
+	w.cycle()
+	s := w.object("adset", "adboost-7")
+	if got := w.names("adset"); got != "adboost-7" {
+		t.Fatalf("ad sets %s, want the one found by name", got)
+	}
+	if fmt.Sprint(s.Fields["daily_budget"]) != "3550" || len(s.Updates) != 1 {
+		t.Fatalf("found ad set: daily_budget %v, updates %s; want 3550 in one update", s.Fields["daily_budget"], jsonString(s.Updates))
+	}
+	if got := w.ids(w.list(7)); got != "1" {
+		t.Errorf("boosted %q, want 1", got)
+	}
+	w.cycle()
+	if n := len(w.object("adset", "adboost-7").Updates); n != 1 {
+		t.Errorf("ad set updated %d times after an unchanged cycle, want 1", n)
 	}
 }

@@ -474,7 +474,9 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 	if w.c.CampaignObjectID != nil {
 		campaign = *w.c.CampaignObjectID
 	} else {
-		id, err := w.ensure(ctx, "campaign", 0, name, nil, map[string]any{
+		// The campaign has no fields the engine keeps in step (its status
+		// is pause's and resume's): one found by name needs nothing more.
+		id, _, err := w.ensure(ctx, "campaign", 0, name, nil, map[string]any{
 			"name":                  name,
 			"objective":             w.c.Goal,
 			"status":                "ACTIVE",
@@ -503,16 +505,29 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 	body["campaign_id"] = campaign
 	body["billing_event"] = "IMPRESSIONS"
 	body["status"] = "ACTIVE"
-	id, err := w.ensure(ctx, "adset", 0, name, nil, body)
+	id, created, err := w.ensure(ctx, "adset", 0, name, nil, body)
 	if err != nil {
 		return "", err
 	}
+	// network_a has the fields sent now only when this call created the ad
+	// set. One found by name was made by an earlier attempt, with the
+	// fields of then (a save may have changed them since): what it has is
+	// unknown ({}), so every field is sent to it, at once.
+	synced := json.RawMessage(`{}`)
+	if created {
+		synced = fields.Fields
+	}
 	if err := w.q.NetworkAAttemptObjectDone(ctx, db.NetworkAAttemptObjectDoneParams{
-		CampaignID: w.id, Kind: "adset", ObjectID: id, AdsetFields: fields.Fields,
+		CampaignID: w.id, Kind: "adset", ObjectID: id, AdsetFields: synced,
 	}); err != nil {
 		return "", err
 	}
 	w.c.AdsetObjectID = &id
+	if !created {
+		if err := w.syncAdSet(ctx); err != nil {
+			return "", err
+		}
+	}
 	return id, nil
 }
 
@@ -522,7 +537,7 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 // statement.
 func (w *work) ad(ctx context.Context, adset string, postID int64, post Post, raw json.RawMessage) error {
 	name := fmt.Sprintf("adboost-%d-%d", w.id, postID)
-	id, err := w.ensure(ctx, "ad", postID, name, raw, map[string]any{
+	id, _, err := w.ensure(ctx, "ad", postID, name, raw, map[string]any{
 		"name":     name,
 		"adset_id": adset,
 		"creative": map[string]any{"object_story_id": post.ID},
@@ -545,17 +560,18 @@ func (w *work) ad(ctx context.Context, adset string, postID int64, post Post, ra
 
 // ensure answers the id of the object an attempt makes: the one recorded
 // when the attempt is done; else, for an attempt begun before, the one
-// network_a has under its name; else a new one. The attempt is recorded
-// (committed) before the create call.
-func (w *work) ensure(ctx context.Context, kind string, postID int64, name string, post json.RawMessage, body map[string]any) (string, error) {
+// network_a has under its name; else a new one, made with body (then
+// created is true). The attempt is recorded (committed) before the create
+// call.
+func (w *work) ensure(ctx context.Context, kind string, postID int64, name string, post json.RawMessage, body map[string]any) (id string, created bool, err error) {
 	a, err := w.q.NetworkAAttemptBegin(ctx, db.NetworkAAttemptBeginParams{
 		CampaignID: w.id, Kind: kind, PostID: postID, Name: name, Post: post,
 	})
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if a.State == "done" && a.ObjectID != nil {
-		return *a.ObjectID, nil
+		return *a.ObjectID, false, nil
 	}
 	if a.Tries > 1 {
 		id, found, err := w.e.api.Find(ctx, w.userToken, w.account, kind, name)
@@ -565,14 +581,15 @@ func (w *work) ensure(ctx context.Context, kind string, postID int64, name strin
 			err = fmt.Errorf("%w: looking up %s %s: %w", ErrUnavailable, kind, name, err)
 		}
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		if found {
 			w.log.Info("engine: found what an interrupted attempt created", "kind", kind, "name", name, "id", id)
-			return id, nil
+			return id, false, nil
 		}
 	}
-	return w.e.api.Create(ctx, w.userToken, w.account, kind, body)
+	id, err = w.e.api.Create(ctx, w.userToken, w.account, kind, body)
+	return id, err == nil, err
 }
 
 // insights replaces the statistics of the campaign's ads (those of a running
