@@ -318,43 +318,12 @@ func (w *work) syncAdSet(ctx context.Context) error {
 }
 
 // boost boosts the posts that qualify and finishes the ads that an earlier
-// cycle began.
+// cycle began (those need only the user's token: they are finished even
+// when the page's token is missing or refused).
 func (w *work) boost(ctx context.Context) error {
-	if w.c.PageToken == nil {
-		w.log.Warn("engine: campaign skipped: its page has no network_a token (the user signs in with network_a again to store one)", "page", w.c.PageID)
-		return nil
-	}
-	pageToken, err := w.e.cipher.Open(w.c.PageToken)
-	if err != nil {
-		w.log.Warn("engine: campaign skipped: the page's stored token does not open with TOKEN_ENCRYPTION_KEY", "page", w.c.PageID)
-		return nil
-	}
-	pageID := strconv.FormatInt(w.c.PageID, 10)
-	since := time.Now().Add(-w.e.maxAge)
-	posts, err := w.e.api.Posts(ctx, pageToken, pageID, since, MaxPosts)
+	candidates, err := w.candidates(ctx)
 	if err != nil {
 		return err
-	}
-	candidates, err := w.qualifying(ctx, posts, since)
-	if err != nil {
-		return err
-	}
-	if len(candidates) > 0 && w.c.ReachPercent > 0 {
-		followers, err := w.e.api.Followers(ctx, pageToken, pageID)
-		if err != nil {
-			return err
-		}
-		kept := candidates[:0]
-		for _, p := range candidates {
-			reach, err := w.e.api.PostReach(ctx, pageToken, p.post.ID)
-			if err != nil {
-				return err
-			}
-			if ReachQualifies(reach, followers, w.c.ReachPercent) {
-				kept = append(kept, p)
-			}
-		}
-		candidates = kept
 	}
 	pending, err := w.q.NetworkAAttemptPendingAds(ctx, w.id)
 	if err != nil {
@@ -383,6 +352,81 @@ func (w *work) boost(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// candidates reads the page's new posts with the page's token and answers
+// those that qualify (rules 1 to 4). None when the page has no usable token:
+// logged every cycle when there is none (the user signs in to store one),
+// once when network_a refused it (see pageRefused).
+func (w *work) candidates(ctx context.Context) ([]candidate, error) {
+	if w.c.PageToken == nil {
+		w.log.Warn("engine: campaign's posts not boosted: its page has no network_a token (the user signs in with network_a again to store one)", "page", w.c.PageID)
+		return nil, nil
+	}
+	if w.c.PageTokenRefused {
+		return nil, nil // logged when network_a refused it
+	}
+	pageToken, err := w.e.cipher.Open(w.c.PageToken)
+	if err != nil {
+		w.log.Warn("engine: campaign's posts not boosted: the page's stored token does not open with TOKEN_ENCRYPTION_KEY", "page", w.c.PageID)
+		return nil, nil
+	}
+	candidates, err := w.pagePosts(ctx, pageToken)
+	if tokenRefused(err) {
+		// The page's token, not the user's: only this page's boosting stops.
+		return nil, w.pageRefused(ctx, err)
+	}
+	return candidates, err
+}
+
+// pageRefused records that network_a refused the page's token: no post of
+// the page is boosted until a sign-in stores a new token for it; the
+// campaign's pause, ad set changes and statistics (user's token) go on.
+// Logged once.
+func (w *work) pageRefused(ctx context.Context, refusal error) error {
+	_, err := w.q.SourceAccessTokenRefused(ctx, db.SourceAccessTokenRefusedParams{UserID: w.c.UserID, ID: w.c.PageID, AccessToken: w.c.PageToken})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	w.log.Warn("engine: network_a refused the page's token (OAuth 190): the page's posts are not boosted until the user signs in with network_a again; pauses, ad set changes and statistics go on",
+		"page", w.c.PageID, "err", refusal)
+	return nil
+}
+
+// pagePosts reads the page's posts with the page's token and answers those
+// that meet rules 1 to 4.
+func (w *work) pagePosts(ctx context.Context, pageToken string) ([]candidate, error) {
+	pageID := strconv.FormatInt(w.c.PageID, 10)
+	since := time.Now().Add(-w.e.maxAge)
+	posts, err := w.e.api.Posts(ctx, pageToken, pageID, since, MaxPosts)
+	if err != nil {
+		return nil, err
+	}
+	candidates, err := w.qualifying(ctx, posts, since)
+	if err != nil {
+		return nil, err
+	}
+	if len(candidates) > 0 && w.c.ReachPercent > 0 {
+		followers, err := w.e.api.Followers(ctx, pageToken, pageID)
+		if err != nil {
+			return nil, err
+		}
+		kept := candidates[:0]
+		for _, p := range candidates {
+			reach, err := w.e.api.PostReach(ctx, pageToken, p.post.ID)
+			if err != nil {
+				return nil, err
+			}
+			if ReachQualifies(reach, followers, w.c.ReachPercent) {
+				kept = append(kept, p)
+			}
+		}
+		candidates = kept
+	}
+	return candidates, nil
 }
 
 // candidate is a post that meets rules 1 to 3.

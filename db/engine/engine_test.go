@@ -426,12 +426,13 @@ func TestEngineNetworkDown(t *testing.T) {
 	}
 }
 
-// An expired token (OAuth 190): the user's campaigns are skipped, logged
-// once, until the next sign-in stores a new token.
+// The user's token expired (OAuth 190 on a call made with it): the user's
+// campaigns are skipped, logged once, until the next sign-in stores a new
+// token. (A page's token refused: TestEnginePageTokenRefused.)
 func TestEngineTokenRefused(t *testing.T) {
 	w := newWorld(t)
 	w.post("1", "#gym", time.Hour, 0)
-	w.fake.ExpireToken(pageToken)
+	w.fake.ExpireToken(userToken)
 	w.cycle()
 	w.cycle()
 	if n := strings.Count(w.logs.String(), "OAuth 190"); n != 1 {
@@ -445,8 +446,12 @@ func TestEngineTokenRefused(t *testing.T) {
 		t.Errorf("ads with a refused token: %s", got)
 	}
 	// A new sign-in (login-sn) stores the new tokens and clears the mark.
-	w.fake.UpdateUser(userToken, func(u *networkafake.User) { u.Pages[0].Token = "new-page-token" })
-	w.loginSN(userToken)
+	w.fake.AddUser(networkafake.User{
+		Token: "ana-new-user-token", ID: "5001", FirstName: "Ana", LastName: "Novak", Email: "ana@example.com",
+		Pages:      []networkafake.Page{{ID: "456", Name: "Ana's Gym", Token: pageToken, Followers: 1000}},
+		AdAccounts: []networkafake.AdAccount{{ID: "act_1", Status: 1, Currency: "USD"}},
+	})
+	w.loginSN("ana-new-user-token")
 	w.cycle()
 	if got := w.names("ad"); got != "adboost-7-1" {
 		t.Errorf("ads after a new sign-in: %s", got)
