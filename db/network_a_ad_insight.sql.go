@@ -17,7 +17,7 @@ INSERT INTO network_a_ad_insight AS i (
 SELECT $1, x.post_id, x.impressions, x.reach, x.engagement, x.clicks, x.spend, x.conversions
 FROM jsonb_to_recordset($2::jsonb) AS x (
     post_id bigint, impressions bigint, reach bigint, engagement bigint,
-    clicks bigint, spend numeric(12, 2), conversions bigint)
+    clicks bigint, spend numeric(14, 3), conversions bigint)
 ON CONFLICT (campaign_id, post_id) DO UPDATE SET
     impressions = EXCLUDED.impressions,
     reach       = EXCLUDED.reach,
@@ -36,7 +36,9 @@ type NetworkAAdInsightReplaceParams struct {
 // Replaces the statistics of the campaign's ads with what network_a answered
 // (@insights: a JSON array of {"post_id", "impressions", "reach",
 // "engagement", "clicks", "spend", "conversions"}), then sets each of those
-// posts' insights to the sum over all its ads. Call in one transaction with
+// posts' insights to the sum over all its ads. spend is a decimal string in
+// the ad account's currency, kept with three decimals (rounded half up when
+// network_a sends more). Call in one transaction with
 // BoostedPostInsightFromAds.
 func (q *Queries) NetworkAAdInsightReplace(ctx context.Context, arg NetworkAAdInsightReplaceParams) error {
 	_, err := q.db.Exec(ctx, networkAAdInsightReplace, arg.CampaignID, arg.Insights)

@@ -125,7 +125,7 @@ type Insights struct {
 	Clicks      int64  `json:"clicks"`
 	Engagement  int64  `json:"engagement"`
 	Conversions int64  `json:"conversions"`
-	Spend       string `json:"spend"` // a decimal with at most two decimals
+	Spend       string `json:"spend"` // a decimal in the ad account's currency, as network_a sent it
 }
 
 // AdAccounts answers the user's ad accounts (GET /me/adaccounts).
@@ -320,7 +320,10 @@ func (c *Client) AdInsights(ctx context.Context, token, adID string) (Insights, 
 	return in, nil
 }
 
-var money = regexp.MustCompile(`^[0-9]{1,10}(\.[0-9]{1,2})?$`)
+// money is a spend as network_a sends it: a non-negative decimal with as
+// many decimals as the currency has (three for KWD: "1.234"), or more; the
+// database keeps three, rounded half up (NetworkAAdInsightReplace).
+var money = regexp.MustCompile(`^[0-9]{1,10}(\.[0-9]{1,12})?$`)
 
 // endpoint is the URL of path under the base URL, with the query.
 func (c *Client) endpoint(path string, query url.Values) string {

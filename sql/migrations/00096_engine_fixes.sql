@@ -20,6 +20,16 @@
 -- new token for the page (signup-sn, login-sn, an import row with a token)
 -- clears the mark, and nothing else does. app_user.network_a_token_invalid_at
 -- now stands for the user's own token only.
+--
+-- An ad's spend comes from network_a in the ad account's currency with as
+-- many decimals as that currency has: three for KWD, BHD, JOD, OMR and the
+-- like ("1.234"). The engine took two at most, so every cycle failed for
+-- such a campaign and no statistics were written. Spend is now kept with
+-- three decimals, the most ISO 4217 has (more are rounded half up), in each
+-- ad's statistics and in each post's sum of them: batch-insights sums the
+-- exact amounts and rounds only its answer to two decimals (CONTRACT §4 and
+-- §8), so that many posts' spend does not drift by their roundings. The
+-- integer part keeps its eleven digits.
 
 -- +goose Up
 CREATE INDEX network_a_attempt_post_idx ON network_a_attempt (post_id, campaign_id)
@@ -32,7 +42,12 @@ ALTER TABLE source
 COMMENT ON COLUMN source.access_token_refused_at IS
     'When network_a refused the stored page token (OAuth 190): the engine boosts none of the page''s posts until a new token is stored, which clears it.';
 
+ALTER TABLE network_a_ad_insight ALTER COLUMN spend TYPE numeric(14, 3);
+ALTER TABLE boosted_post_insight ALTER COLUMN spend TYPE numeric(14, 3);
+
 -- +goose Down
+ALTER TABLE boosted_post_insight ALTER COLUMN spend TYPE numeric(12, 2);
+ALTER TABLE network_a_ad_insight ALTER COLUMN spend TYPE numeric(12, 2);
 ALTER TABLE source
     DROP CONSTRAINT source_access_token_refused_check,
     DROP COLUMN access_token_refused_at;

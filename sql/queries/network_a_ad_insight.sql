@@ -21,7 +21,9 @@ ORDER BY a.post_id;
 -- Replaces the statistics of the campaign's ads with what network_a answered
 -- (@insights: a JSON array of {"post_id", "impressions", "reach",
 -- "engagement", "clicks", "spend", "conversions"}), then sets each of those
--- posts' insights to the sum over all its ads. Call in one transaction with
+-- posts' insights to the sum over all its ads. spend is a decimal string in
+-- the ad account's currency, kept with three decimals (rounded half up when
+-- network_a sends more). Call in one transaction with
 -- BoostedPostInsightFromAds.
 INSERT INTO network_a_ad_insight AS i (
     campaign_id, post_id, impressions, reach, engagement, clicks, spend, conversions
@@ -29,7 +31,7 @@ INSERT INTO network_a_ad_insight AS i (
 SELECT @campaign_id, x.post_id, x.impressions, x.reach, x.engagement, x.clicks, x.spend, x.conversions
 FROM jsonb_to_recordset(@insights::jsonb) AS x (
     post_id bigint, impressions bigint, reach bigint, engagement bigint,
-    clicks bigint, spend numeric(12, 2), conversions bigint)
+    clicks bigint, spend numeric(14, 3), conversions bigint)
 ON CONFLICT (campaign_id, post_id) DO UPDATE SET
     impressions = EXCLUDED.impressions,
     reach       = EXCLUDED.reach,
