@@ -1063,6 +1063,7 @@ ON CONFLICT (user_id, id) DO UPDATE SET
     network_b_name    = EXCLUDED.network_b_name,
     network_b_picture = EXCLUDED.network_b_picture,
     access_token      = coalesce(EXCLUDED.access_token, source.access_token),
+    access_token_refused_at = CASE WHEN EXCLUDED.access_token IS NULL THEN source.access_token_refused_at END,
     updated_at        = now()
 `
 
@@ -1086,7 +1087,8 @@ type SourceUpsertParams struct {
 
 // Inserts a source of an import file, or updates the user's source with that
 // id. access_token is the page's sealed network_a token; a row without one
-// keeps the stored token.
+// keeps the stored token (and its refusal, if any), a row with one replaces
+// it and clears the mark of a refused token.
 func (q *Queries) SourceUpsert(ctx context.Context, arg []SourceUpsertParams) *SourceUpsertBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {

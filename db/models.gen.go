@@ -378,6 +378,8 @@ type Source struct {
 	CreatedAt       time.Time `json:"created_at"`
 	UpdatedAt       time.Time `json:"updated_at"`
 	AccessToken     []byte    `json:"access_token"`
+	// When network_a refused the stored page token (OAuth 190): the engine boosts none of the page's posts until a new token is stored, which clears it.
+	AccessTokenRefusedAt pgtype.Timestamptz `json:"access_token_refused_at"`
 }
 
 type UserCampaignVersion struct {

@@ -17,7 +17,7 @@ INSERT INTO network_a_ad_insight AS i (
 SELECT $1, x.post_id, x.impressions, x.reach, x.engagement, x.clicks, x.spend, x.conversions
 FROM jsonb_to_recordset($2::jsonb) AS x (
     post_id bigint, impressions bigint, reach bigint, engagement bigint,
-    clicks bigint, spend numeric(12, 2), conversions bigint)
+    clicks bigint, spend numeric(14, 3), conversions bigint)
 ON CONFLICT (campaign_id, post_id) DO UPDATE SET
     impressions = EXCLUDED.impressions,
     reach       = EXCLUDED.reach,
@@ -36,7 +36,9 @@ type NetworkAAdInsightReplaceParams struct {
 // Replaces the statistics of the campaign's ads with what network_a answered
 // (@insights: a JSON array of {"post_id", "impressions", "reach",
 // "engagement", "clicks", "spend", "conversions"}), then sets each of those
-// posts' insights to the sum over all its ads. Call in one transaction with
+// posts' insights to the sum over all its ads. spend is a decimal string in
+// the ad account's currency, kept with three decimals (rounded half up when
+// network_a sends more). Call in one transaction with
 // BoostedPostInsightFromAds.
 func (q *Queries) NetworkAAdInsightReplace(ctx context.Context, arg NetworkAAdInsightReplaceParams) error {
 	_, err := q.db.Exec(ctx, networkAAdInsightReplace, arg.CampaignID, arg.Insights)
@@ -52,7 +54,7 @@ JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = n.user_id
 WHERE a.campaign_id = $1
   AND a.kind = 'ad'
   AND a.state = 'done'
-  AND (n.status = 'ACTIVE' OR p.stopped > now() - interval '28 days')
+  AND (n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days')
 ORDER BY a.post_id
 `
 
@@ -63,8 +65,11 @@ type NetworkAAdInsightTargetsRow struct {
 
 // The statistics of the engine's ads (CONTRACT §14).
 // The ads whose statistics a cycle reads for one campaign: every ad of a
-// campaign running on network_a, and the ads of posts stopped within the
-// last 28 days. Served by network_a_attempt_key.
+// campaign running on network_a, and those of a campaign paused within the
+// last 28 days. The window is the campaign's (paused_at), not the post's
+// `stopped`: a post shared with a campaign that still runs is never stopped,
+// and its ad in this campaign still has statistics to read. Served by
+// network_a_attempt_key.
 func (q *Queries) NetworkAAdInsightTargets(ctx context.Context, campaignID int64) ([]NetworkAAdInsightTargetsRow, error) {
 	rows, err := q.db.Query(ctx, networkAAdInsightTargets, campaignID)
 	if err != nil {

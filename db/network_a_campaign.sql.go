@@ -95,6 +95,15 @@ stopped AS (
     JOIN network_a_attempt AS a ON a.campaign_id = s.campaign_id AND a.kind = 'ad' AND a.state = 'done'
     WHERE p.id = a.post_id
       AND p.user_id = s.user_id
+      AND NOT EXISTS (
+          SELECT 1
+          FROM network_a_attempt AS o
+          JOIN network_a_campaign AS r ON r.campaign_id = o.campaign_id
+          WHERE o.post_id = p.id
+            AND o.kind = 'ad'
+            AND o.state = 'done'
+            AND o.campaign_id <> s.campaign_id
+            AND r.status = 'ACTIVE')
     RETURNING p.id
 )
 SELECT count(x.id) AS posts
@@ -105,7 +114,11 @@ GROUP BY paused.campaign_id
 
 // The campaign was paused on network_a: remembers it and stops its boosted
 // posts (active false, stopped = the time of the pause), in one statement.
-// Answers how many posts stopped; no row when it was not running.
+// A post that another campaign still runs on network_a (an ad of it `done`
+// in a campaign whose network_a campaign is ACTIVE) keeps running: it stops
+// when its last campaign pauses. Answers how many posts stopped; no row when
+// it was not running. The other campaigns' ads of a post are found by
+// network_a_attempt_post_idx.
 func (q *Queries) NetworkACampaignPaused(ctx context.Context, campaignID int64) (int64, error) {
 	row := q.db.QueryRow(ctx, networkACampaignPaused, campaignID)
 	var posts int64
@@ -137,7 +150,8 @@ GROUP BY resumed.campaign_id
 `
 
 // The campaign was resumed on network_a: its boosted posts run again (active
-// true, stopped 0), in one statement. No row when it was not paused.
+// true, stopped 0), in one statement, those it shares with other campaigns
+// too (they run in this one again). No row when it was not paused.
 func (q *Queries) NetworkACampaignResumed(ctx context.Context, campaignID int64) (int64, error) {
 	row := q.db.QueryRow(ctx, networkACampaignResumed, campaignID)
 	var posts int64

@@ -9,6 +9,38 @@ import (
 	"context"
 )
 
+const sourceAccessTokenRefused = `-- name: SourceAccessTokenRefused :one
+UPDATE source
+SET access_token_refused_at = now(),
+    updated_at              = now()
+WHERE user_id = $1
+  AND id = $2
+  AND platform = 'network_a'
+  AND access_token = $3
+  AND access_token_refused_at IS NULL
+RETURNING id
+`
+
+type SourceAccessTokenRefusedParams struct {
+	UserID      int64  `json:"user_id"`
+	ID          int64  `json:"id"`
+	AccessToken []byte `json:"access_token"`
+}
+
+// The boosting engine: network_a refused the page's token (OAuth error 190
+// on a call made with it: the page's posts, followers, a post's reach). The
+// engine boosts none of the page's posts until a sign-in stores a new token
+// for it (SourceRefresh); the user's own token, and with it pauses, ad set
+// changes and statistics, are not concerned. Answers the page only the first
+// time, so that the refusal is logged once. Only the token the work used is
+// marked: a sign-in that stored a new one meanwhile is not undone.
+func (q *Queries) SourceAccessTokenRefused(ctx context.Context, arg SourceAccessTokenRefusedParams) (int64, error) {
+	row := q.db.QueryRow(ctx, sourceAccessTokenRefused, arg.UserID, arg.ID, arg.AccessToken)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
 const sourceRefresh = `-- name: SourceRefresh :exec
 INSERT INTO source AS s (
     user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture, access_token
@@ -50,6 +82,7 @@ ON CONFLICT (user_id, id) DO UPDATE SET
     network_b_name    = EXCLUDED.network_b_name,
     network_b_picture = EXCLUDED.network_b_picture,
     access_token      = CASE WHEN $2::boolean THEN EXCLUDED.access_token ELSE s.access_token END,
+    access_token_refused_at = CASE WHEN $2::boolean THEN NULL ELSE s.access_token_refused_at END,
     updated_at        = now()
 `
 
@@ -73,8 +106,10 @@ type SourceRefreshParams struct {
 // a name too long is cut to 255 characters and a picture URL too long is
 // dropped. Pages network_a no longer lists are kept: campaigns may refer to them.
 // access_tokens holds each page's sealed token (NULL: network_a answered
-// none); with store_tokens they replace the stored ones, without it (no
-// TOKEN_ENCRYPTION_KEY) the stored tokens stay as they are.
+// none); with store_tokens they replace the stored ones and clear the mark
+// of a refused token (access_token_refused_at) of the pages listed, without
+// it (no TOKEN_ENCRYPTION_KEY) the stored tokens stay as they are. A page
+// network_a no longer lists keeps its token and its mark.
 func (q *Queries) SourceRefresh(ctx context.Context, arg SourceRefreshParams) error {
 	_, err := q.db.Exec(ctx, sourceRefresh,
 		arg.UserID,

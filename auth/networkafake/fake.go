@@ -139,7 +139,14 @@ type Fake struct {
 	paging      Paging
 	elsewhere   string
 	afterCreate func(Object)
+	failures    map[string]*failure // by method + " " + path (FailCalls)
 	requests    []Request
+}
+
+// failure is a scripted error answer of FailCalls.
+type failure struct {
+	left int
+	err  Error
 }
 
 // New answers an empty world.
@@ -347,6 +354,78 @@ func (f *Fake) AfterCreate(hook func(o Object)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.afterCreate = hook
+}
+
+// Error is an error answer of network_a in Graph's shape, scripted with
+// FailCalls.
+type Error struct {
+	Status    int    // HTTP status; 0 is 400, as Graph answers most errors
+	Type      string // "" is OAuthException
+	Code      int    // error.code
+	Subcode   int    // error.error_subcode; 0 leaves it out
+	Transient bool   // error.is_transient
+	Message   string
+}
+
+// RateLimited is Graph's answer to a user over its call rate: HTTP 400,
+// OAuthException code 17, "User request limit reached". A client retries it
+// later; it says nothing about the call itself.
+func RateLimited() Error {
+	return Error{Code: 17, Message: "(#17) User request limit reached"}
+}
+
+// Transient is Graph's answer to a call that failed for a passing reason
+// on network_a's side: HTTP 400, code 2, is_transient true.
+func Transient() Error {
+	return Error{Code: 2, Transient: true, Message: "(#2) Service temporarily unavailable"}
+}
+
+// FailCalls makes the next n calls with the method to path answer e instead
+// of what they would answer (they are still recorded in Requests). path is
+// the path without the "/vNN.N" prefix, the slashes around it and the query:
+// "act_1/ads", "<object id>", "456/posts". A later FailCalls for the same
+// method and path replaces the earlier one; n ≤ 0 ends it.
+func (f *Fake) FailCalls(method, path string, n int, e Error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	key := method + " " + strings.Trim(path, "/")
+	if n <= 0 {
+		delete(f.failures, key)
+		return
+	}
+	if f.failures == nil {
+		f.failures = map[string]*failure{}
+	}
+	f.failures[key] = &failure{left: n, err: e}
+}
+
+// scripted answers the error FailCalls set for the call, if any, and counts
+// it; under f.mu.
+func (f *Fake) scripted(method, path string) (answer, bool) {
+	key := method + " " + path
+	fl, ok := f.failures[key]
+	if !ok {
+		return answer{}, false
+	}
+	if fl.left--; fl.left <= 0 {
+		delete(f.failures, key)
+	}
+	e := fl.err
+	status, typ := e.Status, e.Type
+	if status == 0 {
+		status = http.StatusBadRequest
+	}
+	if typ == "" {
+		typ = "OAuthException"
+	}
+	body := map[string]any{"message": e.Message, "type": typ, "code": e.Code, "fbtrace_id": "AbCdEf0fake"}
+	if e.Subcode != 0 {
+		body["error_subcode"] = e.Subcode
+	}
+	if e.Transient {
+		body["is_transient"] = true
+	}
+	return answer{status, map[string]any{"error": body}}, true
 }
 
 // Requests answers every request received so far, in order.

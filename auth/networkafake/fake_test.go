@@ -470,6 +470,38 @@ func TestFaults(t *testing.T) {
 	}
 }
 
+// FailCalls answers the scripted error to the next n calls of one method
+// and path only, under any version prefix, then answers normally again.
+func TestFailCalls(t *testing.T) {
+	f, base := world(t)
+	meURL := base + "/me?fields=id,first_name,last_name,email"
+	f.FailCalls("GET", "/me/", 2, networkafake.RateLimited())
+	f.FailCalls("POST", "act_1/campaigns", 1, networkafake.Error{Status: 500, Code: 1, Subcode: 99, Transient: true, Message: "(#1) An unknown error occurred"})
+	for range 2 {
+		status, body := call(t, "GET", meURL, userToken, nil)
+		e, _ := body["error"].(map[string]any)
+		if status != 400 || e["code"] != float64(17) || e["type"] != "OAuthException" || e["is_transient"] != nil {
+			t.Fatalf("rate-limited /me: %d %v", status, body)
+		}
+	}
+	mustOK(t, "GET", meURL, userToken, nil)
+	// Another method or path is not scripted.
+	mustOK(t, "GET", base+"/act_1/campaigns", userToken, nil)
+	status, body := call(t, "POST", strings.TrimSuffix(base, "/v19.0")+"/v20.0/act_1/campaigns", userToken,
+		map[string]any{"name": "x", "objective": "LINK_CLICKS", "special_ad_categories": []string{}})
+	e, _ := body["error"].(map[string]any)
+	if status != 500 || e["code"] != float64(1) || e["error_subcode"] != float64(99) || e["is_transient"] != true {
+		t.Fatalf("scripted create: %d %v", status, body)
+	}
+	if len(f.Objects("campaign")) != 0 {
+		t.Fatal("a failed create made a campaign")
+	}
+	// n ≤ 0 ends a script before it is used up.
+	f.FailCalls("GET", "me", 5, networkafake.Transient())
+	f.FailCalls("GET", "me", 0, networkafake.Error{})
+	mustOK(t, "GET", meURL, userToken, nil)
+}
+
 // TestUpdateUser changes a user between two sign-ins, and a handler mounted
 // without httptest (as the sandbox does) answers the same.
 func TestUpdateUser(t *testing.T) {

@@ -47,9 +47,11 @@ func paramError(message string) answer {
 }
 
 func noObject(method, id string) answer {
-	return graphError(http.StatusBadRequest, "GraphMethodException", 100, fmt.Sprintf(
+	a := graphError(http.StatusBadRequest, "GraphMethodException", 100, fmt.Sprintf(
 		"Unsupported %s request. Object with ID '%s' does not exist, cannot be loaded due to missing permissions, or does not support this operation.",
 		strings.ToLower(method), id))
+	a.body.(map[string]any)["error"].(map[string]any)["error_subcode"] = 33
+	return a
 }
 
 // ServeHTTP answers the API under any "/vNN.N" prefix or none.
@@ -98,6 +100,11 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	var created *Object
 	f.mu.Lock()
+	if a, ok := f.scripted(r.Method, path); ok {
+		f.mu.Unlock()
+		write(w, a)
+		return
+	}
 	a := f.route(r.Method, strings.Split(path, "/"), r.URL.Query(), r.Header.Get("Authorization"), body, base, &created)
 	hook := f.afterCreate
 	f.mu.Unlock()

@@ -237,18 +237,25 @@ func (w *work) refused(ctx context.Context) error {
 }
 
 // pause pauses the network_a campaign of a campaign that stopped running
-// (deactivated, past its end date, or deleted) and stops its posts.
+// (deactivated, past its end date, or deleted) and stops its posts. The
+// pause is recorded only when network_a accepted it, or answered that the
+// campaign does not exist any more (deleted there: it runs no more either
+// way). Any other answer leaves the campaign recorded as running and is an
+// error: a rate limit or a passing failure (ErrUnavailable) is tried again
+// in a later cycle, and so is a refusal, which an operator must look at
+// while the campaign may still spend on network_a.
 func (w *work) pause(ctx context.Context) error {
 	if w.c.NetworkAStatus != "ACTIVE" {
 		return nil
 	}
 	if w.c.CampaignObjectID != nil {
 		err := w.e.api.Update(ctx, w.userToken, *w.c.CampaignObjectID, map[string]any{"status": "PAUSED"})
-		if refusedByNetworkA(err) {
-			// e.g. deleted on network_a: it runs no more either way.
-			w.log.Warn("engine: network_a refused to pause the campaign", "err", err)
-		} else if err != nil {
-			return err
+		switch {
+		case err == nil:
+		case objectGone(err):
+			w.log.Warn("engine: network_a no longer has the campaign: recorded as paused", "err", err)
+		default:
+			return fmt.Errorf("pausing the network_a campaign: %w", err)
 		}
 	}
 	posts, err := w.q.NetworkACampaignPaused(ctx, w.id)
@@ -260,14 +267,15 @@ func (w *work) pause(ctx context.Context) error {
 	return nil
 }
 
-// resume resumes the network_a campaign of a campaign running again.
+// resume resumes the network_a campaign of a campaign running again. The
+// resumption is recorded only when network_a accepted it: any error answer
+// (a campaign network_a no longer has included: nothing would run) leaves
+// the campaign recorded as paused, and is tried again in a later cycle.
 func (w *work) resume(ctx context.Context) error {
 	if w.c.CampaignObjectID != nil {
 		err := w.e.api.Update(ctx, w.userToken, *w.c.CampaignObjectID, map[string]any{"status": "ACTIVE"})
-		if refusedByNetworkA(err) {
-			w.log.Warn("engine: network_a refused to resume the campaign", "err", err)
-		} else if err != nil {
-			return err
+		if err != nil {
+			return fmt.Errorf("resuming the network_a campaign: %w", err)
 		}
 	}
 	posts, err := w.q.NetworkACampaignResumed(ctx, w.id)
@@ -310,43 +318,12 @@ func (w *work) syncAdSet(ctx context.Context) error {
 }
 
 // boost boosts the posts that qualify and finishes the ads that an earlier
-// cycle began.
+// cycle began (those need only the user's token: they are finished even
+// when the page's token is missing or refused).
 func (w *work) boost(ctx context.Context) error {
-	if w.c.PageToken == nil {
-		w.log.Warn("engine: campaign skipped: its page has no network_a token (the user signs in with network_a again to store one)", "page", w.c.PageID)
-		return nil
-	}
-	pageToken, err := w.e.cipher.Open(w.c.PageToken)
-	if err != nil {
-		w.log.Warn("engine: campaign skipped: the page's stored token does not open with TOKEN_ENCRYPTION_KEY", "page", w.c.PageID)
-		return nil
-	}
-	pageID := strconv.FormatInt(w.c.PageID, 10)
-	since := time.Now().Add(-w.e.maxAge)
-	posts, err := w.e.api.Posts(ctx, pageToken, pageID, since, MaxPosts)
+	candidates, err := w.candidates(ctx)
 	if err != nil {
 		return err
-	}
-	candidates, err := w.qualifying(ctx, posts, since)
-	if err != nil {
-		return err
-	}
-	if len(candidates) > 0 && w.c.ReachPercent > 0 {
-		followers, err := w.e.api.Followers(ctx, pageToken, pageID)
-		if err != nil {
-			return err
-		}
-		kept := candidates[:0]
-		for _, p := range candidates {
-			reach, err := w.e.api.PostReach(ctx, pageToken, p.post.ID)
-			if err != nil {
-				return err
-			}
-			if ReachQualifies(reach, followers, w.c.ReachPercent) {
-				kept = append(kept, p)
-			}
-		}
-		candidates = kept
 	}
 	pending, err := w.q.NetworkAAttemptPendingAds(ctx, w.id)
 	if err != nil {
@@ -375,6 +352,81 @@ func (w *work) boost(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// candidates reads the page's new posts with the page's token and answers
+// those that qualify (rules 1 to 4). None when the page has no usable token:
+// logged every cycle when there is none (the user signs in to store one),
+// once when network_a refused it (see pageRefused).
+func (w *work) candidates(ctx context.Context) ([]candidate, error) {
+	if w.c.PageToken == nil {
+		w.log.Warn("engine: campaign's posts not boosted: its page has no network_a token (the user signs in with network_a again to store one)", "page", w.c.PageID)
+		return nil, nil
+	}
+	if w.c.PageTokenRefused {
+		return nil, nil // logged when network_a refused it
+	}
+	pageToken, err := w.e.cipher.Open(w.c.PageToken)
+	if err != nil {
+		w.log.Warn("engine: campaign's posts not boosted: the page's stored token does not open with TOKEN_ENCRYPTION_KEY", "page", w.c.PageID)
+		return nil, nil
+	}
+	candidates, err := w.pagePosts(ctx, pageToken)
+	if tokenRefused(err) {
+		// The page's token, not the user's: only this page's boosting stops.
+		return nil, w.pageRefused(ctx, err)
+	}
+	return candidates, err
+}
+
+// pageRefused records that network_a refused the page's token: no post of
+// the page is boosted until a sign-in stores a new token for it; the
+// campaign's pause, ad set changes and statistics (user's token) go on.
+// Logged once.
+func (w *work) pageRefused(ctx context.Context, refusal error) error {
+	_, err := w.q.SourceAccessTokenRefused(ctx, db.SourceAccessTokenRefusedParams{UserID: w.c.UserID, ID: w.c.PageID, AccessToken: w.c.PageToken})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	w.log.Warn("engine: network_a refused the page's token (OAuth 190): the page's posts are not boosted until the user signs in with network_a again; pauses, ad set changes and statistics go on",
+		"page", w.c.PageID, "err", refusal)
+	return nil
+}
+
+// pagePosts reads the page's posts with the page's token and answers those
+// that meet rules 1 to 4.
+func (w *work) pagePosts(ctx context.Context, pageToken string) ([]candidate, error) {
+	pageID := strconv.FormatInt(w.c.PageID, 10)
+	since := time.Now().Add(-w.e.maxAge)
+	posts, err := w.e.api.Posts(ctx, pageToken, pageID, since, MaxPosts)
+	if err != nil {
+		return nil, err
+	}
+	candidates, err := w.qualifying(ctx, posts, since)
+	if err != nil {
+		return nil, err
+	}
+	if len(candidates) > 0 && w.c.ReachPercent > 0 {
+		followers, err := w.e.api.Followers(ctx, pageToken, pageID)
+		if err != nil {
+			return nil, err
+		}
+		kept := candidates[:0]
+		for _, p := range candidates {
+			reach, err := w.e.api.PostReach(ctx, pageToken, p.post.ID)
+			if err != nil {
+				return nil, err
+			}
+			if ReachQualifies(reach, followers, w.c.ReachPercent) {
+				kept = append(kept, p)
+			}
+		}
+		candidates = kept
+	}
+	return candidates, nil
 }
 
 // candidate is a post that meets rules 1 to 3.
@@ -466,7 +518,9 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 	if w.c.CampaignObjectID != nil {
 		campaign = *w.c.CampaignObjectID
 	} else {
-		id, err := w.ensure(ctx, "campaign", 0, name, nil, map[string]any{
+		// The campaign has no fields the engine keeps in step (its status
+		// is pause's and resume's): one found by name needs nothing more.
+		id, _, err := w.ensure(ctx, "campaign", 0, name, nil, map[string]any{
 			"name":                  name,
 			"objective":             w.c.Goal,
 			"status":                "ACTIVE",
@@ -495,16 +549,29 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 	body["campaign_id"] = campaign
 	body["billing_event"] = "IMPRESSIONS"
 	body["status"] = "ACTIVE"
-	id, err := w.ensure(ctx, "adset", 0, name, nil, body)
+	id, created, err := w.ensure(ctx, "adset", 0, name, nil, body)
 	if err != nil {
 		return "", err
 	}
+	// network_a has the fields sent now only when this call created the ad
+	// set. One found by name was made by an earlier attempt, with the
+	// fields of then (a save may have changed them since): what it has is
+	// unknown ({}), so every field is sent to it, at once.
+	synced := json.RawMessage(`{}`)
+	if created {
+		synced = fields.Fields
+	}
 	if err := w.q.NetworkAAttemptObjectDone(ctx, db.NetworkAAttemptObjectDoneParams{
-		CampaignID: w.id, Kind: "adset", ObjectID: id, AdsetFields: fields.Fields,
+		CampaignID: w.id, Kind: "adset", ObjectID: id, AdsetFields: synced,
 	}); err != nil {
 		return "", err
 	}
 	w.c.AdsetObjectID = &id
+	if !created {
+		if err := w.syncAdSet(ctx); err != nil {
+			return "", err
+		}
+	}
 	return id, nil
 }
 
@@ -514,7 +581,7 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 // statement.
 func (w *work) ad(ctx context.Context, adset string, postID int64, post Post, raw json.RawMessage) error {
 	name := fmt.Sprintf("adboost-%d-%d", w.id, postID)
-	id, err := w.ensure(ctx, "ad", postID, name, raw, map[string]any{
+	id, _, err := w.ensure(ctx, "ad", postID, name, raw, map[string]any{
 		"name":     name,
 		"adset_id": adset,
 		"creative": map[string]any{"object_story_id": post.ID},
@@ -537,29 +604,36 @@ func (w *work) ad(ctx context.Context, adset string, postID int64, post Post, ra
 
 // ensure answers the id of the object an attempt makes: the one recorded
 // when the attempt is done; else, for an attempt begun before, the one
-// network_a has under its name; else a new one. The attempt is recorded
-// (committed) before the create call.
-func (w *work) ensure(ctx context.Context, kind string, postID int64, name string, post json.RawMessage, body map[string]any) (string, error) {
+// network_a has under its name; else a new one, made with body (then
+// created is true). The attempt is recorded (committed) before the create
+// call.
+func (w *work) ensure(ctx context.Context, kind string, postID int64, name string, post json.RawMessage, body map[string]any) (id string, created bool, err error) {
 	a, err := w.q.NetworkAAttemptBegin(ctx, db.NetworkAAttemptBeginParams{
 		CampaignID: w.id, Kind: kind, PostID: postID, Name: name, Post: post,
 	})
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if a.State == "done" && a.ObjectID != nil {
-		return *a.ObjectID, nil
+		return *a.ObjectID, false, nil
 	}
 	if a.Tries > 1 {
 		id, found, err := w.e.api.Find(ctx, w.userToken, w.account, kind, name)
+		if err != nil && !tokenRefused(err) && !errors.Is(err, ErrUnavailable) {
+			// Whatever network_a answered to the lookup, it says nothing
+			// about the create: try again later, never give the object up.
+			err = fmt.Errorf("%w: looking up %s %s: %w", ErrUnavailable, kind, name, err)
+		}
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		if found {
 			w.log.Info("engine: found what an interrupted attempt created", "kind", kind, "name", name, "id", id)
-			return id, nil
+			return id, false, nil
 		}
 	}
-	return w.e.api.Create(ctx, w.userToken, w.account, kind, body)
+	id, err = w.e.api.Create(ctx, w.userToken, w.account, kind, body)
+	return id, err == nil, err
 }
 
 // insights replaces the statistics of the campaign's ads (those of a running

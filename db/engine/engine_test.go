@@ -426,12 +426,13 @@ func TestEngineNetworkDown(t *testing.T) {
 	}
 }
 
-// An expired token (OAuth 190): the user's campaigns are skipped, logged
-// once, until the next sign-in stores a new token.
+// The user's token expired (OAuth 190 on a call made with it): the user's
+// campaigns are skipped, logged once, until the next sign-in stores a new
+// token. (A page's token refused: TestEnginePageTokenRefused.)
 func TestEngineTokenRefused(t *testing.T) {
 	w := newWorld(t)
 	w.post("1", "#gym", time.Hour, 0)
-	w.fake.ExpireToken(pageToken)
+	w.fake.ExpireToken(userToken)
 	w.cycle()
 	w.cycle()
 	if n := strings.Count(w.logs.String(), "OAuth 190"); n != 1 {
@@ -445,8 +446,12 @@ func TestEngineTokenRefused(t *testing.T) {
 		t.Errorf("ads with a refused token: %s", got)
 	}
 	// A new sign-in (login-sn) stores the new tokens and clears the mark.
-	w.fake.UpdateUser(userToken, func(u *networkafake.User) { u.Pages[0].Token = "new-page-token" })
-	w.loginSN(userToken)
+	w.fake.AddUser(networkafake.User{
+		Token: "ana-new-user-token", ID: "5001", FirstName: "Ana", LastName: "Novak", Email: "ana@example.com",
+		Pages:      []networkafake.Page{{ID: "456", Name: "Ana's Gym", Token: pageToken, Followers: 1000}},
+		AdAccounts: []networkafake.AdAccount{{ID: "act_1", Status: 1, Currency: "USD"}},
+	})
+	w.loginSN("ana-new-user-token")
 	w.cycle()
 	if got := w.names("ad"); got != "adboost-7-1" {
 		t.Errorf("ads after a new sign-in: %s", got)
@@ -634,3 +639,38 @@ func TestEngineCurrencyMinorUnits(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// A three-decimal currency (KWD) answers spend with three decimals: it is
+// read and kept exactly (more decimals are rounded half up to three), and
+// batch-insights sums the exact amounts before it rounds its answer to two
+// decimals: 1.235 + 1.235 = 2.470 → "2.47" (not 1.24 + 1.24 = "2.48").
+func TestEngineThreeDecimalSpend(t *testing.T) {
+	w := newWorld(t)
+	w.fake.UpdateUser(userToken, func(u *networkafake.User) {
+		u.AdAccounts = []networkafake.AdAccount{{ID: "act_9", Status: 1, Currency: "KWD"}}
+	})
+	w.post("1", "#gym", time.Hour, 0)
+	w.post("2", "#gym again", 2*time.Hour, 0)
+	w.cycle()
+	w.fake.SetAdInsights(w.object("ad", "adboost-7-1").ID, networkafake.Insights{Impressions: 2, Clicks: 1, Spend: "1.235"})
+	w.fake.SetAdInsights(w.object("ad", "adboost-7-2").ID, networkafake.Insights{Impressions: 1, Clicks: 2, Spend: "1.2345"})
+	w.cycle()
+	var stored string
+	if err := w.pool.QueryRow(context.Background(),
+		`SELECT string_agg(spend::text, ',' ORDER BY post_id) FROM network_a_ad_insight WHERE campaign_id = 7`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if stored != "1.235,1.235" {
+		t.Errorf("stored spend %s, want 1.235,1.235", stored)
+	}
+	var got map[string]any
+	w.call(http.MethodPost, "/v1/boosted-posts/batch-insights", map[string]any{"ids": "1,2"}, &got)
+	// spend 2.470: cpm 2.47*1000/3 = 823.33, cpc 2.47/3 = 0.82.
+	if got["spend"] != "2.47" || got["cpm"] != "823.33" || got["cpc"] != "0.82" {
+		t.Errorf("batch-insights of three-decimal spend: %v", got)
+	}
+	w.call(http.MethodPost, "/v1/boosted-posts/batch-insights", map[string]any{"ids": "1"}, &got)
+	if got["spend"] != "1.24" {
+		t.Errorf("batch-insights of 1.235: spend %v, want 1.24 (half up)", got["spend"])
+	}
+}

@@ -22,19 +22,42 @@ const CallTimeout = 20 * time.Second
 const maxBody = 8 << 20
 
 // ErrUnavailable wraps what makes a call worth retrying later: network_a
-// down, slow (time-out), answering 5xx or something that is not its protocol.
+// down, slow (time-out), answering 5xx, an error answer that network_a marks
+// as passing (a rate limit, a transient error: see APIError.Temporary), or
+// something that is not its protocol. Nothing is recorded for such a call.
 var ErrUnavailable = errors.New("network_a is unavailable")
 
 // APIError is network_a's error answer (CONTRACT §6 shape) to a call.
 type APIError struct {
-	Status  int
-	Type    string
-	Code    int // 190: the access token is invalid or expired
-	Message string
+	Status    int
+	Type      string
+	Code      int  // 190: the access token is invalid or expired
+	Subcode   int  // error_subcode; 0 when absent
+	Transient bool // is_transient
+	Message   string
 }
 
 func (e *APIError) Error() string {
 	return fmt.Sprintf("network_a answered %d: %s code %d: %s", e.Status, e.Type, e.Code, e.Message)
+}
+
+// Temporary tells whether the answer says nothing about the call itself,
+// only that network_a would not do it now: Graph answers its rate limits
+// and passing failures with HTTP 400 (or 403) and code 1 (unknown error), 2
+// (service temporarily unavailable), 4 (application request limit), 17
+// (user request limit), 32 (page request limit), 341 (application limit),
+// 613 (calls per hour exceeded), 80000 to 80014 (business use case rate
+// limits), or with is_transient true. The same call is made again later.
+func (e *APIError) Temporary() bool {
+	switch {
+	case e.Transient:
+		return true
+	case e.Code == 1, e.Code == 2, e.Code == 4, e.Code == 17, e.Code == 32, e.Code == 341, e.Code == 613:
+		return true
+	case e.Code >= 80000 && e.Code <= 80014:
+		return true
+	}
+	return false
 }
 
 // tokenRefused tells whether err is network_a refusing the access token
@@ -46,10 +69,20 @@ func tokenRefused(err error) bool {
 
 // refusedByNetworkA tells whether err is network_a refusing a call for
 // another reason than the token (an object that does not exist, a parameter
-// it does not take): retrying the same call would not help.
+// it does not take): a final answer, retrying the same call would not help.
+// A rate limit or a transient error (ErrUnavailable) is not one.
 func refusedByNetworkA(err error) bool {
 	var api *APIError
-	return errors.As(err, &api) && api.Code != 190
+	return errors.As(err, &api) && api.Code != 190 && !errors.Is(err, ErrUnavailable)
+}
+
+// objectGone tells whether err is network_a answering that the object the
+// call was about does not exist (any more): code 100, subcode 33, "Object
+// with ID .. does not exist, cannot be loaded due to missing permissions,
+// or does not support this operation".
+func objectGone(err error) bool {
+	var api *APIError
+	return refusedByNetworkA(err) && errors.As(err, &api) && api.Code == 100 && api.Subcode == 33
 }
 
 // Client calls network_a's Graph-style and Marketing APIs (CONTRACT §14).
@@ -92,7 +125,7 @@ type Insights struct {
 	Clicks      int64  `json:"clicks"`
 	Engagement  int64  `json:"engagement"`
 	Conversions int64  `json:"conversions"`
-	Spend       string `json:"spend"` // a decimal with at most two decimals
+	Spend       string `json:"spend"` // a decimal in the ad account's currency, as network_a sent it
 }
 
 // AdAccounts answers the user's ad accounts (GET /me/adaccounts).
@@ -287,7 +320,10 @@ func (c *Client) AdInsights(ctx context.Context, token, adID string) (Insights, 
 	return in, nil
 }
 
-var money = regexp.MustCompile(`^[0-9]{1,10}(\.[0-9]{1,2})?$`)
+// money is a spend as network_a sends it: a non-negative decimal with as
+// many decimals as the currency has (three for KWD: "1.234"), or more; the
+// database keeps three, rounded half up (NetworkAAdInsightReplace).
+var money = regexp.MustCompile(`^[0-9]{1,10}(\.[0-9]{1,12})?$`)
 
 // endpoint is the URL of path under the base URL, with the query.
 func (c *Client) endpoint(path string, query url.Values) string {
@@ -357,15 +393,22 @@ func (c *Client) call(ctx context.Context, method, target, token string, body, o
 	if resp.StatusCode >= 300 {
 		var e struct {
 			Error struct {
-				Message string `json:"message"`
-				Type    string `json:"type"`
-				Code    int    `json:"code"`
+				Message   string `json:"message"`
+				Type      string `json:"type"`
+				Code      int    `json:"code"`
+				Subcode   int    `json:"error_subcode"`
+				Transient bool   `json:"is_transient"`
 			} `json:"error"`
 		}
 		if json.Unmarshal(raw, &e) != nil {
 			return fmt.Errorf("%w: %s answered %d without an error object", ErrUnavailable, what, resp.StatusCode)
 		}
-		return fmt.Errorf("%s: %w", what, &APIError{Status: resp.StatusCode, Type: e.Error.Type, Code: e.Error.Code, Message: e.Error.Message})
+		apiErr := &APIError{Status: resp.StatusCode, Type: e.Error.Type, Code: e.Error.Code,
+			Subcode: e.Error.Subcode, Transient: e.Error.Transient, Message: e.Error.Message}
+		if apiErr.Temporary() {
+			return fmt.Errorf("%w: %s: %w", ErrUnavailable, what, apiErr)
+		}
+		return fmt.Errorf("%s: %w", what, apiErr)
 	}
 	if out == nil {
 		return nil

@@ -8,8 +8,9 @@
 -- still runs on network_a or paused within the last 28 days (to pause it,
 -- or to read its posts' statistics), whether or not the campaign still
 -- exists. Only users with a stored network_a token count (imported and demo
--- users without one have nothing the engine could do); those whose token
--- was refused are left out until they sign in again. Served by
+-- users without one have nothing the engine could do); those whose own
+-- token was refused are left out until they sign in again (a page's token
+-- refused stops only the boosting of that page's posts). Served by
 -- campaign_active_idx and the partial indexes of network_a_campaign.
 SELECT c.id
 FROM campaign AS c
@@ -31,7 +32,7 @@ ORDER BY 1;
 -- name: EngineCampaignLoad :one
 -- Everything one campaign's work needs: whether the campaign still exists
 -- and should run (active, end date not past in UTC), its page and the sealed
--- page and user tokens, the rules its preset adds (keywords and reach R only
+-- page and user tokens (and whether network_a refused the page's token), the rules its preset adds (keywords and reach R only
 -- when the preset allows advanced_settings; a reach of 0 asks nothing), and
 -- what the engine made on network_a so far (null ids before the first boost).
 -- No row when neither the campaign nor any network_a object of it exists.
@@ -44,6 +45,7 @@ SELECT
     coalesce(c.page_id, 0)::bigint                             AS page_id,
     coalesce(c.goal, '')::text                                 AS goal,
     s.access_token                                             AS page_token,
+    (s.access_token_refused_at IS NOT NULL)::boolean           AS page_token_refused,
     u.network_a_token                                          AS user_token,
     (u.network_a_token_invalid_at IS NOT NULL)::boolean        AS token_invalid,
     coalesce(r.reach, 0)::integer                              AS reach_percent,
@@ -112,8 +114,9 @@ WHERE p.created_time >= @since::timestamptz
 ORDER BY p.created_time, p.post_id;
 
 -- name: EngineUserTokenRefused :one
--- network_a refused the user's token (OAuth error 190): the engine skips the
--- user's campaigns until signup-sn/login-sn stores a new token. Answers the
+-- network_a refused the user's token (OAuth error 190 on a call made with
+-- it; a page's token refused is SourceAccessTokenRefused): the engine skips
+-- the user's campaigns until signup-sn/login-sn stores a new token. Answers the
 -- user only the first time, so that the refusal is logged once. Only the
 -- token the work used is marked: a sign-in that stored a new one meanwhile
 -- (and cleared the mark) is not undone by the old token's refusal.

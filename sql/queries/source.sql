@@ -1,7 +1,8 @@
 -- name: SourceUpsert :batchexec
 -- Inserts a source of an import file, or updates the user's source with that
 -- id. access_token is the page's sealed network_a token; a row without one
--- keeps the stored token.
+-- keeps the stored token (and its refusal, if any), a row with one replaces
+-- it and clears the mark of a refused token.
 INSERT INTO source (
     user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture, access_token
 ) VALUES (
@@ -16,6 +17,7 @@ ON CONFLICT (user_id, id) DO UPDATE SET
     network_b_name    = EXCLUDED.network_b_name,
     network_b_picture = EXCLUDED.network_b_picture,
     access_token      = coalesce(EXCLUDED.access_token, source.access_token),
+    access_token_refused_at = CASE WHEN EXCLUDED.access_token IS NULL THEN source.access_token_refused_at END,
     updated_at        = now();
 
 -- name: SourceUnlinkNetworkB :exec
@@ -40,8 +42,10 @@ WHERE user_id = @user_id
 -- a name too long is cut to 255 characters and a picture URL too long is
 -- dropped. Pages network_a no longer lists are kept: campaigns may refer to them.
 -- access_tokens holds each page's sealed token (NULL: network_a answered
--- none); with store_tokens they replace the stored ones, without it (no
--- TOKEN_ENCRYPTION_KEY) the stored tokens stay as they are.
+-- none); with store_tokens they replace the stored ones and clear the mark
+-- of a refused token (access_token_refused_at) of the pages listed, without
+-- it (no TOKEN_ENCRYPTION_KEY) the stored tokens stay as they are. A page
+-- network_a no longer lists keeps its token and its mark.
 INSERT INTO source AS s (
     user_id, id, platform, name, picture, network_b_id, network_b_name, network_b_picture, access_token
 )
@@ -82,4 +86,23 @@ ON CONFLICT (user_id, id) DO UPDATE SET
     network_b_name    = EXCLUDED.network_b_name,
     network_b_picture = EXCLUDED.network_b_picture,
     access_token      = CASE WHEN @store_tokens::boolean THEN EXCLUDED.access_token ELSE s.access_token END,
+    access_token_refused_at = CASE WHEN @store_tokens::boolean THEN NULL ELSE s.access_token_refused_at END,
     updated_at        = now();
+
+-- name: SourceAccessTokenRefused :one
+-- The boosting engine: network_a refused the page's token (OAuth error 190
+-- on a call made with it: the page's posts, followers, a post's reach). The
+-- engine boosts none of the page's posts until a sign-in stores a new token
+-- for it (SourceRefresh); the user's own token, and with it pauses, ad set
+-- changes and statistics, are not concerned. Answers the page only the first
+-- time, so that the refusal is logged once. Only the token the work used is
+-- marked: a sign-in that stored a new one meanwhile is not undone.
+UPDATE source
+SET access_token_refused_at = now(),
+    updated_at              = now()
+WHERE user_id = @user_id
+  AND id = @id
+  AND platform = 'network_a'
+  AND access_token = @access_token
+  AND access_token_refused_at IS NULL
+RETURNING id;
