@@ -126,6 +126,24 @@ func (q *Queries) NetworkACampaignPaused(ctx context.Context, campaignID int64) 
 	return posts, err
 }
 
+const networkACampaignPostsLock = `-- name: NetworkACampaignPostsLock :exec
+SELECT pg_advisory_xact_lock(hashtextextended('adboost engine posts of user ' || $1::bigint, 0))
+`
+
+// Serialises, until the end of the transaction, the statements that start
+// or stop a user's boosted posts (NetworkACampaignPaused, ...Resumed,
+// NetworkAAttemptAdDone). A post may run in several campaigns of its user;
+// whether a pause stops it depends on the other campaigns' state, which
+// under READ COMMITTED a concurrent pause or resume could change unseen
+// (two campaigns sharing a post, paused at once, would each see the other
+// still running and neither would stop it). Each of those statements runs
+// after this lock, in its own statement, so that its snapshot holds every
+// change made under the lock before.
+func (q *Queries) NetworkACampaignPostsLock(ctx context.Context, userID int64) error {
+	_, err := q.db.Exec(ctx, networkACampaignPostsLock, userID)
+	return err
+}
+
 const networkACampaignResumed = `-- name: NetworkACampaignResumed :one
 WITH resumed AS (
     UPDATE network_a_campaign AS n

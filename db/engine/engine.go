@@ -258,7 +258,11 @@ func (w *work) pause(ctx context.Context) error {
 			return fmt.Errorf("pausing the network_a campaign: %w", err)
 		}
 	}
-	posts, err := w.q.NetworkACampaignPaused(ctx, w.id)
+	var posts int64
+	err := inPostsTx(ctx, w.conn, w.c.UserID, func(q *db.Queries) (err error) {
+		posts, err = q.NetworkACampaignPaused(ctx, w.id)
+		return err
+	})
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return err
 	}
@@ -278,7 +282,11 @@ func (w *work) resume(ctx context.Context) error {
 			return fmt.Errorf("resuming the network_a campaign: %w", err)
 		}
 	}
-	posts, err := w.q.NetworkACampaignResumed(ctx, w.id)
+	var posts int64
+	err := inPostsTx(ctx, w.conn, w.c.UserID, func(q *db.Queries) (err error) {
+		posts, err = q.NetworkACampaignResumed(ctx, w.id)
+		return err
+	})
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return err
 	}
@@ -594,7 +602,11 @@ func (w *work) ad(ctx context.Context, adset string, postID int64, post Post, ra
 	if err != nil {
 		return err
 	}
-	recorded, err := w.q.NetworkAAttemptAdDone(ctx, db.NetworkAAttemptAdDoneParams{CampaignID: w.id, PostID: postID, AdID: id})
+	var recorded bool
+	err = inPostsTx(ctx, w.conn, w.c.UserID, func(q *db.Queries) (err error) {
+		recorded, err = q.NetworkAAttemptAdDone(ctx, db.NetworkAAttemptAdDoneParams{CampaignID: w.id, PostID: postID, AdID: id})
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -694,4 +706,17 @@ func PostID(networkID string) (int64, bool) {
 	}
 	id, err := strconv.ParseInt(after, 10, 64)
 	return id, err == nil && id > 0
+}
+
+// inPostsTx runs fn in a transaction on conn after the lock of the user's
+// boosted posts (NetworkACampaignPostsLock): the statements that start or
+// stop posts shared between campaigns see each other's changes.
+func inPostsTx(ctx context.Context, conn *pgxpool.Conn, userID int64, fn func(q *db.Queries) error) error {
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		if err := q.NetworkACampaignPostsLock(ctx, userID); err != nil {
+			return err
+		}
+		return fn(q)
+	})
 }

@@ -4,8 +4,11 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"adboost/auth/networkafake"
+	"adboost/db"
+	"adboost/db/engine"
 )
 
 // listed answers post id as boosted-posts/list of a campaign shows it.
@@ -103,5 +106,63 @@ func TestEngineInsightsWindowFollowsCampaignPause(t *testing.T) {
 	w.cycle()
 	if got := spend(); got != "4.00" {
 		t.Errorf("post 3 spend %s 29 days after 7 paused, want 4.00 (7's ad no longer read)", got)
+	}
+}
+
+// Two campaigns that share post 3 are paused at once, as two engines (or
+// two workers) would: the second pause waits for the first's lock of the
+// user's posts, then sees campaign 8 paused, so post 3, which no campaign
+// runs any more, is stopped. Without the lock each pause saw the other
+// campaign still running and post 3 stayed active for good.
+func TestEngineConcurrentPausesStopSharedPost(t *testing.T) {
+	w := newWorld(t)
+	w.publishRulePosts()
+	w.cycle()
+	ctx := context.Background()
+	first, err := w.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Release()
+	second, err := w.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Release()
+
+	holding, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- engine.InPostsTx(ctx, first, 100, func(q *db.Queries) error {
+			if _, err := q.NetworkACampaignPaused(ctx, 8); err != nil {
+				return err
+			}
+			close(holding)
+			<-release // the pause of 7 starts while this one is not committed
+			return nil
+		})
+	}()
+	<-holding
+	secondDone := make(chan error, 1)
+	go func() {
+		secondDone <- engine.InPostsTx(ctx, second, 100, func(q *db.Queries) error {
+			_, err := q.NetworkACampaignPaused(ctx, 7)
+			return err
+		})
+	}()
+	time.Sleep(200 * time.Millisecond)
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-secondDone; err != nil {
+		t.Fatal(err)
+	}
+	var active bool
+	var stopped *time.Time
+	if err := w.pool.QueryRow(ctx, `SELECT active, stopped FROM boosted_post WHERE id = 3`).Scan(&active, &stopped); err != nil {
+		t.Fatal(err)
+	}
+	if active || stopped == nil {
+		t.Errorf("post 3 after both its campaigns paused at once: active %v, stopped %v", active, stopped)
 	}
 }

@@ -119,3 +119,15 @@ SELECT count(x.id) AS posts
 FROM resumed
 LEFT JOIN started AS x ON true
 GROUP BY resumed.campaign_id;
+
+-- name: NetworkACampaignPostsLock :exec
+-- Serialises, until the end of the transaction, the statements that start
+-- or stop a user's boosted posts (NetworkACampaignPaused, ...Resumed,
+-- NetworkAAttemptAdDone). A post may run in several campaigns of its user;
+-- whether a pause stops it depends on the other campaigns' state, which
+-- under READ COMMITTED a concurrent pause or resume could change unseen
+-- (two campaigns sharing a post, paused at once, would each see the other
+-- still running and neither would stop it). Each of those statements runs
+-- after this lock, in its own statement, so that its snapshot holds every
+-- change made under the lock before.
+SELECT pg_advisory_xact_lock(hashtextextended('adboost engine posts of user ' || @user_id::bigint, 0));

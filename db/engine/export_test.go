@@ -1,0 +1,4 @@
+package engine
+
+// InPostsTx is inPostsTx, for the tests of the lock it takes.
+var InPostsTx = inPostsTx
