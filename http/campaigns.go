@@ -73,8 +73,9 @@ func campaignEndDate(s string) (*string, error) {
 }
 
 // hashtagPattern is one tag as networks write them: an optional `#`, then
-// letters, digits (any script) and `_`.
-var hashtagPattern = regexp.MustCompile(`^#?[\p{L}\p{N}_]+$`)
+// letters, their combining marks and digits of any script, and `_` (Thai
+// and Devanagari tags need the marks, and so does a decomposed "café").
+var hashtagPattern = regexp.MustCompile(`^#?[\p{L}\p{M}\p{N}_]+$`)
 
 // campaignHashtag trims the hashtag of a campaign and checks it: empty (no
 // hashtag rule, CONTRACT §14 rule 2) or one tag. "#", "##", "#a b" or

@@ -22,7 +22,11 @@ func TestBoostedPageHashtagTrimmed(t *testing.T) {
 	if page["hashtag"] != "#Café_2026" {
 		t.Fatalf("created hashtag %q, want #Café_2026", page["hashtag"])
 	}
+	// Tags of scripts with combining marks, and a decomposed é, are tags.
 	var ok bool
+	for _, tag := range []string{"#สวัสดี", "#नमस्ते", "#cafe\u0301"} {
+		e.post("/v1/boosted-pages/save/1", ana, map[string]any{"budget": "10", "hashtag": tag}).ok(&ok)
+	}
 	e.post("/v1/boosted-pages/save/1", ana, map[string]any{"budget": "10", "hashtag": " yoga "}).ok(&ok)
 	if got := e.get("/v1/boosted-pages/detail/1", ana).object()["hashtag"]; got != "yoga" {
 		t.Fatalf("saved hashtag %q, want yoga", got)

@@ -8,8 +8,10 @@
 -- +goose Up
 -- Existing rows: spaces trimmed; a hashtag of nothing but `#` is what it
 -- already meant to the engine, no rule.
+-- "Spaces" are every character that \s matches, as in the check below.
 UPDATE campaign
-SET hashtag = CASE WHEN btrim(hashtag, E' \t\r\n#') = '' THEN '' ELSE btrim(hashtag, E' \t\r\n') END
+SET hashtag = CASE WHEN regexp_replace(hashtag, '^\s+|\s+$', '', 'g') !~ '[^#]' THEN ''
+                   ELSE regexp_replace(hashtag, '^\s+|\s+$', '', 'g') END
 WHERE hashtag ~ '^\s|\s$' OR (hashtag <> '' AND hashtag !~ '[^#]');
 
 ALTER TABLE campaign
