@@ -66,6 +66,30 @@ func TestBoostedPageIDsNeverReused(t *testing.T) {
 	if h := history(t, e, ana, 10); len(h) < 2 || h[0]["action"] != "created" {
 		t.Fatalf("history of restored campaign 10: %v", h)
 	}
+	// A sequence moved back by hand onto deleted campaign 9 (made known to
+	// network_a for Ana): Bob's create answers 409, not 500. A sync (any
+	// import) moves the sequence past every id that the campaigns, network_a
+	// and the history know, and his create then gets a fresh id.
+	e.exec(`INSERT INTO network_a_campaign (campaign_id, user_id, ad_account_id) VALUES (9, 100, 'act_1')`)
+	e.exec(`SELECT setval(pg_get_serial_sequence('campaign', 'id'), 9, false)`)
+	bob := e.token(101)
+	create := map[string]any{"preset_id": 1, "page_id": 456, "budget": "10", "hashtag": "#c"}
+	e.post("/v1/boosted-pages/create", bob, create).fails(http.StatusConflict, "conflict", "send the request again")
+	e.load(`{"users": [{"id": 104, "email": "eve@example.com"}]}`)
+	e.post("/v1/boosted-pages/create", bob, create).ok(&page)
+	if page["id"] != 12.0 {
+		t.Fatalf("Bob's create after a sync got id %v, want 12 (past 11, the highest campaign)", page["id"])
+	}
+	// Deleted campaigns 50 (known to network_a) and 60 (in the history)
+	// are beyond every campaign: after a sync, the next id is 61.
+	e.exec(`INSERT INTO network_a_campaign (campaign_id, user_id, ad_account_id) VALUES (50, 100, 'act_1')`)
+	e.exec(`INSERT INTO campaign_history (user_id, campaign_id, action) VALUES (100, 60, 'deleted')`)
+	e.load(`{"users": [{"id": 105, "email": "fay@example.com"}]}`)
+	e.post("/v1/boosted-pages/create", bob, create).ok(&page)
+	if page["id"] != 61.0 {
+		t.Fatalf("create after a sync got id %v, want 61 (past deleted 50 and 60)", page["id"])
+	}
+
 	// Re-importing a live campaign (an upsert of its own id) still works.
 	e.load(`{"boosted_pages": [{"id": 11, "user_id": 100, "page_id": 456, "preset_id": 1, "campaign_budget_value": "7.00"}]}`)
 	if n := e.sqlInt(`SELECT count(*) FROM campaign WHERE id = 11 AND campaign_budget_value = 7`); n != 1 {

@@ -64,6 +64,11 @@ func toError(ctx context.Context, log *slog.Logger, err error) *Error {
 	case errors.As(err, &pgErr) && pgErr.Code == "23503" && strings.HasSuffix(pgErr.ConstraintName, "_user_id_fkey"):
 		// A valid token of an account that was deleted since.
 		return unauthorized("the account of this access token no longer exists")
+	case errors.As(err, &pgErr) && pgErr.ConstraintName == "campaign_id_not_reused":
+		// A campaign sequence moved back by hand below a deleted campaign's
+		// id (00097): the failed insert moved it on, so a retry gets another.
+		log.ErrorContext(ctx, "a new campaign got a deleted campaign's id: check the campaign id sequence", "err", err)
+		return conflict("the new boosted page got an id in use by a deleted one; send the request again")
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 		// The client went away, or the server is shutting down.
 		return unavailable("the request was cancelled")
