@@ -78,6 +78,7 @@ SELECT
     (u.network_a_token_invalid_at IS NOT NULL)::boolean        AS token_invalid,
     coalesce(r.reach, 0)::integer                              AS reach_percent,
     n.ad_account_id,
+    n.currency                                                 AS ad_account_currency,
     n.campaign_object_id,
     n.adset_object_id,
     coalesce(n.status, '')::text                               AS network_a_status
@@ -96,28 +97,30 @@ LEFT JOIN LATERAL (
 `
 
 type EngineCampaignLoadRow struct {
-	ID               int64   `json:"id"`
-	UserID           int64   `json:"user_id"`
-	Found            bool    `json:"found"`
-	Runs             bool    `json:"runs"`
-	PageID           int64   `json:"page_id"`
-	Goal             string  `json:"goal"`
-	PageToken        []byte  `json:"page_token"`
-	PageTokenRefused bool    `json:"page_token_refused"`
-	UserToken        []byte  `json:"user_token"`
-	TokenInvalid     bool    `json:"token_invalid"`
-	ReachPercent     int32   `json:"reach_percent"`
-	AdAccountID      *string `json:"ad_account_id"`
-	CampaignObjectID *string `json:"campaign_object_id"`
-	AdsetObjectID    *string `json:"adset_object_id"`
-	NetworkAStatus   string  `json:"network_a_status"`
+	ID                int64   `json:"id"`
+	UserID            int64   `json:"user_id"`
+	Found             bool    `json:"found"`
+	Runs              bool    `json:"runs"`
+	PageID            int64   `json:"page_id"`
+	Goal              string  `json:"goal"`
+	PageToken         []byte  `json:"page_token"`
+	PageTokenRefused  bool    `json:"page_token_refused"`
+	UserToken         []byte  `json:"user_token"`
+	TokenInvalid      bool    `json:"token_invalid"`
+	ReachPercent      int32   `json:"reach_percent"`
+	AdAccountID       *string `json:"ad_account_id"`
+	AdAccountCurrency *string `json:"ad_account_currency"`
+	CampaignObjectID  *string `json:"campaign_object_id"`
+	AdsetObjectID     *string `json:"adset_object_id"`
+	NetworkAStatus    string  `json:"network_a_status"`
 }
 
 // Everything one campaign's work needs: whether the campaign still exists
 // and should run (active, end date not past in UTC), its page and the sealed
 // page and user tokens (and whether network_a refused the page's token), the rules its preset adds (keywords and reach R only
 // when the preset allows advanced_settings; a reach of 0 asks nothing), and
-// what the engine made on network_a so far (null ids before the first boost).
+// what the engine made on network_a so far (null ids before the first boost;
+// a null currency with an ad account: a campaign started before 00094).
 // No row when neither the campaign nor any network_a object of it exists.
 func (q *Queries) EngineCampaignLoad(ctx context.Context, campaignID int64) (EngineCampaignLoadRow, error) {
 	row := q.db.QueryRow(ctx, engineCampaignLoad, campaignID)
@@ -135,6 +138,7 @@ func (q *Queries) EngineCampaignLoad(ctx context.Context, campaignID int64) (Eng
 		&i.TokenInvalid,
 		&i.ReachPercent,
 		&i.AdAccountID,
+		&i.AdAccountCurrency,
 		&i.CampaignObjectID,
 		&i.AdsetObjectID,
 		&i.NetworkAStatus,

@@ -80,6 +80,29 @@ func (q *Queries) NetworkACampaignAdSetSynced(ctx context.Context, arg NetworkAC
 	return err
 }
 
+const networkACampaignCurrencyLearnt = `-- name: NetworkACampaignCurrencyLearnt :exec
+UPDATE network_a_campaign
+SET currency   = CASE WHEN upper($1::text) ~ '^[A-Z]{3}$' THEN upper($1::text) END,
+    updated_at = now()
+WHERE campaign_id = $2
+  AND currency IS NULL
+`
+
+type NetworkACampaignCurrencyLearntParams struct {
+	Currency   string `json:"currency"`
+	CampaignID int64  `json:"campaign_id"`
+}
+
+// The currency of the ad account of a campaign started before the engine
+// kept it (00094), as network_a gave it now: from then on its budget and
+// bid are sent in that currency's minor unit (NetworkACampaignAdSet sees the
+// difference from what network_a last accepted and the next sync sends it).
+// A code that is not three letters is kept as unknown.
+func (q *Queries) NetworkACampaignCurrencyLearnt(ctx context.Context, arg NetworkACampaignCurrencyLearntParams) error {
+	_, err := q.db.Exec(ctx, networkACampaignCurrencyLearnt, arg.Currency, arg.CampaignID)
+	return err
+}
+
 const networkACampaignPaused = `-- name: NetworkACampaignPaused :one
 WITH paused AS (
     UPDATE network_a_campaign AS n

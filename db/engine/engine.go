@@ -213,6 +213,11 @@ func (w *work) run(ctx context.Context) error {
 			return err
 		}
 	}
+	if c.AdAccountID != nil && c.AdAccountCurrency == nil {
+		if err := w.learnCurrency(ctx); err != nil {
+			return err
+		}
+	}
 	if err := w.syncAdSet(ctx); err != nil {
 		return err
 	}
@@ -292,6 +297,25 @@ func (w *work) resume(ctx context.Context) error {
 	}
 	w.c.NetworkAStatus = "ACTIVE"
 	w.log.Info("engine: campaign resumed on network_a", "posts_started", posts)
+	return nil
+}
+
+// learnCurrency asks network_a for the currency of the ad account of a
+// campaign started before the engine kept it, so that its money goes out in
+// that currency's minor unit; an account network_a no longer lists, or
+// lists without a currency, stays unknown (two decimals) and is asked again
+// next cycle.
+func (w *work) learnCurrency(ctx context.Context) error {
+	accounts, err := w.e.api.AdAccounts(ctx, w.userToken)
+	if err != nil {
+		return err
+	}
+	for _, a := range accounts {
+		if a.ID == w.account && a.Currency != "" {
+			return w.q.NetworkACampaignCurrencyLearnt(ctx, db.NetworkACampaignCurrencyLearntParams{CampaignID: w.id, Currency: a.Currency})
+		}
+	}
+	w.log.Debug("engine: the ad account's currency is unknown: money goes out with two decimals", "ad_account", w.account)
 	return nil
 }
 

@@ -674,3 +674,34 @@ func TestEngineThreeDecimalSpend(t *testing.T) {
 		t.Errorf("batch-insights of 1.235: spend %v, want 1.24 (half up)", got["spend"])
 	}
 }
+
+// A campaign started before the engine kept the ad account's currency
+// (00094: currency NULL, budget and bid sent in cents whatever the
+// currency): the next cycle asks network_a for the currency, keeps it, and
+// sends the budget and bid again in yen.
+func TestEngineLearnsCurrencyOfOlderCampaigns(t *testing.T) {
+	w := newWorld(t)
+	w.fake.UpdateUser(userToken, func(u *networkafake.User) {
+		u.AdAccounts = []networkafake.AdAccount{{ID: "act_9", Status: 1, Currency: "JPY"}}
+	})
+	w.post("1", "Morning #gym", time.Hour, 0)
+	w.cycle()
+	// As the engine before 00094 left it: no currency, cents accepted.
+	if _, err := w.pool.Exec(context.Background(), `UPDATE network_a_campaign
+		SET currency = NULL, adset_synced = adset_synced || '{"daily_budget": 2000, "bid_amount": 150}'
+		WHERE campaign_id = 7`); err != nil {
+		t.Fatal(err)
+	}
+	w.cycle()
+	if got := jsonString(w.object("adset", "adboost-7").Updates); got != `[{"bid_amount":2,"daily_budget":20}]` {
+		t.Errorf("ad set updates after the currency was learnt: %s", got)
+	}
+	var currency string
+	if err := w.pool.QueryRow(context.Background(), `SELECT currency FROM network_a_campaign WHERE campaign_id = 7`).Scan(&currency); err != nil || currency != "JPY" {
+		t.Errorf("currency %q (%v), want JPY", currency, err)
+	}
+	w.cycle()
+	if n := len(w.object("adset", "adboost-7").Updates); n != 1 {
+		t.Errorf("%d ad set updates after an unchanged cycle, want 1", n)
+	}
+}

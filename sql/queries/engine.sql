@@ -34,7 +34,8 @@ ORDER BY 1;
 -- and should run (active, end date not past in UTC), its page and the sealed
 -- page and user tokens (and whether network_a refused the page's token), the rules its preset adds (keywords and reach R only
 -- when the preset allows advanced_settings; a reach of 0 asks nothing), and
--- what the engine made on network_a so far (null ids before the first boost).
+-- what the engine made on network_a so far (null ids before the first boost;
+-- a null currency with an ad account: a campaign started before 00094).
 -- No row when neither the campaign nor any network_a object of it exists.
 SELECT
     w.id::bigint                                               AS id,
@@ -50,6 +51,7 @@ SELECT
     (u.network_a_token_invalid_at IS NOT NULL)::boolean        AS token_invalid,
     coalesce(r.reach, 0)::integer                              AS reach_percent,
     n.ad_account_id,
+    n.currency                                                 AS ad_account_currency,
     n.campaign_object_id,
     n.adset_object_id,
     coalesce(n.status, '')::text                               AS network_a_status

@@ -11,6 +11,18 @@ FROM campaign AS c
 WHERE c.id = @campaign_id
 ON CONFLICT (campaign_id) DO NOTHING;
 
+-- name: NetworkACampaignCurrencyLearnt :exec
+-- The currency of the ad account of a campaign started before the engine
+-- kept it (00094), as network_a gave it now: from then on its budget and
+-- bid are sent in that currency's minor unit (NetworkACampaignAdSet sees the
+-- difference from what network_a last accepted and the next sync sends it).
+-- A code that is not three letters is kept as unknown.
+UPDATE network_a_campaign
+SET currency   = CASE WHEN upper(@currency::text) ~ '^[A-Z]{3}$' THEN upper(@currency::text) END,
+    updated_at = now()
+WHERE campaign_id = @campaign_id
+  AND currency IS NULL;
+
 -- name: NetworkACampaignAdSet :one
 -- The ad set fields of a campaign in the Marketing API's shape: the budget
 -- in the minor unit of the ad account's currency (daily_budget or
