@@ -48,7 +48,7 @@ func TestBoostedPageIDsNeverReused(t *testing.T) {
 	err := dataset.Load(context.Background(), e.pool, strings.NewReader(`{"boosted_pages": [
 	  {"id": 12, "user_id": 100, "page_id": 456, "preset_id": 1, "campaign_budget_value": "5.00"},
 	  {"id": 10, "user_id": 101, "page_id": 456, "preset_id": 1, "campaign_budget_value": "5.00"}]}`))
-	if err == nil || !strings.Contains(err.Error(), "boosted page 10 ran on network_a for another user") {
+	if err == nil || !strings.Contains(err.Error(), "boosted_pages[1].id: boosted page 10 ran on network_a for another user") {
 		t.Fatalf("import of deleted id 10 for another user: %v", err)
 	}
 	if n := e.sqlInt(`SELECT count(*) FROM campaign WHERE id IN (10, 12)`); n != 0 {

@@ -34,7 +34,7 @@ func TestBoostedPageHashtagTrimmed(t *testing.T) {
 	for _, tag := range []string{"#", "##", " #gym"} {
 		err := dataset.Load(context.Background(), e.pool, strings.NewReader(`{"boosted_pages": [
 		  {"id": 1, "user_id": 100, "page_id": 456, "preset_id": 1, "campaign_budget_value": "5.00", "hashtag": "`+tag+`"}]}`))
-		if err == nil || !strings.Contains(err.Error(), "campaign_hashtag_tag_check") {
+		if err == nil || !strings.Contains(err.Error(), "boosted_pages[0].hashtag") {
 			t.Errorf("import of hashtag %q: %v, want the check to refuse it", tag, err)
 		}
 	}

@@ -125,12 +125,13 @@ func (s *Server) reservePasswordCheck(ctx context.Context, email string) (attemp
 // one forgets it and the e-mail's earlier failures.
 func (s *Server) passwordChecked(ctx context.Context, attempt int64, email string, hash *string, password string) (bool, error) {
 	s.passwordChecks.Add(1)
+	// The reservation is settled even when the caller went away meanwhile:
+	// the password was checked. Should settling fail, the reservation counts
+	// as a failure once it has been pending for longer than any request may
+	// run.
+	settle, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
 	if auth.CheckPassword(hash, password) != nil {
-		// Settled even when the caller went away meanwhile: the password was
-		// checked. Should this fail, the reservation counts as a failure once
-		// it has been pending for longer than any request may run.
-		settle, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-		defer cancel()
 		if err := s.q.LoginAttemptFailed(settle, attempt); err != nil {
 			s.log.WarnContext(ctx, "login attempts: recording a failure failed", "err", err)
 		}
@@ -139,7 +140,7 @@ func (s *Server) passwordChecked(ctx context.Context, attempt int64, email strin
 		}
 		return false, nil
 	}
-	return true, s.q.LoginAttemptSucceeded(ctx, db.LoginAttemptSucceededParams{AttemptID: attempt, Email: email})
+	return true, s.q.LoginAttemptSucceeded(settle, db.LoginAttemptSucceededParams{AttemptID: attempt, Email: email})
 }
 
 // releaseAttempt gives back a reservation whose password was never checked.

@@ -234,6 +234,8 @@ var fileFields = map[string]string{
 	"campaign_user_id_key":                   "user_id",
 	"boosted_post_campaign_campaign_id_fkey": "boosted_page_ids",
 	"boosted_post_campaign_post_id_fkey":     "id",
+	"campaign_hashtag_tag_check":             "hashtag",
+	"campaign_id_not_reused":                 "id",
 }
 
 // constraintField reads the field out of a constraint name: the file's own
