@@ -183,21 +183,30 @@ WITH page AS (
      LIMIT least($9::int, 50)
      OFFSET ($8::int - 1)::bigint * least($9::int, 50))
     UNION ALL
-    (SELECT p.id, p.title
+    (SELECT l.preset_id AS id, l.title
      FROM preset_location AS l
-     JOIN preset AS p ON p.id = l.preset_id
      WHERE l.key = $1::text
        AND l.kinds & location_kind_mask($10::text) <> 0
-       AND p.active AND NOT p.private
-       AND ($3::text IS NULL OR p.campaign_objective = $3::text)
-       AND ($4::text IS NULL
-            OR p.vertical LIKE '%' || like_escape($4::text) || '%')
-       AND ($5::bigint IS NULL OR p.agency_id = $5::bigint)
-       AND ($6::bigint IS NULL OR p.agency_id = $6::bigint)
        AND ($2::text IS NULL
-            OR p.title LIKE like_escape($2::text) || '%')
+            OR l.title LIKE like_escape($2::text) || '%')
        AND ($7::bigint IS NULL
-            OR p.id <> $7::bigint)
+            OR l.preset_id <> $7::bigint)
+       -- preset_location holds visible presets only, with their titles: a
+       -- location alone (with a prefix or an excluded preset) reads its
+       -- index only, so a deep page skips index entries, not presets. The
+       -- filters on other columns read the preset; without them the
+       -- per-request plan folds this condition away.
+       AND (($3::text IS NULL AND $4::text IS NULL
+             AND $5::bigint IS NULL AND $6::bigint IS NULL)
+            OR EXISTS (
+                SELECT 1
+                FROM preset AS p
+                WHERE p.id = l.preset_id
+                  AND ($3::text IS NULL OR p.campaign_objective = $3::text)
+                  AND ($4::text IS NULL
+                       OR p.vertical LIKE '%' || like_escape($4::text) || '%')
+                  AND ($5::bigint IS NULL OR p.agency_id = $5::bigint)
+                  AND ($6::bigint IS NULL OR p.agency_id = $6::bigint)))
      ORDER BY l.title, l.preset_id
      LIMIT least($9::int, 50)
      OFFSET ($8::int - 1)::bigint * least($9::int, 50))
@@ -252,8 +261,9 @@ type PresetBrowseParams struct {
 //	  (prefix, title, id) gives exactly the presets that start with it, in
 //	  title order (00054_title_prefix.sql);
 //	a location: preset_visible_location_idx (key, title, id), which gives
-//	  that key's presets in title order, so a common country reads about one
-//	  page of index entries.
+//	  that key's visible presets in title order, so a common country reads
+//	  about one page of index entries, and a deep page of a location alone
+//	  never reads the presets it skips.
 //
 // (The handler sends a page after the first without filters to
 // PresetBrowseDeep, and an agency with a goal to PresetBrowseAgencyGoal.)

@@ -83,6 +83,7 @@ func routes() []route {
 		{Name: "browse every filter", Method: "POST", Path: "/v1/presets/browse", Body: `{"goal": "OUTCOME_LEADS", "vertical": "fitness", "agency_id": 1, "partner_id": 1, "preset_name": "S", "excluded_preset_id": 5, "location": {"value": "US", "type": "country"}}`},
 		{Name: "browse title prefix", Method: "POST", Path: "/v1/presets/browse", Body: `{"preset_name": "Sp"}`},
 		{Name: "browse page 500", Method: "POST", Path: "/v1/presets/browse", Body: `{"page": 500}`},
+		{Name: "browse country US page 500", Method: "POST", Path: "/v1/presets/browse", Body: `{"location": {"value": "US"}, "page": 500}`},
 		{Name: "browse rare vertical", Method: "POST", Path: "/v1/presets/browse", Body: `{"vertical": "pets"}`},
 		{Name: "count {}", Method: "POST", Path: "/v1/presets/count", Body: `{}`},
 		{Name: "count vertical", Method: "POST", Path: "/v1/presets/count", Body: `{"vertical": "fitness"}`},

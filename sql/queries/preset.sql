@@ -28,8 +28,9 @@
 --     (prefix, title, id) gives exactly the presets that start with it, in
 --     title order (00054_title_prefix.sql);
 --   a location: preset_visible_location_idx (key, title, id), which gives
---     that key's presets in title order, so a common country reads about one
---     page of index entries.
+--     that key's visible presets in title order, so a common country reads
+--     about one page of index entries, and a deep page of a location alone
+--     never reads the presets it skips.
 -- (The handler sends a page after the first without filters to
 -- PresetBrowseDeep, and an agency with a goal to PresetBrowseAgencyGoal.)
 -- The other filters are checked on the preset of each entry.
@@ -76,21 +77,30 @@ WITH page AS (
      LIMIT least(sqlc.arg(page_size)::int, 50)
      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
     UNION ALL
-    (SELECT p.id, p.title
+    (SELECT l.preset_id AS id, l.title
      FROM preset_location AS l
-     JOIN preset AS p ON p.id = l.preset_id
      WHERE l.key = sqlc.narg(location)::text
        AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
-       AND p.active AND NOT p.private
-       AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
-       AND (sqlc.narg(vertical)::text IS NULL
-            OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
-       AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
-       AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
        AND (sqlc.narg(preset_name)::text IS NULL
-            OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
+            OR l.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
        AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-            OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+            OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+       -- preset_location holds visible presets only, with their titles: a
+       -- location alone (with a prefix or an excluded preset) reads its
+       -- index only, so a deep page skips index entries, not presets. The
+       -- filters on other columns read the preset; without them the
+       -- per-request plan folds this condition away.
+       AND ((sqlc.narg(goal)::text IS NULL AND sqlc.narg(vertical)::text IS NULL
+             AND sqlc.narg(agency_id)::bigint IS NULL AND sqlc.narg(partner_id)::bigint IS NULL)
+            OR EXISTS (
+                SELECT 1
+                FROM preset AS p
+                WHERE p.id = l.preset_id
+                  AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+                  AND (sqlc.narg(vertical)::text IS NULL
+                       OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+                  AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
+                  AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)))
      ORDER BY l.title, l.preset_id
      LIMIT least(sqlc.arg(page_size)::int, 50)
      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
