@@ -2,6 +2,7 @@ package dataset_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -168,5 +169,46 @@ func TestDemoCatalogue(t *testing.T) {
 		t.Fatalf("demo catalogue: %d presets, %d agencies, %d objectives, %d verticals, %d countries, %d private, "+
 			"%d inactive, %d reviewed, %d private active of the demo agency", presets, agencies, objectives,
 			verticals, countries, private, inactive, reviewed, ownPrivate)
+	}
+}
+
+// An import that leaves a title bucket of presets/browse's deep pages with
+// more than 4,000 visible presets draws the buckets again (1,000 each); a
+// smaller one leaves them as they are.
+func TestLoadRebalancesSkewedTitleBuckets(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	presets := func(from, to int) string {
+		var b strings.Builder
+		b.WriteString(`{"agencies": [{"id": 10, "username": "a"}], "presets": [`)
+		for i := from; i <= to; i++ {
+			if i > from {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"id": %d, "agency_id": 10, "title": "T%05d", "campaign_objective": "OUTCOME_TRAFFIC", "price": "1"}`, i, i)
+		}
+		b.WriteString("]}")
+		return b.String()
+	}
+	buckets := func() (n, largest int) {
+		t.Helper()
+		if err := pool.QueryRow(ctx, `SELECT count(*), coalesce(max(presets), 0) FROM preset_title_bucket`).Scan(&n, &largest); err != nil {
+			t.Fatal(err)
+		}
+		return n, largest
+	}
+	if err := dataset.Load(ctx, pool, strings.NewReader(presets(1, 4000))); err != nil {
+		t.Fatal(err)
+	}
+	if n, largest := buckets(); n != 1 || largest != 4000 {
+		t.Fatalf("after 4,000 presets: %d buckets, largest %d; want the one bucket of 4,000", n, largest)
+	}
+	if err := dataset.Load(ctx, pool, strings.NewReader(presets(4001, 4500))); err != nil {
+		t.Fatal(err)
+	}
+	// The bound '' (empty) and the title of every 1,000th preset.
+	if n, largest := buckets(); n != 6 || largest != 1000 {
+		t.Fatalf("after 4,500 presets: %d buckets, largest %d; want 6 of at most 1,000", n, largest)
 	}
 }

@@ -136,7 +136,10 @@ func (o Options) LoadFiles(ctx context.Context, pool *pgxpool.Pool, files ...map
 				}
 			}
 		}
-		return q.IdentitySync(ctx)
+		if err := q.IdentitySync(ctx); err != nil {
+			return err
+		}
+		return q.PresetTitleBucketRebalanceSkewed(ctx)
 	})
 }
 

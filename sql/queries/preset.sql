@@ -504,3 +504,14 @@ ON CONFLICT (id) DO UPDATE SET
     allowed_options     = EXCLUDED.allowed_options,
     number_of_purchases = EXCLUDED.number_of_purchases,
     updated_at          = now();
+
+-- name: PresetTitleBucketRebalanceSkewed :exec
+-- After an import: draws the title buckets of PresetBrowseDeep again (1,000
+-- visible presets each, preset_title_bucket_rebalance of 00092) when the
+-- largest holds more than four times that, as after a large import into a
+-- small catalogue. Answers are exact either way; a skewed bucket only makes
+-- the deep pages in it slower. Reads the bucket table (about a thousand
+-- rows at a million presets); the rebalance reads the visible presets twice
+-- and locks preset against writers until the import commits.
+SELECT preset_title_bucket_rebalance(1000)
+WHERE (SELECT max(b.presets) FROM preset_title_bucket AS b) > 4000;
