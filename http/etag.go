@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
@@ -18,10 +17,10 @@ import (
 // Every other answer (an error, a 503) goes out untouched and untagged.
 func revalidated(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &answerRecorder{header: http.Header{}}
+		rec := &recordedAnswer{header: http.Header{}}
 		h.ServeHTTP(rec, r)
-		if rec.status == 0 {
-			rec.status = http.StatusOK
+		if rec.Code == 0 {
+			rec.Code = http.StatusOK
 		}
 		// The endpoint's headers join those of the layers outside (edge's
 		// Vary: Origin and no-store stay).
@@ -35,8 +34,8 @@ func revalidated(h http.Handler) http.Handler {
 			}
 			dst[k] = v
 		}
-		if rec.status != http.StatusOK {
-			w.WriteHeader(rec.status)
+		if rec.Code != http.StatusOK {
+			w.WriteHeader(rec.Code)
 			_, _ = w.Write(rec.body.Bytes())
 			return
 		}
@@ -71,28 +70,4 @@ func etagMatches(fields []string, tag string) bool {
 		}
 	}
 	return false
-}
-
-// answerRecorder keeps an endpoint's status, headers and body so that
-// revalidated can tag the answer before any of it is sent. Catalogue
-// answers that go through it are small (an agency, the objectives).
-type answerRecorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (a *answerRecorder) Header() http.Header { return a.header }
-
-func (a *answerRecorder) WriteHeader(status int) {
-	if a.status == 0 {
-		a.status = status
-	}
-}
-
-func (a *answerRecorder) Write(p []byte) (int, error) {
-	if a.status == 0 {
-		a.status = http.StatusOK
-	}
-	return a.body.Write(p)
 }

@@ -81,7 +81,7 @@ func envelopeMuxErrors(mux *http.ServeMux) http.Handler {
 			mux.ServeHTTP(w, r)
 			return
 		}
-		rec := &muxAnswer{header: http.Header{}}
+		rec := &recordedAnswer{header: http.Header{}}
 		h.ServeHTTP(rec, r)
 		switch rec.Code {
 		case http.StatusMethodNotAllowed:
@@ -100,23 +100,25 @@ func envelopeMuxErrors(mux *http.ServeMux) http.Handler {
 	})
 }
 
-// muxAnswer records what the mux's own handler for an unmatched request
-// writes: its 404, its 405 with Allow, or the redirect of path cleaning.
-type muxAnswer struct {
+// recordedAnswer keeps what a handler writes, to be sent on after a look:
+// the mux's own answer to an unmatched request (its 404, its 405 with
+// Allow, or the redirect of path cleaning), or an answer to tag with an
+// ETag (revalidated). The answers it keeps are small.
+type recordedAnswer struct {
 	header http.Header
 	Code   int
 	body   bytes.Buffer
 }
 
-func (m *muxAnswer) Header() http.Header { return m.header }
+func (m *recordedAnswer) Header() http.Header { return m.header }
 
-func (m *muxAnswer) WriteHeader(code int) {
+func (m *recordedAnswer) WriteHeader(code int) {
 	if m.Code == 0 {
 		m.Code = code
 	}
 }
 
-func (m *muxAnswer) Write(b []byte) (int, error) {
+func (m *recordedAnswer) Write(b []byte) (int, error) {
 	m.WriteHeader(http.StatusOK)
 	return m.body.Write(b)
 }
