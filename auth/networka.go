@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,13 +34,17 @@ var ErrNetworkAUnavailable = errors.New("network_a is unavailable")
 // too long, or with characters no bearer token has); it is not sent.
 var ErrNetworkAToken = errors.New("not a network_a access token")
 
-// NetworkAError is network_a refusing the access token: its OAuth error
-// answer (status 400 or 401, `{"error": {"message", "type", "code"}}`).
+// NetworkAError is network_a's error answer, `{"error": {"message", "type",
+// "code", "error_subcode", "is_transient"}}` (CONTRACT §6). Sign-in gets it
+// for a refused token (status 400 or 401); the engine reads it from any
+// error answer (db/engine.APIError).
 type NetworkAError struct {
-	Status  int    // 400 or 401
-	Type    string // e.g. OAuthException
-	Code    int    // e.g. 190: invalid or expired token
-	Message string // network_a's own message, for logs
+	Status    int    // the HTTP status of the answer
+	Type      string // e.g. OAuthException
+	Code      int    // e.g. 190: invalid or expired token
+	Subcode   int    // error_subcode; 0 when absent
+	Transient bool   // is_transient
+	Message   string // network_a's own message, for logs
 }
 
 func (e *NetworkAError) Error() string {
@@ -207,15 +212,21 @@ func (n *NetworkA) endpoint(path string, query url.Values) *url.URL {
 	return &u
 }
 
-// follow checks a paging URL: nil when there is none; the same scheme and
-// host as the API, or the token would be sent elsewhere; any access_token
-// parameter (Graph APIs put one in their paging URLs) removed.
+// follow checks a paging URL (NetworkAPageURL).
 func (n *NetworkA) follow(next string) (*url.URL, error) {
+	return NetworkAPageURL(n.base, next)
+}
+
+// NetworkAPageURL checks a paging URL of an answer of the API at base: nil
+// when there is none; the same scheme and host as the API, or the token
+// would be sent elsewhere (an error wrapping ErrNetworkAUnavailable); any
+// access_token parameter (Graph APIs put one in their paging URLs) removed.
+func NetworkAPageURL(base *url.URL, next string) (*url.URL, error) {
 	if next == "" {
 		return nil, nil
 	}
-	u, err := n.base.Parse(next)
-	if err != nil || u.Scheme != n.base.Scheme || u.Host != n.base.Host || u.User != nil {
+	u, err := base.Parse(next)
+	if err != nil || u.Scheme != base.Scheme || u.Host != base.Host || u.User != nil {
 		return nil, fmt.Errorf("%w: paging.next leads away from the API", ErrNetworkAUnavailable)
 	}
 	q := u.Query()
@@ -227,51 +238,90 @@ func (n *NetworkA) follow(next string) (*url.URL, error) {
 	return u, nil
 }
 
-// get calls one URL with the token and decodes the answer into v.
+// get calls one URL with the token and decodes the answer into v. Sign-in
+// takes only a 200; a 400 or 401 with network_a's error object is a
+// *NetworkAError, anything else ErrNetworkAUnavailable.
 func (n *NetworkA) get(ctx context.Context, u *url.URL, token string, v any) error {
 	if err := CheckNetworkAToken(token); err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	status, body, err := NetworkAExchange(ctx, n.client, http.MethodGet, u.String(), token, nil, networkAMaxBody)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrNetworkAUnavailable, err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Accept", "application/json")
-	resp, err := n.client.Do(req)
-	if err != nil {
-		// A *url.Error names the method and URL, which carry no token.
-		return fmt.Errorf("%w: %v", ErrNetworkAUnavailable, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, networkAMaxBody+1))
-	if err != nil {
-		return fmt.Errorf("%w: reading %s: %v", ErrNetworkAUnavailable, u.Path, err)
-	}
-	if len(body) > networkAMaxBody {
-		return fmt.Errorf("%w: %s answered more than %d bytes", ErrNetworkAUnavailable, u.Path, networkAMaxBody)
+		return err
 	}
 	switch {
-	case resp.StatusCode == http.StatusOK:
-	case resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusUnauthorized:
-		var e struct {
-			Error *struct {
-				Message string `json:"message"`
-				Type    string `json:"type"`
-				Code    int    `json:"code"`
-			} `json:"error"`
+	case status == http.StatusOK:
+	case status == http.StatusBadRequest || status == http.StatusUnauthorized:
+		if e := ParseNetworkAError(status, body); e != nil {
+			return e
 		}
-		if json.Unmarshal(body, &e) != nil || e.Error == nil {
-			return fmt.Errorf("%w: %s answered %d without an OAuth error", ErrNetworkAUnavailable, u.Path, resp.StatusCode)
-		}
-		return &NetworkAError{Status: resp.StatusCode, Type: e.Error.Type, Code: e.Error.Code, Message: e.Error.Message}
+		return fmt.Errorf("%w: %s answered %d without an OAuth error", ErrNetworkAUnavailable, u.Path, status)
 	default:
-		return fmt.Errorf("%w: %s answered %d", ErrNetworkAUnavailable, u.Path, resp.StatusCode)
+		return fmt.Errorf("%w: %s answered %d", ErrNetworkAUnavailable, u.Path, status)
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		return fmt.Errorf("%w: %s answered malformed JSON: %v", ErrNetworkAUnavailable, u.Path, err)
 	}
 	return nil
+}
+
+// NetworkAExchange sends one request to network_a with the token in the
+// Authorization header only (never in the URL or an error) and body, when
+// not nil, as JSON; it answers the status and the answer, read up to max
+// bytes. A transport failure, or an answer of more than max bytes, is an
+// error wrapping ErrNetworkAUnavailable that names the method and the path.
+// What each status means is the caller's (sign-in and the engine differ).
+func NetworkAExchange(ctx context.Context, client *http.Client, method, target, token string, body any, max int64) (status int, answer []byte, err error) {
+	var reqBody io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return 0, nil, err
+		}
+		reqBody = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, reqBody)
+	if err != nil {
+		return 0, nil, fmt.Errorf("%w: %v", ErrNetworkAUnavailable, err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		// A *url.Error names the method and URL, which carry no token.
+		return 0, nil, fmt.Errorf("%w: %v", ErrNetworkAUnavailable, err)
+	}
+	defer resp.Body.Close()
+	answer, err = io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if err != nil {
+		return 0, nil, fmt.Errorf("%w: %s %s: reading the answer: %v", ErrNetworkAUnavailable, method, req.URL.Path, err)
+	}
+	if int64(len(answer)) > max {
+		return 0, nil, fmt.Errorf("%w: %s %s answered more than %d bytes", ErrNetworkAUnavailable, method, req.URL.Path, max)
+	}
+	return resp.StatusCode, answer, nil
+}
+
+// ParseNetworkAError reads network_a's error object out of an answer of the
+// given status; nil when the answer holds none.
+func ParseNetworkAError(status int, answer []byte) *NetworkAError {
+	var e struct {
+		Error *struct {
+			Message   string `json:"message"`
+			Type      string `json:"type"`
+			Code      int    `json:"code"`
+			Subcode   int    `json:"error_subcode"`
+			Transient bool   `json:"is_transient"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(answer, &e) != nil || e.Error == nil {
+		return nil
+	}
+	return &NetworkAError{Status: status, Type: e.Error.Type, Code: e.Error.Code,
+		Subcode: e.Error.Subcode, Transient: e.Error.Transient, Message: e.Error.Message}
 }
 
 // graphID is an id of network_a: a positive integer sent as a string (or,

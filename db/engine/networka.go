@@ -1,18 +1,18 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"adboost/auth"
 )
 
 // CallTimeout bounds one call to network_a.
@@ -25,17 +25,13 @@ const maxBody = 8 << 20
 // down, slow (time-out), answering 5xx, an error answer that network_a marks
 // as passing (a rate limit, a transient error: see APIError.Temporary), or
 // something that is not its protocol. Nothing is recorded for such a call.
-var ErrUnavailable = errors.New("network_a is unavailable")
+// It is sign-in's auth.ErrNetworkAUnavailable: one network_a, one sentinel.
+var ErrUnavailable = auth.ErrNetworkAUnavailable
 
-// APIError is network_a's error answer (CONTRACT §6 shape) to a call.
-type APIError struct {
-	Status    int
-	Type      string
-	Code      int  // 190: the access token is invalid or expired
-	Subcode   int  // error_subcode; 0 when absent
-	Transient bool // is_transient
-	Message   string
-}
+// APIError is network_a's error answer (CONTRACT §6 shape) to a call, as
+// auth.ParseNetworkAError reads it; Code 190: the access token is invalid or
+// expired.
+type APIError auth.NetworkAError
 
 func (e *APIError) Error() string {
 	return fmt.Sprintf("network_a answered %d: %s code %d: %s", e.Status, e.Type, e.Code, e.Message)
@@ -335,76 +331,38 @@ func (c *Client) endpoint(path string, query url.Values) string {
 }
 
 // sameHost answers a paging URL when it points at network_a itself (so a
-// token is never sent elsewhere), without an access_token parameter, else "".
+// token is never sent elsewhere), without an access_token parameter
+// (auth.NetworkAPageURL), else "": the list ends there.
 func (c *Client) sameHost(next string) string {
-	if next == "" {
+	u, err := auth.NetworkAPageURL(c.base, next)
+	if err != nil || u == nil {
 		return ""
 	}
-	u, err := url.Parse(next)
-	if err != nil || u.Scheme != c.base.Scheme || u.Host != c.base.Host {
-		return ""
-	}
-	// The token travels in the header only.
-	q := u.Query()
-	q.Del("access_token")
-	u.RawQuery = q.Encode()
 	return u.String()
 }
 
-// call sends one request and decodes its JSON answer into out (unless nil).
+// call sends one request (auth.NetworkAExchange) and decodes its JSON answer
+// into out (unless nil). 5xx and 429 are ErrUnavailable; another error
+// answer is an *APIError, wrapped in ErrUnavailable when it says network_a
+// would not do the call now (APIError.Temporary).
 func (c *Client) call(ctx context.Context, method, target, token string, body, out any) error {
-	var reqBody io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		reqBody = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, target, reqBody)
+	status, raw, err := auth.NetworkAExchange(ctx, c.http, method, target, token, body, maxBody)
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return err
 	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+	what := method + " " + pathOf(target)
+	if status >= 500 || status == http.StatusTooManyRequests {
+		return fmt.Errorf("%w: %s answered %d", ErrUnavailable, what, status)
 	}
-	what := method + " " + req.URL.Path
-	resp, err := c.http.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
+	if status >= 300 {
+		parsed := auth.ParseNetworkAError(status, raw)
+		if parsed == nil {
+			return fmt.Errorf("%w: %s answered %d without an error object", ErrUnavailable, what, status)
 		}
-		// Transport errors name the URL, never the header.
-		return fmt.Errorf("%w: %s: %v", ErrUnavailable, what, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("%w: %s: reading the answer: %v", ErrUnavailable, what, err)
-	}
-	if resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests {
-		return fmt.Errorf("%w: %s answered %d", ErrUnavailable, what, resp.StatusCode)
-	}
-	if resp.StatusCode >= 300 {
-		var e struct {
-			Error struct {
-				Message   string `json:"message"`
-				Type      string `json:"type"`
-				Code      int    `json:"code"`
-				Subcode   int    `json:"error_subcode"`
-				Transient bool   `json:"is_transient"`
-			} `json:"error"`
-		}
-		if json.Unmarshal(raw, &e) != nil {
-			return fmt.Errorf("%w: %s answered %d without an error object", ErrUnavailable, what, resp.StatusCode)
-		}
-		apiErr := &APIError{Status: resp.StatusCode, Type: e.Error.Type, Code: e.Error.Code,
-			Subcode: e.Error.Subcode, Transient: e.Error.Transient, Message: e.Error.Message}
+		apiErr := (*APIError)(parsed)
 		if apiErr.Temporary() {
 			return fmt.Errorf("%w: %s: %w", ErrUnavailable, what, apiErr)
 		}
@@ -417,6 +375,15 @@ func (c *Client) call(ctx context.Context, method, target, token string, body, o
 		return fmt.Errorf("%w: %s: %v", ErrUnavailable, what, err)
 	}
 	return nil
+}
+
+// pathOf is the path of a request's URL, for errors: never the query.
+func pathOf(target string) string {
+	u, err := url.Parse(target)
+	if err != nil {
+		return "?"
+	}
+	return u.Path
 }
 
 // parseTime reads network_a's times: RFC 3339 or "2006-01-02T15:04:05-0700".
