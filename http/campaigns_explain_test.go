@@ -3,7 +3,6 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"adboost/db"
+	"adboost/db/dbtest"
 )
 
 // queryRecorder remembers the SQL and arguments of the last query a pool
@@ -67,74 +67,12 @@ func (p *planner) plan(mode string, call func(q *db.Queries) error) map[string]a
 	p.rec.mu.Lock()
 	sql, args := p.rec.sql, p.rec.args
 	p.rec.mu.Unlock()
-	literals := make([]string, len(args))
-	for i, a := range args {
-		literals[i] = sqlLiteral(p.t, a)
-	}
-	ctx := context.Background()
-	conn, err := p.pool.Acquire(ctx)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	defer conn.Release()
-	var raw []byte
-	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SET LOCAL plan_cache_mode = "+mode); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, "PREPARE explained AS "+sql, pgx.QueryExecModeSimpleProtocol); err != nil {
-			return err
-		}
-		explain := "EXPLAIN (FORMAT JSON) EXECUTE explained"
-		if len(literals) > 0 {
-			explain += "(" + strings.Join(literals, ", ") + ")"
-		}
-		if err := tx.QueryRow(ctx, explain, pgx.QueryExecModeSimpleProtocol).Scan(&raw); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, "DEALLOCATE explained", pgx.QueryExecModeSimpleProtocol)
-		return err
-	})
-	if err != nil {
-		p.t.Fatalf("explain %s: %v", sql, err)
-	}
+	raw := dbtest.ExplainPrepared(p.t, p.pool, mode, sql, args)
 	var plans []map[string]any
 	if err := json.Unmarshal(raw, &plans); err != nil {
 		p.t.Fatal(err)
 	}
 	return plans[0]["Plan"].(map[string]any)
-}
-
-// sqlLiteral writes an argument of a sqlc method as SQL.
-func sqlLiteral(t *testing.T, a any) string {
-	switch v := a.(type) {
-	case nil:
-		return "NULL"
-	case *int64:
-		if v == nil {
-			return "NULL"
-		}
-		return fmt.Sprint(*v)
-	case *string:
-		if v == nil {
-			return "NULL"
-		}
-		return sqlLiteral(t, *v)
-	case int64, int32, int:
-		return fmt.Sprint(v)
-	case bool:
-		return fmt.Sprint(v)
-	case string:
-		return "'" + strings.ReplaceAll(v, "'", "''") + "'"
-	case []int64:
-		parts := make([]string, len(v))
-		for i, n := range v {
-			parts[i] = fmt.Sprint(n)
-		}
-		return "'{" + strings.Join(parts, ",") + "}'"
-	}
-	t.Fatalf("no SQL literal for %T", a)
-	return ""
 }
 
 // planNodes lists every node of a plan, depth first.

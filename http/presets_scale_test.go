@@ -3,7 +3,6 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -167,38 +166,16 @@ type capturedRow struct{}
 
 func (capturedRow) Scan(...any) error { return errCaptured }
 
-// planNode is a node of EXPLAIN (FORMAT JSON); subplans and init plans are
-// among its Plans.
-type planNode struct {
-	NodeType  string     `json:"Node Type"`
-	Relation  string     `json:"Relation Name"`
-	IndexName string     `json:"Index Name"`
-	Plans     []planNode `json:"Plans"`
-}
-
-func (n planNode) walk(fn func(planNode)) {
-	fn(n)
-	for _, c := range n.Plans {
-		c.walk(fn)
-	}
-}
-
 // explain plans a captured statement as the handlers run it: as the unnamed
 // statement, planned for its parameters' values (see perRequestPlans).
-func explain(t *testing.T, pool *pgxpool.Pool, c *captured) planNode {
+func explain(t *testing.T, pool *pgxpool.Pool, c *captured) dbtest.PlanNode {
 	t.Helper()
 	var raw []byte
 	args := append([]any{pgx.QueryExecModeCacheDescribe}, c.args...)
 	if err := pool.QueryRow(t.Context(), "EXPLAIN (FORMAT JSON) "+c.sql, args...).Scan(&raw); err != nil {
 		t.Fatalf("explain: %v", err)
 	}
-	var plans []struct {
-		Plan planNode `json:"Plan"`
-	}
-	if err := json.Unmarshal(raw, &plans); err != nil || len(plans) != 1 {
-		t.Fatalf("explain output %s: %v", raw, err)
-	}
-	return plans[0].Plan
+	return dbtest.Plan(t, raw)
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -264,7 +241,7 @@ func TestPresetBrowsePlans(t *testing.T) {
 				t.Fatalf("capture: %v", err)
 			}
 			var used []string
-			explain(t, pool, &c).walk(func(n planNode) {
+			explain(t, pool, &c).Walk(func(n dbtest.PlanNode) {
 				if n.NodeType == "Seq Scan" && n.Relation == "preset" {
 					t.Errorf("sequential scan of %s", n.Relation)
 				}
@@ -297,7 +274,7 @@ func TestPresetBrowsePlans(t *testing.T) {
 				t.Fatalf("capture: %v", err)
 			}
 			var reviewIndex bool
-			explain(t, pool, &c).walk(func(n planNode) {
+			explain(t, pool, &c).Walk(func(n dbtest.PlanNode) {
 				if n.NodeType == "Seq Scan" && (n.Relation == "preset" || n.Relation == "review") {
 					t.Errorf("cards: sequential scan of %s", n.Relation)
 				}
@@ -314,7 +291,7 @@ func TestPresetBrowsePlans(t *testing.T) {
 				if _, err := db.New(&c).PresetCount(ctx, f); !errors.Is(err, errCaptured) {
 					t.Fatalf("capture: %v", err)
 				}
-				explain(t, pool, &c).walk(func(n planNode) {
+				explain(t, pool, &c).Walk(func(n dbtest.PlanNode) {
 					if n.NodeType == "Seq Scan" && n.Relation == "preset" {
 						t.Errorf("count: sequential scan of preset")
 					}
@@ -342,7 +319,7 @@ func TestPresetAvailablePlan(t *testing.T) {
 		t.Fatalf("capture: %v", err)
 	}
 	var used []string
-	explain(t, pool, &c).walk(func(n planNode) {
+	explain(t, pool, &c).Walk(func(n dbtest.PlanNode) {
 		if n.NodeType == "Seq Scan" && (n.Relation == "preset" || n.Relation == "review") {
 			t.Errorf("sequential scan of %s", n.Relation)
 		}

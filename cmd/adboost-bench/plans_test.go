@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -159,9 +157,9 @@ FROM generate_series(1, 80000) AS i;`); err != nil {
 				modes = append(modes, "force_generic_plan")
 			}
 			for _, mode := range modes {
-				plan := explainAs(t, pool, mode, st.sql, args)
+				plan := dbtest.Plan(t, dbtest.ExplainPrepared(t, pool, mode, st.sql, args))
 				var nodes []string
-				plan.walk(func(n planNode) {
+				plan.Walk(func(n dbtest.PlanNode) {
 					if n.NodeType == "Seq Scan" && bigTables[n.Relation] {
 						t.Errorf("%s (%s): sequential scan of %s in\n%s", r.Name, mode, n.Relation, st.sql)
 					}
@@ -181,92 +179,4 @@ FROM generate_series(1, 80000) AS i;`); err != nil {
 			t.Errorf("%s: no %s in its plans: %s", r.Name, want, strings.Join(routeNodes, ", "))
 		}
 	}
-}
-
-type planNode struct {
-	NodeType  string     `json:"Node Type"`
-	Relation  string     `json:"Relation Name"`
-	IndexName string     `json:"Index Name"`
-	Plans     []planNode `json:"Plans"`
-}
-
-func (n planNode) walk(fn func(planNode)) {
-	fn(n)
-	for _, c := range n.Plans {
-		c.walk(fn)
-	}
-}
-
-// explainAs plans sql as a prepared statement executed with args, in the
-// plan_cache_mode given.
-func explainAs(t *testing.T, pool *pgxpool.Pool, mode, sql string, args []any) planNode {
-	t.Helper()
-	ctx := t.Context()
-	literals := make([]string, len(args))
-	for i, a := range args {
-		literals[i] = literal(t, a)
-	}
-	var raw []byte
-	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SET LOCAL plan_cache_mode = "+mode); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, "PREPARE explained AS "+sql, pgx.QueryExecModeSimpleProtocol); err != nil {
-			return err
-		}
-		q := "EXPLAIN (FORMAT JSON) EXECUTE explained"
-		if len(literals) > 0 {
-			q += "(" + strings.Join(literals, ", ") + ")"
-		}
-		if err := tx.QueryRow(ctx, q, pgx.QueryExecModeSimpleProtocol).Scan(&raw); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, "DEALLOCATE explained", pgx.QueryExecModeSimpleProtocol)
-		return err
-	})
-	if err != nil {
-		t.Fatalf("explain %s: %v", sql, err)
-	}
-	var plans []struct {
-		Plan planNode `json:"Plan"`
-	}
-	if err := json.Unmarshal(raw, &plans); err != nil || len(plans) != 1 {
-		t.Fatalf("explain output %s: %v", raw, err)
-	}
-	return plans[0].Plan
-}
-
-// literal writes an argument of a sqlc method as SQL.
-func literal(t *testing.T, a any) string {
-	switch v := a.(type) {
-	case nil:
-		return "NULL"
-	case *int64:
-		if v == nil {
-			return "NULL"
-		}
-		return fmt.Sprint(*v)
-	case *string:
-		if v == nil {
-			return "NULL"
-		}
-		return literal(t, *v)
-	case *bool:
-		if v == nil {
-			return "NULL"
-		}
-		return fmt.Sprint(*v)
-	case int64, int32, int, bool:
-		return fmt.Sprint(v)
-	case string:
-		return "'" + strings.ReplaceAll(v, "'", "''") + "'"
-	case []int64:
-		parts := make([]string, len(v))
-		for i, n := range v {
-			parts[i] = fmt.Sprint(n)
-		}
-		return "'{" + strings.Join(parts, ",") + "}'"
-	}
-	t.Fatalf("no SQL literal for %T", a)
-	return ""
 }
