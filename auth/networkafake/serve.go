@@ -485,8 +485,14 @@ func (f *Fake) getObject(who caller, id string, q url.Values) answer {
 	if a != nil {
 		return *a
 	}
+	return answer{http.StatusOK, objectFields(o, fields(q))}
+}
+
+// objectFields is an object as the API answers it: its id and the fields
+// asked for that it has.
+func objectFields(o *Object, want []string) map[string]any {
 	out := map[string]any{"id": o.ID}
-	for _, k := range fields(q) {
+	for _, k := range want {
 		switch k {
 		case "name":
 			out[k] = o.Name
@@ -498,7 +504,7 @@ func (f *Fake) getObject(who caller, id string, q url.Values) answer {
 			}
 		}
 	}
-	return answer{http.StatusOK, out}
+	return out
 }
 
 func (f *Fake) listObjects(accountID, kind string, q url.Values) answer {
@@ -537,20 +543,7 @@ func (f *Fake) listObjects(accountID, kind string, q url.Values) answer {
 		if !keep {
 			continue
 		}
-		d := map[string]any{"id": o.ID}
-		for _, k := range want {
-			switch k {
-			case "name":
-				d[k] = o.Name
-			case "status", "effective_status":
-				d[k] = o.Status
-			default:
-				if v, ok := o.Fields[k]; ok {
-					d[k] = v
-				}
-			}
-		}
-		data = append(data, d)
+		data = append(data, objectFields(o, want))
 	}
 	return answer{http.StatusOK, map[string]any{"data": data}}
 }
