@@ -32,6 +32,20 @@ func open(ctx context.Context, cfg config) (*pgxpool.Pool, error) {
 	return openWith(ctx, cfg, db.Options{})
 }
 
+// openMigrated opens the database and brings its schema up to date, for
+// the commands that write data (import, demo, engine).
+func openMigrated(ctx context.Context, cfg config) (*pgxpool.Pool, error) {
+	pool, err := open(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.MigrateUp(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return pool, nil
+}
+
 func openWith(ctx context.Context, cfg config, opts db.Options) (*pgxpool.Pool, error) {
 	if err := db.EnsureDatabase(ctx, cfg.databaseURL); err != nil {
 		return nil, explainDBError(cfg.databaseURL, err)
@@ -297,14 +311,11 @@ func importFile(ctx context.Context, cfg config, name string, stdin io.Reader, l
 		defer f.Close()
 		r = f
 	}
-	pool, err := open(ctx, cfg)
+	pool, err := openMigrated(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	if err := db.MigrateUp(ctx, pool); err != nil {
-		return err
-	}
 	if err := (dataset.Options{TokenCipher: cfg.tokenCipher}).Load(ctx, pool, r); err != nil {
 		return fmt.Errorf("import %s: %w (nothing was written)", name, err)
 	}
@@ -313,14 +324,11 @@ func importFile(ctx context.Context, cfg config, name string, stdin io.Reader, l
 }
 
 func demo(ctx context.Context, cfg config, log *slog.Logger) error {
-	pool, err := open(ctx, cfg)
+	pool, err := openMigrated(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	if err := db.MigrateUp(ctx, pool); err != nil {
-		return err
-	}
 	if err := dataset.LoadDemo(ctx, pool); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
@@ -367,14 +375,11 @@ func runEngine(ctx context.Context, cfg config, log *slog.Logger) error {
 	if cfg.networkAURL == "" {
 		return errors.New("engine: NETWORK_A_API_URL is not set")
 	}
-	pool, err := open(ctx, cfg)
+	pool, err := openMigrated(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	if err := db.MigrateUp(ctx, pool); err != nil {
-		return err
-	}
 	e, err := newEngine(pool, cfg, log)
 	if err != nil {
 		return err
