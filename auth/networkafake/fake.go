@@ -1,16 +1,38 @@
 // Package networkafake is network_a in memory: the Graph-style API of
 // CONTRACT §6 (social sign-in: /me, /me/accounts) and §14 (pages, posts, post
 // insights, ad accounts, the Marketing API's campaigns, ad sets, ads and
-// their insights), with the OAuth errors of a real one. It is the one
-// implementation of network_a's behaviour in the repository: the http and
-// engine tests drive it through HTTP, and cmd/adboost-sandbox serves it.
+// their insights, batches, usage headers), with the OAuth errors of a real
+// one. It is the one implementation of network_a's behaviour in the
+// repository: the http and engine tests drive it through HTTP, and
+// cmd/adboost-sandbox serves it.
 //
 // A Fake is an http.Handler and safe for concurrent use. It answers under
 // any "/vNN.N" path prefix or none. Tokens are checked as network_a checks
 // them: a user's token on /me, /me/accounts and the ad-account calls, a
 // page's token (the access_token of /me/accounts) on the calls about the page
-// and its posts. Switches make it fail the ways a network does (SetDown,
-// SetDelay, SetFault, SetAccountsPaging), and it records every request.
+// and its posts.
+//
+// The calls it answers:
+//   - GET /me, /me/accounts (paged, see SetAccountsPageSize), /me/adaccounts;
+//   - GET /{page_id}, /{page_id}/posts (newest first, paged, with since),
+//     /{post_id}/insights?metric=post_impressions_unique;
+//   - GET and POST /act_X/campaigns|adsets|ads (lists, with filtering on the
+//     name, and creates), GET and POST /{object_id} (fields, effective_status;
+//     updates), GET /{ad_id}/insights, GET
+//     /{campaign_id}/insights?level=ad and GET /{campaign_id}/ads (paged);
+//   - POST / with {"batch":[...]}: up to 50 of the calls above in one
+//     request, each answered as it would be alone.
+//
+// The world is set up with AddUser, UpdateUser, AddPost, DeletePost,
+// SetFollowers, SetOrganicReach, SetAdInsights, SetAdReview and
+// SetObjectStatus, read back with Posts, Objects and State, and saved and
+// restored whole with State and SetState. Switches make it fail the ways a
+// network does: for every request SetDown, SetFault and SetDelay (a batch is
+// one request); for chosen calls FailCalls, ExpireToken, ThrottleAccount;
+// SetAccountUsage adds network_a's usage header; SetAccountsPaging breaks
+// /me/accounts' paging. It records what it receives: Requests (HTTP
+// requests), Calls (plain requests and batch entries), Counts (both, as
+// counters that SetRecording(false) keeps while the lists are not kept).
 package networkafake
 
 import (
@@ -18,7 +40,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -66,33 +87,47 @@ type Object struct {
 	Updates                     []map[string]any // every POST /{id} body, in order
 }
 
-// Insights are an ad's results, answered by GET /{ad_id}/insights.
+// Insights are an ad's results, answered by GET /{ad_id}/insights and by its
+// campaign's GET /{campaign_id}/insights?level=ad.
 type Insights struct {
 	Impressions, Reach, Clicks, Engagement, Conversions int
 	Spend                                               string // "12.34"
 }
 
-// Request is a request the fake received.
-type Request struct {
-	Method        string
-	Path          string // with the query, as received
-	Authorization string
-	Body          string
+// Review statuses of an ad (SetAdReview): they are its effective_status
+// unless the ad, its ad set or its campaign is deleted or archived.
+const (
+	ReviewPending     = "PENDING_REVIEW"
+	ReviewDisapproved = "DISAPPROVED"
+	ReviewWithIssues  = "WITH_ISSUES"
+)
+
+// AccountUsage is an ad account's usage as SetAccountUsage set it: the
+// X-Ad-Account-Usage header of every answer about the account.
+type AccountUsage struct {
+	Pct          float64 `json:"pct"`          // acc_id_util_pct
+	ResetSeconds int     `json:"resetSeconds"` // reset_time_duration
 }
 
-// Fault is a way for every call to fail (SetFault).
+// Throttle is an ad account's rate limit as ThrottleAccount set it.
+type Throttle struct {
+	Code    int `json:"code"`    // the error code of every call about the account
+	Minutes int `json:"minutes"` // estimated_time_to_regain_access
+}
+
+// Fault is a way for every request to fail (SetFault).
 type Fault int
 
 const (
 	// FaultNone: the fake answers normally.
 	FaultNone Fault = iota
-	// FaultDown: every call answers 503 with a transient Graph error (SetDown).
+	// FaultDown: every request answers 503 with a transient Graph error (SetDown).
 	FaultDown
-	// FaultError500: every call answers 500 with Graph's "unexpected error" (code 2).
+	// FaultError500: every request answers 500 with Graph's "unexpected error" (code 2).
 	FaultError500
-	// FaultGarbage: every call answers 200 with an HTML maintenance page.
+	// FaultGarbage: every request answers 200 with an HTML maintenance page.
 	FaultGarbage
-	// FaultBare401: every call answers 401 with a plain-text body, not the OAuth shape.
+	// FaultBare401: every request answers 401 with a plain-text body, not the OAuth shape.
 	FaultBare401
 )
 
@@ -118,20 +153,7 @@ const DefaultAccountsPageSize = 3
 // Fake is network_a in memory. The zero value is not usable: call New.
 type Fake struct {
 	mu sync.Mutex
-
-	users      map[string]*User    // by user token
-	pageTokens map[string]string   // page token → page id
-	pages      map[string]*Page    // by id: the latest description of the page
-	accounts   map[string][]string // ad account id → tokens of the users who have it
-	expired    map[string]bool
-	posts      map[string]*Post   // by id
-	pagePosts  map[string][]*Post // page id → posts, newest first
-	postSeq    int
-
-	objects  []*Object          // in creation order
-	byID     map[string]*Object // by id
-	objSeq   int
-	insights map[string]Insights // by ad id
+	world
 
 	fault       Fault
 	delay       time.Duration
@@ -140,7 +162,12 @@ type Fake struct {
 	elsewhere   string
 	afterCreate func(Object)
 	failures    map[string]*failure // by method + " " + path (FailCalls)
-	requests    []Request
+
+	recording bool // Requests and Calls are kept
+	requests  []Request
+	calls     []Call
+	nRequests int // since New or ResetCounts
+	nCalls    int
 }
 
 // failure is a scripted error answer of FailCalls.
@@ -149,20 +176,9 @@ type failure struct {
 	err  Error
 }
 
-// New answers an empty world.
+// New answers an empty world that records what it receives.
 func New() *Fake {
-	return &Fake{
-		users:      map[string]*User{},
-		pageTokens: map[string]string{},
-		pages:      map[string]*Page{},
-		accounts:   map[string][]string{},
-		expired:    map[string]bool{},
-		posts:      map[string]*Post{},
-		pagePosts:  map[string][]*Post{},
-		byID:       map[string]*Object{},
-		insights:   map[string]Insights{},
-		pageSize:   DefaultAccountsPageSize,
-	}
+	return &Fake{world: newWorld(), pageSize: DefaultAccountsPageSize, recording: true}
 }
 
 // Start serves a new Fake on a local port until the test ends and answers it
@@ -179,26 +195,7 @@ func Start(t testing.TB) (*Fake, string) {
 func (f *Fake) AddUser(u User) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	u.Pages = slices.Clone(u.Pages)
-	u.AdAccounts = slices.Clone(u.AdAccounts)
-	for i := range u.Pages {
-		p := u.Pages[i]
-		if p.B != nil {
-			b := *p.B
-			p.B = &b
-			u.Pages[i].B = &b
-		}
-		f.pages[p.ID] = &p
-		if p.Token != "" {
-			f.pageTokens[p.Token] = p.ID
-		}
-	}
-	for _, a := range u.AdAccounts {
-		if !slices.Contains(f.accounts[a.ID], u.Token) {
-			f.accounts[a.ID] = append(f.accounts[a.ID], u.Token)
-		}
-	}
-	f.users[u.Token] = &u
+	f.addUser(u)
 }
 
 // UpdateUser changes the user of the token under the fake's lock (to rename
@@ -212,14 +209,7 @@ func (f *Fake) UpdateUser(token string, change func(u *User)) {
 		f.mu.Unlock()
 		panic("networkafake: UpdateUser: no user with this token")
 	}
-	c := *u
-	c.Pages = slices.Clone(u.Pages)
-	for i := range c.Pages { // followers as SetFollowers left them
-		if p, ok := f.pages[c.Pages[i].ID]; ok {
-			c.Pages[i].Followers = p.Followers
-		}
-	}
-	c.AdAccounts = slices.Clone(u.AdAccounts)
+	c := f.userCopy(u)
 	f.mu.Unlock()
 	change(&c)
 	f.AddUser(c)
@@ -239,11 +229,18 @@ func (f *Fake) AddPost(pageID string, p Post) {
 		p.Created = time.Now()
 	}
 	p.Created = p.Created.UTC().Truncate(time.Second)
-	list := slices.DeleteFunc(f.pagePosts[pageID], func(q *Post) bool { return q.ID == p.ID })
-	list = append(list, &p)
-	sort.SliceStable(list, func(i, j int) bool { return list[i].Created.After(list[j].Created) })
-	f.pagePosts[pageID] = list
-	f.posts[p.ID] = &p
+	f.deletePost(p.ID)
+	f.placePost(pageID, p)
+}
+
+// DeletePost deletes the post, as its page's owner does on network_a: it
+// leaves its page's list, its insights answer that it does not exist, and an
+// ad for it is refused as for an unknown post. Ads made for it stay. An
+// unknown post is left alone.
+func (f *Fake) DeletePost(postID string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.deletePost(postID)
 }
 
 // Posts answers the page's posts, newest first.
@@ -275,12 +272,45 @@ func (f *Fake) SetFollowers(pageID string, n int) {
 	}
 }
 
-// SetAdInsights sets what /{ad_id}/insights answers for the ad; until it is
-// set, data is empty (all zero).
+// SetAdInsights sets what /{ad_id}/insights answers for the ad, and makes
+// the ad one that delivered: it gets a row in its campaign's level=ad
+// insights. Until it is set, the ad's data is empty (all zero).
 func (f *Fake) SetAdInsights(adID string, in Insights) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.insights[adID] = in
+}
+
+// SetAdReview sets the ad's review status, ReviewPending, ReviewDisapproved
+// or ReviewWithIssues, which becomes its effective_status; "" clears it. It
+// panics on another status.
+func (f *Fake) SetAdReview(adID, status string) {
+	if status != "" && !slices.Contains([]string{ReviewPending, ReviewDisapproved, ReviewWithIssues}, status) {
+		panic("networkafake: SetAdReview: unknown review status " + status)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if status == "" {
+		delete(f.reviews, adID)
+	} else {
+		f.reviews[adID] = status
+	}
+}
+
+// SetObjectStatus sets the status of a campaign, ad set or ad (ACTIVE,
+// PAUSED, ARCHIVED or DELETED) as a person does on network_a's own site: no
+// update is recorded in the object's Updates. An unknown id is left alone;
+// another status panics.
+func (f *Fake) SetObjectStatus(id, status string) {
+	if !slices.Contains(statuses, status) {
+		panic("networkafake: SetObjectStatus: unknown status " + status)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if o, ok := f.byID[id]; ok {
+		o.Status = status
+		o.Fields["status"] = status
+	}
 }
 
 // Objects answers the objects of a kind ("campaign", "adset", "ad"; "" for
@@ -298,15 +328,46 @@ func (f *Fake) Objects(kind string) []Object {
 }
 
 // ExpireToken makes every later call with the token (a user's or a page's)
-// answer 400 with OAuthException code 190, "Session has expired". A token
-// no user has can be expired too.
+// answer 400 with OAuthException code 190, "Session has expired"; a batch
+// sent with it fails whole. A token no user has can be expired too.
 func (f *Fake) ExpireToken(token string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.expired[token] = true
 }
 
-// SetDown makes every call answer 503 (true) or answer normally (false).
+// SetAccountUsage makes every answer to a call about the ad account ("act_1"
+// or "1"), success or error, carry X-Ad-Account-Usage:
+// {"acc_id_util_pct":pct,"reset_time_duration":resetSeconds}. A call is
+// about the account when its path starts with the account's id or with the
+// id of one of its campaigns, ad sets or ads, and its token is a user's who
+// has the account. pct < 0 removes the header.
+func (f *Fake) SetAccountUsage(accountID string, pct float64, resetSeconds int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if pct < 0 {
+		delete(f.usage, actID(accountID))
+		return
+	}
+	f.usage[actID(accountID)] = AccountUsage{Pct: pct, ResetSeconds: resetSeconds}
+}
+
+// ThrottleAccount makes every call about the ad account ("act_1" or "1"; as
+// SetAccountUsage says) answer 400, OAuthException with the code and
+// error_subcode 2446079, and the header X-Business-Use-Case-Usage with
+// estimated_time_to_regain_access = minutes, until it is called again with
+// code 0. Calls about other accounts go on normally.
+func (f *Fake) ThrottleAccount(accountID string, code, minutes int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if code == 0 {
+		delete(f.throttles, actID(accountID))
+		return
+	}
+	f.throttles[actID(accountID)] = Throttle{Code: code, Minutes: minutes}
+}
+
+// SetDown makes every request answer 503 (true) or answer normally (false).
 func (f *Fake) SetDown(down bool) {
 	if down {
 		f.SetFault(FaultDown)
@@ -315,15 +376,17 @@ func (f *Fake) SetDown(down bool) {
 	}
 }
 
-// SetFault makes every call fail the given way; FaultNone ends it.
+// SetFault makes every HTTP request fail the given way (a batch fails whole,
+// none of its entries is handled); FaultNone ends it.
 func (f *Fake) SetFault(fault Fault) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.fault = fault
 }
 
-// SetDelay makes every answer wait d, or until the request's context ends
-// (then nothing is answered); 0 ends it.
+// SetDelay makes every HTTP request wait d before it is handled (a batch
+// waits once), or until the request's context ends (then nothing is
+// answered); 0 ends it.
 func (f *Fake) SetDelay(d time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -348,8 +411,9 @@ func (f *Fake) SetAccountsPaging(p Paging, elsewhere string) {
 }
 
 // AfterCreate sets a hook that runs after a create (POST /{act}/campaigns,
-// adsets, ads) is recorded and BEFORE its answer is written: a test can
-// cancel the caller there. nil removes it.
+// adsets, ads; alone or in a batch) is recorded and BEFORE its answer is
+// written: a test can cancel the caller there. In a batch it runs once per
+// created object, before the next entry is handled. nil removes it.
 func (f *Fake) AfterCreate(hook func(o Object)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -359,12 +423,13 @@ func (f *Fake) AfterCreate(hook func(o Object)) {
 // Error is an error answer of network_a in Graph's shape, scripted with
 // FailCalls.
 type Error struct {
-	Status    int    // HTTP status; 0 is 400, as Graph answers most errors
-	Type      string // "" is OAuthException
-	Code      int    // error.code
-	Subcode   int    // error.error_subcode; 0 leaves it out
-	Transient bool   // error.is_transient
-	Message   string
+	Status    int               // HTTP status; 0 is 400, as Graph answers most errors
+	Type      string            // "" is OAuthException
+	Code      int               // error.code
+	Subcode   int               // error.error_subcode; 0 leaves it out
+	Transient bool              // error.is_transient
+	Message   string            // error.message
+	Headers   map[string]string // HTTP headers of the answer (in a batch, of the entry)
 }
 
 // RateLimited is Graph's answer to a user over its call rate: HTTP 400,
@@ -381,10 +446,12 @@ func Transient() Error {
 }
 
 // FailCalls makes the next n calls with the method to path answer e instead
-// of what they would answer (they are still recorded in Requests). path is
-// the path without the "/vNN.N" prefix, the slashes around it and the query:
-// "act_1/ads", "<object id>", "456/posts". A later FailCalls for the same
-// method and path replaces the earlier one; n ≤ 0 ends it.
+// of what they would answer (they are still recorded in Requests and Calls),
+// alone or as batch entries. path is the path without the "/vNN.N" prefix,
+// the slashes around it and the query: "act_1/ads", "<object id>",
+// "456/posts"; ("POST", "") is the batch request itself, which then fails
+// whole. A later FailCalls for the same method and path replaces the earlier
+// one; n ≤ 0 ends it.
 func (f *Fake) FailCalls(method, path string, n int, e Error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -396,6 +463,7 @@ func (f *Fake) FailCalls(method, path string, n int, e Error) {
 	if f.failures == nil {
 		f.failures = map[string]*failure{}
 	}
+	e.Headers = cloneStrings(e.Headers)
 	f.failures[key] = &failure{left: n, err: e}
 }
 
@@ -425,30 +493,7 @@ func (f *Fake) scripted(method, path string) (answer, bool) {
 	if e.Transient {
 		body["is_transient"] = true
 	}
-	return answer{status, map[string]any{"error": body}}, true
-}
-
-// Requests answers every request received so far, in order.
-func (f *Fake) Requests() []Request {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.requests)
-}
-
-// ClearRequests forgets the requests received so far.
-func (f *Fake) ClearRequests() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.requests = nil
-}
-
-// TakeRequests answers the requests received so far and forgets them.
-func (f *Fake) TakeRequests() []Request {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	seen := f.requests
-	f.requests = nil
-	return seen
+	return answer{status: status, body: map[string]any{"error": body}, headers: cloneStrings(e.Headers)}, true
 }
 
 func (o *Object) clone() Object {
@@ -467,6 +512,26 @@ func cloneMap(m map[string]any) map[string]any {
 		c[k] = v
 	}
 	return c
+}
+
+// cloneStrings copies m; nil stays nil.
+func cloneStrings(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]string, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// actID is an ad account id with its "act_" prefix.
+func actID(id string) string {
+	if strings.HasPrefix(id, "act_") {
+		return id
+	}
+	return "act_" + id
 }
 
 var _ http.Handler = (*Fake)(nil)

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -28,13 +30,14 @@ type caller struct {
 
 // answer is one answer of the fake, written after the lock is released.
 type answer struct {
-	status int
-	body   any
+	status  int
+	body    any
+	headers map[string]string // besides Content-Type
 }
 
 // graphError is network_a's error shape.
 func graphError(status int, typ string, code int, message string) answer {
-	return answer{status, map[string]any{"error": map[string]any{
+	return answer{status: status, body: map[string]any{"error": map[string]any{
 		"message": message, "type": typ, "code": code, "fbtrace_id": "AbCdEf0fake"}}}
 }
 
@@ -54,12 +57,16 @@ func noObject(method, id string) answer {
 	return a
 }
 
-// ServeHTTP answers the API under any "/vNN.N" prefix or none.
+// ServeHTTP answers the API under any "/vNN.N" prefix or none: a batch
+// (POST to the bare prefix) or one call.
 func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	f.mu.Lock()
-	f.requests = append(f.requests, Request{Method: r.Method, Path: r.URL.RequestURI(),
-		Authorization: r.Header.Get("Authorization"), Body: string(body)})
+	f.nRequests++
+	if f.recording {
+		f.requests = append(f.requests, Request{Method: r.Method, Path: r.URL.RequestURI(),
+			Authorization: r.Header.Get("Authorization"), Body: string(body)})
+	}
 	fault, delay := f.fault, f.delay
 	f.mu.Unlock()
 
@@ -74,7 +81,7 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch fault {
 	case FaultDown:
-		write(w, answer{http.StatusServiceUnavailable, map[string]any{"error": map[string]any{
+		write(w, answer{status: http.StatusServiceUnavailable, body: map[string]any{"error": map[string]any{
 			"message": "(#2) Service temporarily unavailable", "type": "OAuthException",
 			"code": 2, "is_transient": true, "fbtrace_id": "AbCdEf0fake"}}})
 		return
@@ -96,56 +103,121 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	base := scheme + "://" + r.Host + prefix
-
-	var created *Object
-	f.mu.Lock()
-	if a, ok := f.scripted(r.Method, path); ok {
-		f.mu.Unlock()
-		write(w, a)
+	host := scheme + "://" + r.Host
+	token := bearer(r.Header.Get("Authorization"))
+	if path == "" && r.Method == http.MethodPost {
+		write(w, f.batch(token, body, host, prefix))
 		return
 	}
-	a := f.route(r.Method, strings.Split(path, "/"), r.URL.Query(), r.Header.Get("Authorization"), body, base, &created)
+	write(w, f.call(call{method: r.Method, path: path, query: r.URL.RawQuery, token: token, body: body, base: host + prefix}))
+}
+
+// bearer is the token of an Authorization header; "" without one.
+func bearer(authorization string) string {
+	token, ok := strings.CutPrefix(authorization, "Bearer ")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(token)
+}
+
+// write writes the answer as JSON, with its headers.
+func write(w http.ResponseWriter, a answer) {
+	for k, v := range a.headers {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.WriteHeader(a.status)
+	w.Write(encode(a.body))
+}
+
+// contentType is the Content-Type of every JSON answer.
+const contentType = "application/json; charset=UTF-8"
+
+// encode is v as JSON text, ending with a newline.
+func encode(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // paging URLs keep their "&"
+	if err := enc.Encode(v); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
+// call is one call: a plain request or a batch entry.
+type call struct {
+	method  string
+	path    string // without the version prefix and the slashes around it
+	query   string // as sent
+	token   string // "" without one
+	body    []byte
+	base    string // scheme, host and version prefix, for paging links
+	batched bool
+}
+
+// call answers one call and runs the AfterCreate hook for what it created.
+func (f *Fake) call(c call) answer {
+	f.mu.Lock()
+	a, created := f.handle(c)
 	hook := f.afterCreate
 	f.mu.Unlock()
 	if created != nil && hook != nil {
 		hook(*created)
 	}
-	write(w, a)
+	return a
 }
 
-func write(w http.ResponseWriter, a answer) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // paging URLs keep their "&"
-	if err := enc.Encode(a.body); err != nil {
-		panic(err)
+// handle records and answers one call, under f.mu: a scripted failure
+// first, then the token's refusal, then the ad account's throttle, then the
+// call itself; with the account's usage header. A create answers a copy of
+// the new object too.
+func (f *Fake) handle(c call) (answer, *Object) {
+	f.record(c)
+	seg := strings.Split(c.path, "/")
+	who, denied := f.authorize(c.token)
+	account := ""
+	if denied == nil {
+		account = f.accountOf(who, seg[0])
 	}
-	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-	w.WriteHeader(a.status)
-	w.Write(b.Bytes())
+	var a answer
+	var created *Object
+	if scripted, ok := f.scripted(c.method, c.path); ok {
+		a = scripted
+	} else if denied != nil {
+		a = *denied
+	} else if t, ok := f.throttles[account]; ok && account != "" {
+		a = throttled(account, t)
+	} else {
+		q, _ := url.ParseQuery(c.query)
+		a = f.route(c.method, seg, q, who, c.token, c.body, c.base, &created)
+	}
+	f.addUsage(&a, account)
+	return a, created
 }
 
-// route answers one call, under f.mu. A create stores the new object's copy
-// in *created.
-func (f *Fake) route(method string, seg []string, q url.Values, authorization string, body []byte, base string, created **Object) answer {
-	token, bearer := strings.CutPrefix(authorization, "Bearer ")
-	token = strings.TrimSpace(token)
-	if !bearer || token == "" {
-		return oauthError(http.StatusBadRequest, "An active access token must be used to query information about the current user.")
+// authorize answers who holds the token, or network_a's answer to a call
+// made with it.
+func (f *Fake) authorize(token string) (caller, *answer) {
+	refuse := func(a answer) (caller, *answer) { return caller{}, &a }
+	if token == "" {
+		return refuse(oauthError(http.StatusBadRequest, "An active access token must be used to query information about the current user."))
 	}
 	if f.expired[token] {
-		return oauthError(http.StatusBadRequest, "Error validating access token: Session has expired on Monday, 23-Nov-26 09:00:00 PST.")
+		return refuse(oauthError(http.StatusBadRequest, "Error validating access token: Session has expired on Monday, 23-Nov-26 09:00:00 PST."))
 	}
-	var who caller
 	if u, ok := f.users[token]; ok {
-		who.user = u
-	} else if id, ok := f.pageTokens[token]; ok {
-		who.pageID = id
-	} else {
-		return oauthError(http.StatusUnauthorized, "Invalid OAuth access token - Cannot parse access token")
+		return caller{user: u}, nil
 	}
+	if id, ok := f.pageTokens[token]; ok {
+		return caller{pageID: id}, nil
+	}
+	return refuse(oauthError(http.StatusUnauthorized, "Invalid OAuth access token - Cannot parse access token"))
+}
 
+// route answers one call of an authorized caller, under f.mu. A create
+// stores the new object's copy in *created.
+func (f *Fake) route(method string, seg []string, q url.Values, who caller, token string, body []byte, base string, created **Object) answer {
 	switch {
 	case method == http.MethodGet && len(seg) == 1 && seg[0] == "me":
 		return f.me(who, q)
@@ -171,7 +243,9 @@ func (f *Fake) route(method string, seg []string, q url.Values, authorization st
 		if _, ok := f.posts[seg[0]]; ok {
 			return f.postInsights(who, seg[0], q)
 		}
-		return f.adInsights(who, seg[0], q)
+		return f.objectInsights(who, seg[0], q, token, base)
+	case method == http.MethodGet && len(seg) == 2 && seg[1] == "ads":
+		return f.campaignAdsAnswer(who, seg[0], q, token, base)
 	case method == http.MethodGet && len(seg) == 1 && seg[0] != "":
 		if _, ok := f.byID[seg[0]]; ok {
 			return f.getObject(who, seg[0], q)
@@ -236,7 +310,7 @@ func (f *Fake) me(who caller, q url.Values) answer {
 	if u.Email != "" {
 		me["email"] = u.Email
 	}
-	return answer{http.StatusOK, me}
+	return answer{status: http.StatusOK, body: me}
 }
 
 func (f *Fake) meAccounts(who caller, q url.Values, token, base string) answer {
@@ -279,7 +353,7 @@ func (f *Fake) meAccounts(who caller, q url.Values, token, base string) answer {
 		first := url.Values{"fields": {q.Get("fields")}, "access_token": {token}}
 		out["paging"] = map[string]any{"next": base + "/me/accounts?" + first.Encode()}
 	}
-	return answer{http.StatusOK, out}
+	return answer{status: http.StatusOK, body: out}
 }
 
 func (f *Fake) meAdAccounts(who caller, q url.Values) answer {
@@ -304,7 +378,7 @@ func (f *Fake) meAdAccounts(who caller, q url.Values) answer {
 		}
 		data = append(data, d)
 	}
-	return answer{http.StatusOK, map[string]any{"data": data}}
+	return answer{status: http.StatusOK, body: map[string]any{"data": data}}
 }
 
 // hasAccount tells whether the caller is a user with the ad account.
@@ -342,7 +416,7 @@ func (f *Fake) page(who caller, pageID string, q url.Values) answer {
 			out[k] = p.Followers
 		}
 	}
-	return answer{http.StatusOK, out}
+	return answer{status: http.StatusOK, body: out}
 }
 
 // GraphTime is how network_a writes a time: "2026-11-20T10:00:00+0000".
@@ -355,24 +429,20 @@ func (f *Fake) pagePostsAnswer(who caller, pageID string, q url.Values, token, b
 	if a := checkFields(q, nil, []string{"id", "message", "created_time", "permalink_url", "full_picture"}); a != nil {
 		return *a
 	}
-	limit := 25
-	if s := q.Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return paramError("limit must be a positive integer")
-		}
-		limit = min(n, 100)
+	after, limit, bad := window(q, 100)
+	if bad != nil {
+		return *bad
 	}
-	after := 0
-	if s := q.Get("after"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			return paramError("after is not a cursor of this list")
+	posts := f.pagePosts[pageID]
+	if s := q.Get("since"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return paramError("since must be a UNIX time in seconds")
 		}
-		after = n
+		since := time.Unix(n, 0)
+		posts = posts[:sort.Search(len(posts), func(i int) bool { return posts[i].Created.Before(since) })]
 	}
 	want := fields(q)
-	posts := f.pagePosts[pageID]
 	data := []any{}
 	for i := after; i < after+limit && i < len(posts); i++ {
 		p := posts[i]
@@ -395,27 +465,57 @@ func (f *Fake) pagePostsAnswer(who caller, pageID string, q url.Values, token, b
 		}
 		data = append(data, d)
 	}
-	out := map[string]any{"data": data}
-	if next := after + limit; next < len(posts) {
-		v := url.Values{"limit": {strconv.Itoa(limit)}, "after": {strconv.Itoa(next)}, "access_token": {token}}
-		if s := q.Get("fields"); s != "" {
-			v.Set("fields", s)
+	return paged(data, len(posts), after, limit, q, base+"/"+pageID+"/posts", token)
+}
+
+// window reads a list's limit (25 unless given, at most most) and after
+// cursor (an offset in the list).
+func window(q url.Values, most int) (after, limit int, bad *answer) {
+	limit = 25
+	if s := q.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			a := paramError("limit must be a positive integer")
+			return 0, 0, &a
 		}
-		out["paging"] = map[string]any{"next": base + "/" + pageID + "/posts?" + v.Encode(),
+		limit = min(n, most)
+	}
+	if s := q.Get("after"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			a := paramError("after is not a cursor of this list")
+			return 0, 0, &a
+		}
+		after = n
+	}
+	return after, limit, nil
+}
+
+// paged answers one page of a list of total items: {"data":data} with,
+// while items remain after it, paging.next (link with the query of this
+// page, its limit, the next after cursor and the token, as Graph's links
+// carry it) and paging.cursors.after.
+func paged(data []any, total, after, limit int, q url.Values, link, token string) answer {
+	out := map[string]any{"data": data}
+	if next := after + limit; next < total {
+		v := maps.Clone(q)
+		v.Set("limit", strconv.Itoa(limit))
+		v.Set("after", strconv.Itoa(next))
+		v.Set("access_token", token)
+		out["paging"] = map[string]any{"next": link + "?" + v.Encode(),
 			"cursors": map[string]any{"after": strconv.Itoa(next)}}
 	}
-	return answer{http.StatusOK, out}
+	return answer{status: http.StatusOK, body: out}
 }
 
 func (f *Fake) postInsights(who caller, postID string, q url.Values) answer {
-	pageID, _, _ := strings.Cut(postID, "_")
-	if a := f.pageAccess(who, http.MethodGet, pageID); a != nil {
+	if a := f.pageAccess(who, http.MethodGet, f.postPage[postID]); a != nil {
 		return *a
 	}
 	if q.Get("metric") != "post_impressions_unique" {
 		return paramError("The value must be a valid insights metric")
 	}
-	return answer{http.StatusOK, map[string]any{"data": []any{map[string]any{
+	return answer{status: http.StatusOK, body: map[string]any{"data": []any{map[string]any{
 		"name": "post_impressions_unique", "period": "lifetime", "title": "Lifetime Post Total Reach",
 		"values": []any{map[string]any{"value": f.posts[postID].OrganicReach}},
 		"id":     postID + "/insights/post_impressions_unique/lifetime",
@@ -432,27 +532,62 @@ func (f *Fake) object(who caller, method, id string) (*Object, *answer) {
 	return o, nil
 }
 
-func (f *Fake) adInsights(who caller, adID string, q url.Values) answer {
-	o, a := f.object(who, http.MethodGet, adID)
+// insightFields are the fields an ad's insights answer.
+var insightFields = []string{"impressions", "reach", "clicks", "spend", "actions", "ad_id"}
+
+// objectInsights answers GET /{id}/insights of an ad, or of a campaign at
+// level=ad.
+func (f *Fake) objectInsights(who caller, id string, q url.Values, token, base string) answer {
+	o, a := f.object(who, http.MethodGet, id)
 	if a != nil {
 		return *a
 	}
-	if o.Kind != "ad" {
-		return paramError("insights of this fake are those of ads")
-	}
-	if a := checkFields(q, nil, []string{"impressions", "reach", "clicks", "spend", "actions", "ad_id"}); a != nil {
+	if a := checkFields(q, nil, insightFields); a != nil {
 		return *a
 	}
-	in, ok := f.insights[adID]
-	if !ok {
-		return answer{http.StatusOK, map[string]any{"data": []any{}}}
+	switch o.Kind {
+	case "ad":
+		in, ok := f.insights[o.ID]
+		if !ok {
+			return answer{status: http.StatusOK, body: map[string]any{"data": []any{}}}
+		}
+		return answer{status: http.StatusOK, body: map[string]any{"data": []any{insightsRow(o.ID, in, fields(q))}}}
+	case "campaign":
+		if q.Get("level") != "ad" {
+			return paramError("insights of a campaign are read with level=ad in this fake")
+		}
+		after, limit, bad := window(q, 500)
+		if bad != nil {
+			return *bad
+		}
+		want := fields(q)
+		data, total := []any{}, 0
+		for _, ad := range f.campaignAds[o.ID] {
+			in, ok := f.insights[ad.ID]
+			if !ok {
+				continue
+			}
+			if total >= after && total < after+limit {
+				row := insightsRow(ad.ID, in, want)
+				row["ad_id"] = ad.ID
+				data = append(data, row)
+			}
+			total++
+		}
+		return paged(data, total, after, limit, q, base+"/"+o.ID+"/insights", token)
 	}
+	return paramError("insights of this fake are those of ads, and of campaigns at level=ad")
+}
+
+// insightsRow is the insights row of an ad with the fields asked for:
+// numbers as strings, actions only when there are some.
+func insightsRow(adID string, in Insights, want []string) map[string]any {
 	spend := in.Spend
 	if spend == "" {
 		spend = "0"
 	}
 	d := map[string]any{"date_start": "2026-01-01", "date_stop": time.Now().UTC().Format(time.DateOnly)}
-	for _, k := range fields(q) {
+	for _, k := range want {
 		switch k {
 		case "impressions":
 			d[k] = strconv.Itoa(in.Impressions)
@@ -477,7 +612,35 @@ func (f *Fake) adInsights(who caller, adID string, q url.Values) answer {
 			}
 		}
 	}
-	return answer{http.StatusOK, map[string]any{"data": []any{d}}}
+	return d
+}
+
+// campaignAdsAnswer answers GET /{campaign_id}/ads: the campaign's ads in
+// creation order, deleted ones left out, paged.
+func (f *Fake) campaignAdsAnswer(who caller, id string, q url.Values, token, base string) answer {
+	o, a := f.object(who, http.MethodGet, id)
+	if a != nil {
+		return *a
+	}
+	if o.Kind != "campaign" {
+		return paramError("ads of this fake are listed per campaign")
+	}
+	after, limit, bad := window(q, 500)
+	if bad != nil {
+		return *bad
+	}
+	want := fields(q)
+	data, total := []any{}, 0
+	for _, ad := range f.campaignAds[o.ID] {
+		if f.effectiveStatus(ad) == "DELETED" {
+			continue
+		}
+		if total >= after && total < after+limit {
+			data = append(data, f.objectFields(ad, want))
+		}
+		total++
+	}
+	return paged(data, total, after, limit, q, base+"/"+o.ID+"/ads", token)
 }
 
 func (f *Fake) getObject(who caller, id string, q url.Values) answer {
@@ -485,19 +648,21 @@ func (f *Fake) getObject(who caller, id string, q url.Values) answer {
 	if a != nil {
 		return *a
 	}
-	return answer{http.StatusOK, objectFields(o, fields(q))}
+	return answer{status: http.StatusOK, body: f.objectFields(o, fields(q))}
 }
 
 // objectFields is an object as the API answers it: its id and the fields
 // asked for that it has.
-func objectFields(o *Object, want []string) map[string]any {
+func (w *world) objectFields(o *Object, want []string) map[string]any {
 	out := map[string]any{"id": o.ID}
 	for _, k := range want {
 		switch k {
 		case "name":
 			out[k] = o.Name
-		case "status", "effective_status":
+		case "status":
 			out[k] = o.Status
+		case "effective_status":
+			out[k] = w.effectiveStatus(o)
 		default:
 			if v, ok := o.Fields[k]; ok {
 				out[k] = v
@@ -519,20 +684,22 @@ func (f *Fake) listObjects(accountID, kind string, q url.Values) answer {
 			return paramError("Filtering field filtering is not a JSON array of filters")
 		}
 	}
+	candidates := f.byOwner[ownerKey{accountID, kind}]
 	for _, fl := range filters {
 		if fl.Field != "name" || (fl.Operator != "EQUAL" && fl.Operator != "CONTAIN") {
 			return paramError(fmt.Sprintf("Filtering field %s with operation %s is not supported", fl.Field, fl.Operator))
 		}
-		if _, ok := fl.Value.(string); !ok {
+		v, ok := fl.Value.(string)
+		if !ok {
 			return paramError("Filtering value must be a string")
+		}
+		if fl.Operator == "EQUAL" {
+			candidates = f.byName[nameKey{accountID, kind, v}]
 		}
 	}
 	want := fields(q)
 	data := []any{}
-	for _, o := range f.objects {
-		if o.AccountID != accountID || o.Kind != kind {
-			continue
-		}
+	for _, o := range candidates {
 		keep := true
 		for _, fl := range filters {
 			v := fl.Value.(string)
@@ -540,12 +707,11 @@ func (f *Fake) listObjects(accountID, kind string, q url.Values) answer {
 				keep = false
 			}
 		}
-		if !keep {
-			continue
+		if keep {
+			data = append(data, f.objectFields(o, want))
 		}
-		data = append(data, objectFields(o, want))
 	}
-	return answer{http.StatusOK, map[string]any{"data": data}}
+	return answer{status: http.StatusOK, body: map[string]any{"data": data}}
 }
 
 // statuses are the statuses an object may be given.
@@ -656,11 +822,10 @@ func (f *Fake) create(accountID, kind string, body []byte, created **Object) ans
 	}
 	o := &Object{Kind: kind, ID: strconv.Itoa(120200000000000000 + f.objSeq), AccountID: accountID,
 		Name: str(m, "name"), Status: status, Fields: m}
-	f.objects = append(f.objects, o)
-	f.byID[o.ID] = o
+	f.addObject(o)
 	c := o.clone()
 	*created = &c
-	return answer{http.StatusOK, map[string]any{"id": o.ID}}
+	return answer{status: http.StatusOK, body: map[string]any{"id": o.ID}}
 }
 
 func (f *Fake) update(who caller, id string, body []byte) answer {
@@ -699,8 +864,8 @@ func (f *Fake) update(who caller, id string, body []byte) answer {
 		o.Status = s
 	}
 	if s := str(m, "name"); s != "" {
-		o.Name = s
+		f.rename(o, s)
 	}
 	o.Updates = append(o.Updates, m)
-	return answer{http.StatusOK, map[string]any{"success": true}}
+	return answer{status: http.StatusOK, body: map[string]any{"success": true}}
 }

@@ -1,0 +1,199 @@
+package networkafake
+
+import (
+	"slices"
+	"sort"
+)
+
+// world is what State carries, with the indexes that keep every call's cost
+// independent of the number of objects and posts.
+type world struct {
+	users      map[string]*User  // by user token
+	pageTokens map[string]string // page token → page id
+	pages      map[string]*Page  // by id: the latest description of the page
+	expired    map[string]bool
+	posts      map[string]*Post   // by id
+	postPage   map[string]string  // post id → page id
+	pagePosts  map[string][]*Post // page id → posts, newest first
+	postSeq    int
+
+	objects     []*Object              // in creation order
+	byID        map[string]*Object     // by id
+	position    map[string]int         // object id → index in objects
+	byOwner     map[ownerKey][]*Object // in creation order
+	byName      map[nameKey][]*Object  // in creation order
+	campaignAds map[string][]*Object   // campaign id → its ads, in creation order
+	objSeq      int
+
+	insights  map[string]Insights     // by ad id
+	reviews   map[string]string       // by ad id (SetAdReview)
+	usage     map[string]AccountUsage // by ad account id (SetAccountUsage)
+	throttles map[string]Throttle     // by ad account id (ThrottleAccount)
+}
+
+// ownerKey names the objects of one kind of an ad account.
+type ownerKey struct{ account, kind string }
+
+// nameKey names the objects of one kind and name of an ad account.
+type nameKey struct{ account, kind, name string }
+
+func newWorld() world {
+	return world{
+		users:       map[string]*User{},
+		pageTokens:  map[string]string{},
+		pages:       map[string]*Page{},
+		expired:     map[string]bool{},
+		posts:       map[string]*Post{},
+		postPage:    map[string]string{},
+		pagePosts:   map[string][]*Post{},
+		byID:        map[string]*Object{},
+		position:    map[string]int{},
+		byOwner:     map[ownerKey][]*Object{},
+		byName:      map[nameKey][]*Object{},
+		campaignAds: map[string][]*Object{},
+		insights:    map[string]Insights{},
+		reviews:     map[string]string{},
+		usage:       map[string]AccountUsage{},
+		throttles:   map[string]Throttle{},
+	}
+}
+
+// addUser adds the user, or replaces the user with the same token, with
+// copies of its pages and ad accounts.
+func (w *world) addUser(u User) {
+	u.Pages = slices.Clone(u.Pages)
+	u.AdAccounts = slices.Clone(u.AdAccounts)
+	for i := range u.Pages {
+		p := u.Pages[i]
+		if p.B != nil {
+			b := *p.B
+			p.B = &b
+			u.Pages[i].B = &b
+		}
+		w.pages[p.ID] = &p
+		if p.Token != "" {
+			w.pageTokens[p.Token] = p.ID
+		}
+	}
+	w.users[u.Token] = &u
+}
+
+// userCopy is a copy of the user with its pages' current followers.
+func (w *world) userCopy(u *User) User {
+	c := *u
+	c.Pages = slices.Clone(u.Pages)
+	for i := range c.Pages {
+		if p, ok := w.pages[c.Pages[i].ID]; ok {
+			c.Pages[i].Followers = p.Followers
+		}
+	}
+	c.AdAccounts = slices.Clone(u.AdAccounts)
+	return c
+}
+
+// placePost adds the post to the page, after the page's posts created at
+// the same time or later.
+func (w *world) placePost(pageID string, p Post) {
+	list := w.pagePosts[pageID]
+	i := sort.Search(len(list), func(i int) bool { return list[i].Created.Before(p.Created) })
+	w.pagePosts[pageID] = slices.Insert(list, i, &p)
+	w.posts[p.ID] = &p
+	w.postPage[p.ID] = pageID
+}
+
+// deletePost removes the post, if there is one.
+func (w *world) deletePost(postID string) {
+	pageID, ok := w.postPage[postID]
+	if !ok {
+		return
+	}
+	w.pagePosts[pageID] = slices.DeleteFunc(w.pagePosts[pageID], func(q *Post) bool { return q.ID == postID })
+	delete(w.posts, postID)
+	delete(w.postPage, postID)
+}
+
+// addObject adds a new object, last in creation order.
+func (w *world) addObject(o *Object) {
+	w.byID[o.ID] = o
+	w.position[o.ID] = len(w.objects)
+	w.objects = append(w.objects, o)
+	w.index(o)
+}
+
+// index puts the object, already in objects and byID, in the indexes.
+func (w *world) index(o *Object) {
+	own := ownerKey{o.AccountID, o.Kind}
+	w.byOwner[own] = append(w.byOwner[own], o)
+	name := nameKey{o.AccountID, o.Kind, o.Name}
+	w.byName[name] = w.insertOrdered(w.byName[name], o)
+	if o.Kind == "ad" {
+		if _, campaign := w.parents(o); campaign != nil {
+			w.campaignAds[campaign.ID] = w.insertOrdered(w.campaignAds[campaign.ID], o)
+		}
+	}
+}
+
+// rename gives the object a new name and moves it in the name index.
+func (w *world) rename(o *Object, name string) {
+	if name == o.Name {
+		return
+	}
+	old := nameKey{o.AccountID, o.Kind, o.Name}
+	w.byName[old] = slices.DeleteFunc(w.byName[old], func(x *Object) bool { return x == o })
+	if len(w.byName[old]) == 0 {
+		delete(w.byName, old)
+	}
+	o.Name = name
+	key := nameKey{o.AccountID, o.Kind, o.Name}
+	w.byName[key] = w.insertOrdered(w.byName[key], o)
+}
+
+// insertOrdered inserts the object into a list in creation order.
+func (w *world) insertOrdered(list []*Object, o *Object) []*Object {
+	at := w.position[o.ID]
+	i := sort.Search(len(list), func(i int) bool { return w.position[list[i].ID] > at })
+	return slices.Insert(list, i, o)
+}
+
+// parents answers an ad's ad set and campaign, or an ad set's campaign
+// (adset nil); nil for what is not found.
+func (w *world) parents(o *Object) (adset, campaign *Object) {
+	switch o.Kind {
+	case "ad":
+		adset = w.byID[str(o.Fields, "adset_id")]
+		if adset != nil {
+			campaign = w.byID[str(adset.Fields, "campaign_id")]
+		}
+	case "adset":
+		campaign = w.byID[str(o.Fields, "campaign_id")]
+	}
+	return adset, campaign
+}
+
+// effectiveStatus is the object's effective_status: DELETED when it, its
+// campaign or its ad set is deleted; else ARCHIVED when one of them is
+// archived; else an ad's review status; else PAUSED when it is paused itself,
+// CAMPAIGN_PAUSED or ADSET_PAUSED when its campaign or ad set is (in that
+// order); else ACTIVE.
+func (w *world) effectiveStatus(o *Object) string {
+	adset, campaign := w.parents(o)
+	for _, gone := range []string{"DELETED", "ARCHIVED"} {
+		for _, x := range []*Object{o, campaign, adset} {
+			if x != nil && x.Status == gone {
+				return gone
+			}
+		}
+	}
+	if r := w.reviews[o.ID]; r != "" && o.Kind == "ad" {
+		return r
+	}
+	switch {
+	case o.Status == "PAUSED":
+		return "PAUSED"
+	case campaign != nil && campaign.Status == "PAUSED":
+		return "CAMPAIGN_PAUSED"
+	case adset != nil && adset.Status == "PAUSED":
+		return "ADSET_PAUSED"
+	}
+	return "ACTIVE"
+}
