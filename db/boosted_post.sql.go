@@ -35,30 +35,6 @@ func (q *Queries) BoostedPostCount(ctx context.Context, arg BoostedPostCountPara
 	return posts, err
 }
 
-const boostedPostInsightFromAds = `-- name: BoostedPostInsightFromAds :exec
-INSERT INTO boosted_post_insight AS b (post_id, impressions, reach, engagement, clicks, spend, conversions)
-SELECT i.post_id, sum(i.impressions), sum(i.reach), sum(i.engagement), sum(i.clicks), sum(i.spend), sum(i.conversions)
-FROM network_a_ad_insight AS i
-WHERE i.post_id = ANY ($1::bigint[])
-GROUP BY i.post_id
-ON CONFLICT (post_id) DO UPDATE SET
-    impressions = EXCLUDED.impressions,
-    reach       = EXCLUDED.reach,
-    engagement  = EXCLUDED.engagement,
-    clicks      = EXCLUDED.clicks,
-    spend       = EXCLUDED.spend,
-    conversions = EXCLUDED.conversions,
-    updated_at  = now()
-`
-
-// The boosting engine's statistics: the insights of each post among
-// @post_ids become the sum over the post's ads (network_a_ad_insight, served
-// by network_a_ad_insight_post_idx).
-func (q *Queries) BoostedPostInsightFromAds(ctx context.Context, postIds []int64) error {
-	_, err := q.db.Exec(ctx, boostedPostInsightFromAds, postIds)
-	return err
-}
-
 const boostedPostInsightsSum = `-- name: BoostedPostInsightsSum :one
 WITH total AS (
     SELECT

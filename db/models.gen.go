@@ -271,6 +271,13 @@ type NetworkACampaign struct {
 	Currency *string `json:"currency"`
 }
 
+type NetworkAThrottle struct {
+	Scope     string    `json:"scope"`
+	Key       string    `json:"key"`
+	Until     time.Time `json:"until"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
 type Preset struct {
 	ID                int64           `json:"id"`
 	AgencyID          int64           `json:"agency_id"`

@@ -10,18 +10,24 @@ import (
 	"encoding/json"
 )
 
-const networkAAttemptAdDone = `-- name: NetworkAAttemptAdDone :one
-WITH done AS (
+const networkAAttemptAdsDone = `-- name: NetworkAAttemptAdsDone :one
+WITH made AS (
+    SELECT (x.ad ->> 'post_id')::bigint AS post_id, x.ad ->> 'ad_id' AS ad_id
+    FROM jsonb_array_elements($1::jsonb) AS x (ad)
+),
+done AS (
     UPDATE network_a_attempt AS a
-    SET state = 'done', object_id = $1::text, updated_at = now()
+    SET state = 'done', object_id = m.ad_id, updated_at = now()
+    FROM made AS m
     WHERE a.campaign_id = $2
       AND a.kind = 'ad'
-      AND a.post_id = $3
+      AND a.post_id = m.post_id
       AND a.state = 'pending'
-    RETURNING a.campaign_id, a.post_id, a.post
+    RETURNING a.campaign_id, a.post_id, a.post, a.object_id
 ),
 owner AS (
-    SELECT c.id, c.user_id, c.page_id, d.post_id, d.post
+    SELECT c.id, c.user_id, c.page_id, d.post_id, d.post, d.object_id,
+           (d.post ->> 'created_time')::timestamptz AS created
     FROM done AS d
     JOIN campaign AS c ON c.id = d.campaign_id
     WHERE c.page_id IS NOT NULL
@@ -35,7 +41,7 @@ post AS (
              ELSE coalesce(o.post ->> 'message', '') END,
         left(coalesce(o.post ->> 'permalink_url', ''), 2048),
         left(coalesce(o.post ->> 'full_picture', ''), 2048),
-        (o.post ->> 'created_time')::timestamptz,
+        o.created,
         NULL
     FROM owner AS o
     ON CONFLICT (id) DO UPDATE SET
@@ -54,53 +60,54 @@ linked AS (
 ),
 logged AS (
     INSERT INTO campaign_history (user_id, campaign_id, action, details)
-    SELECT o.user_id, o.id, 'boosted', jsonb_build_object('post_id', o.post_id, 'ad_id', $1::text)
+    SELECT o.user_id, o.id, 'boosted', jsonb_build_object('post_id', o.post_id, 'ad_id', o.object_id)
     FROM owner AS o
     JOIN post AS p ON p.id = o.post_id
+    ORDER BY o.created, o.post_id
 )
-SELECT EXISTS (SELECT 1 FROM post) AS recorded
+SELECT count(p.id) AS recorded FROM post AS p
 `
 
-type NetworkAAttemptAdDoneParams struct {
-	AdID       string `json:"ad_id"`
-	CampaignID int64  `json:"campaign_id"`
-	PostID     int64  `json:"post_id"`
+type NetworkAAttemptAdsDoneParams struct {
+	Ads        json.RawMessage `json:"ads"`
+	CampaignID int64           `json:"campaign_id"`
 }
 
-// The ad of post @post_id exists as @ad_id, all in one statement: the
-// attempt is done; the post becomes a boosted post of the campaign's user
-// and page (name = the message cut to 100 characters with `…`, link, image,
-// created = its publication, active, not stopped), linked to the campaign;
-// and the campaign's history gets {"post_id", "ad_id"} under `boosted`.
-// Nothing but the attempt is written when the campaign was deleted meanwhile,
-// or when the post id belongs to another user's post. Answers whether the
-// post was recorded.
-func (q *Queries) NetworkAAttemptAdDone(ctx context.Context, arg NetworkAAttemptAdDoneParams) (bool, error) {
-	row := q.db.QueryRow(ctx, networkAAttemptAdDone, arg.AdID, arg.CampaignID, arg.PostID)
-	var recorded bool
+// The ads of @ads (a JSON array of {"post_id", "ad_id"}) exist, all in one
+// statement: their attempts are done; each post becomes a boosted post of
+// the campaign's user and page (name = the message cut to 100 characters
+// with `…`, link, image, created = its publication, active, not stopped),
+// linked to the campaign; and the campaign's history gets {"post_id",
+// "ad_id"} under `boosted` for each, oldest post first. Nothing but the
+// attempts is written when the campaign was deleted meanwhile, nor for a
+// post id that belongs to another user's post. Answers how many posts were
+// recorded.
+func (q *Queries) NetworkAAttemptAdsDone(ctx context.Context, arg NetworkAAttemptAdsDoneParams) (int64, error) {
+	row := q.db.QueryRow(ctx, networkAAttemptAdsDone, arg.Ads, arg.CampaignID)
+	var recorded int64
 	err := row.Scan(&recorded)
 	return recorded, err
 }
 
-const networkAAttemptAdRefused = `-- name: NetworkAAttemptAdRefused :exec
+const networkAAttemptAdsRefused = `-- name: NetworkAAttemptAdsRefused :exec
 UPDATE network_a_attempt
 SET state = 'refused', updated_at = now()
 WHERE campaign_id = $1
   AND kind = 'ad'
-  AND post_id = $2
+  AND post_id = ANY ($2::bigint[])
   AND state = 'pending'
 `
 
-type NetworkAAttemptAdRefusedParams struct {
-	CampaignID int64 `json:"campaign_id"`
-	PostID     int64 `json:"post_id"`
+type NetworkAAttemptAdsRefusedParams struct {
+	CampaignID int64   `json:"campaign_id"`
+	PostIds    []int64 `json:"post_ids"`
 }
 
-// network_a refused to create the ad of post @post_id (an error answer other
-// than a refused token, e.g. the post no longer exists): the post is not
-// boosted in the campaign and not tried again.
-func (q *Queries) NetworkAAttemptAdRefused(ctx context.Context, arg NetworkAAttemptAdRefusedParams) error {
-	_, err := q.db.Exec(ctx, networkAAttemptAdRefused, arg.CampaignID, arg.PostID)
+// network_a refused to create the ads of posts @post_ids for the post's own
+// reason (the post no longer exists, it cannot be boosted): those posts are
+// not boosted in the campaign and not tried again.
+func (q *Queries) NetworkAAttemptAdsRefused(ctx context.Context, arg NetworkAAttemptAdsRefusedParams) error {
+	_, err := q.db.Exec(ctx, networkAAttemptAdsRefused, arg.CampaignID, arg.PostIds)
 	return err
 }
 
@@ -145,6 +152,65 @@ func (q *Queries) NetworkAAttemptBegin(ctx context.Context, arg NetworkAAttemptB
 	var i NetworkAAttemptBeginRow
 	err := row.Scan(&i.State, &i.Tries, &i.ObjectID)
 	return i, err
+}
+
+const networkAAttemptBeginAds = `-- name: NetworkAAttemptBeginAds :many
+INSERT INTO network_a_attempt AS a (campaign_id, kind, post_id, name, post)
+SELECT $1, 'ad', (x.attempt ->> 'post_id')::bigint, x.attempt ->> 'name', x.attempt -> 'post'
+FROM jsonb_array_elements($2::jsonb) AS x (attempt)
+WHERE EXISTS (
+    SELECT 1 FROM campaign AS c
+    WHERE c.id = $1
+      AND c.active
+      AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date))
+ON CONFLICT (campaign_id, kind, post_id) DO UPDATE SET
+    tries      = a.tries + (a.state = 'pending')::integer,
+    updated_at = now()
+RETURNING a.post_id, a.state, a.tries, a.object_id
+`
+
+type NetworkAAttemptBeginAdsParams struct {
+	CampaignID int64           `json:"campaign_id"`
+	Posts      json.RawMessage `json:"posts"`
+}
+
+type NetworkAAttemptBeginAdsRow struct {
+	PostID   int64   `json:"post_id"`
+	State    string  `json:"state"`
+	Tries    int32   `json:"tries"`
+	ObjectID *string `json:"object_id"`
+}
+
+// Records that the engine is about to create the ads of @posts (a JSON array
+// of {"post_id", "name", "post"}, each post once), or finds the earlier
+// attempts at them, in one statement, and only while the campaign still
+// runs (active, end date not past in UTC): a campaign deactivated while its
+// posts were being read gets no new ad, and the answer is empty. `tries` > 1
+// on a pending attempt means an earlier call may have created the ad
+// already: look it up by name before creating it.
+func (q *Queries) NetworkAAttemptBeginAds(ctx context.Context, arg NetworkAAttemptBeginAdsParams) ([]NetworkAAttemptBeginAdsRow, error) {
+	rows, err := q.db.Query(ctx, networkAAttemptBeginAds, arg.CampaignID, arg.Posts)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []NetworkAAttemptBeginAdsRow{}
+	for rows.Next() {
+		var i NetworkAAttemptBeginAdsRow
+		if err := rows.Scan(
+			&i.PostID,
+			&i.State,
+			&i.Tries,
+			&i.ObjectID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const networkAAttemptObjectDone = `-- name: NetworkAAttemptObjectDone :exec

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"adboost/auth"
+	"adboost/auth/networka"
 	"adboost/db"
 )
 
@@ -42,7 +43,7 @@ func checkAccessToken(token string) error {
 	if token == "" {
 		return badRequest("access-token is required")
 	}
-	if auth.CheckNetworkAToken(token) != nil {
+	if networka.CheckToken(token) != nil {
 		return badRequest("access-token is not a network_a access token")
 	}
 	return nil
@@ -73,7 +74,7 @@ func (r *signupRequest) validate() error {
 }
 
 // network answers the network_a client, or 503 when none is configured.
-func (s *Server) network() (*auth.NetworkA, error) {
+func (s *Server) network() (*networka.Client, error) {
 	if s.networkA == nil {
 		return nil, unavailable("social sign-in is not available: network_a is not configured")
 	}
@@ -84,22 +85,25 @@ func (s *Server) network() (*auth.NetworkA, error) {
 // token refused is 400 or 401 as network_a said, anything else 503. Only the
 // kind of failure is logged, never the token.
 func (s *Server) networkAError(ctx context.Context, err error) error {
-	var refused *auth.NetworkAError
+	var answered *networka.Error
 	switch {
-	case errors.Is(err, auth.ErrNetworkAToken):
+	case errors.Is(err, networka.ErrToken):
 		return badRequest("access-token is not a network_a access token")
-	case errors.As(err, &refused):
+	case errors.Is(err, networka.ErrUnavailable) && ctx.Err() != nil:
+		s.log.WarnContext(ctx, "sign-in deadline passed while calling network_a", "err", err)
+		return unavailable("the sign-in took longer than %s, network_a answering too slowly; try again later", s.cfg.SignInTimeout)
+	case errors.Is(err, networka.ErrUnavailable):
+		s.log.WarnContext(ctx, "network_a unavailable", "err", err)
+		return unavailable("network_a is unreachable or failing; try again later")
+	case errors.As(err, &answered) && (answered.Status == http.StatusBadRequest || answered.Status == http.StatusUnauthorized):
 		s.log.InfoContext(ctx, "network_a refused an access token",
-			"status", refused.Status, "type", refused.Type, "code", refused.Code)
-		if refused.Status == http.StatusUnauthorized {
+			"status", answered.Status, "type", answered.Type, "code", answered.Code)
+		if answered.Status == http.StatusUnauthorized {
 			return unauthorized("access-token was refused by network_a: it is invalid or expired")
 		}
 		return badRequest("access-token was refused by network_a: it is invalid or expired")
-	case errors.Is(err, auth.ErrNetworkAUnavailable) && ctx.Err() != nil:
-		s.log.WarnContext(ctx, "sign-in deadline passed while calling network_a", "err", err)
-		return unavailable("the sign-in took longer than %s, network_a answering too slowly; try again later", s.cfg.SignInTimeout)
-	case errors.Is(err, auth.ErrNetworkAUnavailable):
-		s.log.WarnContext(ctx, "network_a unavailable", "err", err)
+	case errors.As(err, &answered):
+		s.log.WarnContext(ctx, "network_a answered sign-in with an error", "err", err)
 		return unavailable("network_a is unreachable or failing; try again later")
 	}
 	return err
@@ -217,7 +221,7 @@ type sealedTokens struct {
 
 // sealTokens seals the tokens of a sign-in; nil without a TokenCipher (the
 // tokens are then not stored).
-func (s *Server) sealTokens(userToken string, pages []auth.NetworkAPage) (*sealedTokens, error) {
+func (s *Server) sealTokens(userToken string, pages []networka.Page) (*sealedTokens, error) {
 	c := s.cfg.TokenCipher
 	if c == nil {
 		return nil, nil
@@ -241,7 +245,7 @@ func (s *Server) sealTokens(userToken string, pages []auth.NetworkAPage) (*seale
 // storeNetworkA writes what a sign-in learnt from network_a: the user's
 // pages (refreshSources) and, when sealed, the user's token, which also ends
 // a mark of a refused one.
-func storeNetworkA(ctx context.Context, q *db.Queries, userID int64, pages []auth.NetworkAPage, sealed *sealedTokens) error {
+func storeNetworkA(ctx context.Context, q *db.Queries, userID int64, pages []networka.Page, sealed *sealedTokens) error {
 	if err := refreshSources(ctx, q, userID, pages, sealed); err != nil {
 		return err
 	}
@@ -254,7 +258,7 @@ func storeNetworkA(ctx context.Context, q *db.Queries, userID int64, pages []aut
 // refreshSources writes the user's network_a pages, with their network_b
 // accounts and, when sealed, their tokens, as network_a answered them (two
 // statements, whatever the number of pages). Pages no longer listed are kept.
-func refreshSources(ctx context.Context, q *db.Queries, userID int64, pages []auth.NetworkAPage, sealed *sealedTokens) error {
+func refreshSources(ctx context.Context, q *db.Queries, userID int64, pages []networka.Page, sealed *sealedTokens) error {
 	if len(pages) == 0 {
 		return nil
 	}
@@ -266,7 +270,7 @@ func refreshSources(ctx context.Context, q *db.Queries, userID int64, pages []au
 	for _, page := range pages {
 		b := page.NetworkB
 		if b == nil {
-			b = &auth.NetworkBAccount{}
+			b = &networka.AccountB{}
 		} else {
 			linked = append(linked, b.ID)
 		}

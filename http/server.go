@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"adboost/auth"
+	"adboost/auth/networka"
 	"adboost/db"
 )
 
@@ -70,7 +71,7 @@ type Server struct {
 	// metrics count the requests (nil in some unit tests).
 	metrics *requestMetrics
 	// networkA is nil when NetworkAAPIURL is not set.
-	networkA *auth.NetworkA
+	networkA *networka.Client
 	// passwordChecks counts the passwords compared with a stored hash.
 	passwordChecks atomic.Int64
 	// afterPasswordCheck, when set (tests only), runs between a successful
@@ -105,6 +106,9 @@ func New(cfg Config, pool *pgxpool.Pool, tokens *auth.Tokens, log *slog.Logger) 
 	if cfg.SignInTimeout <= 0 {
 		cfg.SignInTimeout = 20 * time.Second
 	}
+	if cfg.NetworkATimeout <= 0 {
+		cfg.NetworkATimeout = 5 * time.Second
+	}
 	if cfg.BodyMemory <= 0 {
 		cfg.BodyMemory = 16 << 20
 	}
@@ -118,7 +122,7 @@ func New(cfg Config, pool *pgxpool.Pool, tokens *auth.Tokens, log *slog.Logger) 
 		metrics: newRequestMetrics(cfg.Metrics), bodies: newBodyBudget(cfg.BodyMemory, cfg.BodyWait),
 		answers: newAnswerCache(answerCacheBytes)}
 	if cfg.NetworkAAPIURL != "" {
-		n, err := auth.NewNetworkA(cfg.NetworkAAPIURL, cfg.NetworkATimeout)
+		n, err := networka.New(cfg.NetworkAAPIURL, networka.Options{Timeout: cfg.NetworkATimeout})
 		if err != nil {
 			log.Error("social sign-in is off", "err", err)
 		}

@@ -1,4 +1,4 @@
-package auth
+package networka
 
 import (
 	"context"
@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
-	"time"
 
 	"adboost/auth/networkafake"
 )
 
-func TestNewNetworkA(t *testing.T) {
+func TestNew(t *testing.T) {
 	for raw, ok := range map[string]bool{
 		"https://graph.network-a.example":        true,
 		"https://graph.network-a.example/v19.0/": true,
@@ -23,54 +22,58 @@ func TestNewNetworkA(t *testing.T) {
 		"https://graph.example/?access_token=x":  false,
 		"https://user:pass@graph.example":        false,
 	} {
-		n, err := NewNetworkA(raw, 0)
+		n, err := New(raw, Options{})
 		if (err == nil) != ok {
-			t.Errorf("NewNetworkA(%q) = %v, want ok %v", raw, err, ok)
+			t.Errorf("New(%q) = %v, want ok %v", raw, err, ok)
 		}
-		if err == nil && n.client.Timeout != 5*time.Second {
-			t.Errorf("default timeout %v, want 5 s", n.client.Timeout)
+		if err == nil && (n.timeout != DefaultTimeout || n.http.Timeout != 0) {
+			t.Errorf("timeout %v (http.Client %v), want %v through the context only", n.timeout, n.http.Timeout, DefaultTimeout)
 		}
 	}
-	n, _ := NewNetworkA("https://graph.network-a.example/v19.0/", 0)
-	if u := n.endpoint("/me", nil).String(); u != "https://graph.network-a.example/v19.0/me" {
+	n, _ := New("https://graph.network-a.example/v19.0/", Options{})
+	if u := n.endpoint("/me", nil); u != "https://graph.network-a.example/v19.0/me" {
 		t.Errorf("endpoint = %s", u)
 	}
 }
 
-func TestFollow(t *testing.T) {
-	n, _ := NewNetworkA("https://graph.network-a.example/v19.0", 0)
-	for next, want := range map[string]string{
+// A paging link is followed only on the API's own scheme, host and base
+// path; its access_token is dropped.
+func TestNextLink(t *testing.T) {
+	n, _ := New("https://graph.network-a.example/v19.0", Options{})
+	cl := call{method: "GET", path: "/me/accounts"}
+	for link, want := range map[string]string{
 		"": "",
-		"https://graph.network-a.example/v19.0/me/accounts?after=QVFI&access_token=EAAsecret&limit=25": "https://graph.network-a.example/v19.0/me/accounts?after=QVFI&limit=25",
-		"/v19.0/me/accounts?after=2#frag":                          "https://graph.network-a.example/v19.0/me/accounts?after=2",
+		"https://graph.network-a.example/v19.0/me/accounts?after=QVFI&access_token=EAAsecret&limit=25": "me/accounts?after=QVFI&limit=25",
+		"/v19.0/me/accounts?after=2#frag":                          "me/accounts?after=2",
 		"https://evil.example/v19.0/me/accounts?after=2":           "error",
 		"http://graph.network-a.example/v19.0/me/accounts?after=2": "error",
 		"https://x@graph.network-a.example/v19.0/me/accounts":      "error",
+		"https://graph.network-a.example/v20.0/me/accounts":        "error",
 	} {
-		u, err := n.follow(next)
+		next, ok, err := n.next(cl, link)
 		got := ""
 		switch {
 		case err != nil:
 			got = "error"
-			if !errors.Is(err, ErrNetworkAUnavailable) {
-				t.Errorf("follow(%q) error %v is not ErrNetworkAUnavailable", next, err)
+			if !errors.Is(err, ErrUnavailable) {
+				t.Errorf("next(%q) error %v is not ErrUnavailable", link, err)
 			}
-		case u != nil:
-			got = u.String()
+		case ok:
+			got = next.relative()
 		}
 		if got != want {
-			t.Errorf("follow(%q) = %s, want %s", next, got, want)
+			t.Errorf("next(%q) = %s, want %s", link, got, want)
 		}
 	}
 }
 
-func TestCheckNetworkAToken(t *testing.T) {
+func TestCheckToken(t *testing.T) {
 	for token, ok := range map[string]bool{
 		"EAAGm0PX4ZCpsBA": true, "ya29.a0Af-_~+/x==": true, "": false, "EAA abc": false,
 		"EAA\nabc": false, "EAA\"abc": false, string(make([]byte, 5000)): false,
 	} {
-		if err := CheckNetworkAToken(token); (err == nil) != ok {
-			t.Errorf("CheckNetworkAToken(%q) = %v, want ok %v", token, err, ok)
+		if err := CheckToken(token); (err == nil) != ok {
+			t.Errorf("CheckToken(%q) = %v, want ok %v", token, err, ok)
 		}
 	}
 }
@@ -100,7 +103,7 @@ func TestAccountsPageTokens(t *testing.T) {
 		{ID: "13", Name: "C", Token: "bad token"},
 		{ID: "14", Name: "D", Token: "EAApage14"},
 	}})
-	n, err := NewNetworkA(base, 0)
+	n, err := New(base, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

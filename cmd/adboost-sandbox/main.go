@@ -31,7 +31,7 @@ import (
 	"syscall"
 	"time"
 
-	"adboost/auth"
+	"adboost/auth/networka"
 )
 
 // config is the sandbox's configuration.
@@ -110,7 +110,7 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (confi
 		return cfg, fmt.Errorf("-seed %q: want a non-negative integer", seed)
 	}
 	for name, tok := range map[string]string{"-token": cfg.userToken, "-demo-token": cfg.demoToken} {
-		if auth.CheckNetworkAToken(tok) != nil {
+		if networka.CheckToken(tok) != nil {
 			return cfg, fmt.Errorf("%s: not a bearer token (letters, digits and -._~+/ only)", name)
 		}
 	}

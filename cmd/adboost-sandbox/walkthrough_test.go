@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"adboost/auth"
+	"adboost/db/boost"
 	"adboost/db/dataset"
 	"adboost/db/dbtest"
-	"adboost/db/engine"
 	httpapi "adboost/http"
 )
 
@@ -85,7 +85,7 @@ func TestSandboxWalkthrough(t *testing.T) {
 	json.Unmarshal(post("/v1/boosted-pages/create", user.AccessToken, `{"preset_id":1,"page_id":"7000001","budget":"20.00","hashtag":"#gymlife",
 		"targeting":{"geo_locations":{"countries":["CZ"]},"age_min":18,"age_max":35}}`), &campaign)
 
-	eng, err := engine.New(pool, engine.Config{NetworkAURL: sb.base, Cipher: cipher}, log)
+	eng, err := boost.New(pool, boost.Config{NetworkAURL: sb.base, Cipher: cipher}, log)
 	if err != nil {
 		t.Fatal(err)
 	}

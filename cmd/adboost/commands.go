@@ -19,8 +19,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"adboost/db"
+	"adboost/db/boost"
 	"adboost/db/dataset"
-	"adboost/db/engine"
 	"adboost/db/outbox"
 	httpapi "adboost/http"
 )
@@ -96,7 +96,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	err = db.MigrateUp(ctx, migrations)
 	if err == nil {
-		err = engine.Migrate(ctx, migrations) // River's own tables
+		err = boost.Migrate(ctx, migrations) // River's own tables
 	}
 	migrations.Close()
 	if err != nil {
@@ -274,7 +274,7 @@ func migrate(ctx context.Context, cfg config, direction string, stdout io.Writer
 			return err
 		}
 		// River's own migrations: the job tables of the boosting engine.
-		if err := engine.Migrate(ctx, pool); err != nil {
+		if err := boost.Migrate(ctx, pool); err != nil {
 			return err
 		}
 		return db.GeoLoad(ctx, pool)
@@ -339,7 +339,7 @@ func demo(ctx context.Context, cfg config, log *slog.Logger) error {
 // engineRunner answers the River runner of the boosting engine, or nil
 // (with a warning) when the engine is off: no TOKEN_ENCRYPTION_KEY, no
 // NETWORK_A_API_URL, or ENGINE_INTERVAL=0.
-func engineRunner(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*engine.Runner, error) {
+func engineRunner(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Runner, error) {
 	switch {
 	case cfg.tokenCipher == nil:
 		log.Warn("TOKEN_ENCRYPTION_KEY is not set: network_a tokens are not stored and the boosting engine is off")
@@ -355,14 +355,16 @@ func engineRunner(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*engine.Run
 	if err != nil {
 		return nil, err
 	}
-	return engine.NewRunner(pool, e, cfg.engineInterval, 0, log)
+	return boost.NewRunner(pool, e, cfg.engineInterval, log)
 }
 
-func newEngine(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*engine.Engine, error) {
-	return engine.New(pool, engine.Config{
+func newEngine(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Engine, error) {
+	return boost.New(pool, boost.Config{
 		NetworkAURL: cfg.networkAURL,
 		Cipher:      cfg.tokenCipher,
 		PostMaxAge:  cfg.enginePostMaxAge,
+		Workers:     cfg.engineWorkers,
+		Calls:       cfg.engineCalls,
 	}, log)
 }
 
@@ -384,6 +386,7 @@ func runEngine(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	defer e.Close()
 	if err := e.Cycle(ctx); err != nil {
 		return err
 	}

@@ -8,12 +8,14 @@ import (
 	"net/mail"
 	"net/netip"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
 	"adboost/auth"
+	"adboost/auth/networka"
 	"adboost/db"
-	"adboost/db/engine"
+	"adboost/db/boost"
 	"adboost/db/outbox"
 	httpapi "adboost/http"
 )
@@ -53,6 +55,10 @@ type config struct {
 	// enginePostMaxAge is how old a post may be and still be boosted
 	// (ENGINE_POST_MAX_AGE).
 	enginePostMaxAge time.Duration
+	// engineWorkers bounds the campaigns in flight per process
+	// (ENGINE_WORKERS), engineCalls the network_a requests in flight
+	// (ENGINE_CALLS); the same in serve and `adboost engine`.
+	engineWorkers, engineCalls int
 }
 
 var decimal = regexp.MustCompile(`^[0-9]{1,8}(\.[0-9]{1,2})?$`)
@@ -100,7 +106,7 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 		return c, err
 	}
 	if c.networkAURL != "" {
-		if _, err := auth.NewNetworkA(c.networkAURL, 0); err != nil {
+		if _, err := networka.New(c.networkAURL, networka.Options{}); err != nil {
 			return c, fmt.Errorf("NETWORK_A_API_URL: %w", err)
 		}
 	}
@@ -121,10 +127,16 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 			return c, err
 		}
 	}
-	if c.engineInterval, err = duration(getenv, "ENGINE_INTERVAL", engine.DefaultInterval, true); err != nil {
+	if c.engineInterval, err = duration(getenv, "ENGINE_INTERVAL", boost.DefaultInterval, true); err != nil {
 		return c, err
 	}
-	if c.enginePostMaxAge, err = duration(getenv, "ENGINE_POST_MAX_AGE", engine.DefaultPostMaxAge, false); err != nil {
+	if c.enginePostMaxAge, err = duration(getenv, "ENGINE_POST_MAX_AGE", boost.DefaultPostMaxAge, false); err != nil {
+		return c, err
+	}
+	if c.engineWorkers, err = count(getenv, "ENGINE_WORKERS", boost.DefaultWorkers, 10000); err != nil {
+		return c, err
+	}
+	if c.engineCalls, err = count(getenv, "ENGINE_CALLS", boost.DefaultCalls, 1000); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -158,6 +170,19 @@ func duration(getenv func(string) string, name string, def time.Duration, zeroOK
 		return 0, fmt.Errorf("%s %q is not a positive duration such as 168h", name, v)
 	}
 	return d, nil
+}
+
+// count reads a whole number variable from 1 to most.
+func count(getenv func(string) string, name string, def, most int) (int, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > most {
+		return 0, fmt.Errorf("%s %q is not a whole number from 1 to %d", name, v, most)
+	}
+	return n, nil
 }
 
 func or(v, def string) string {

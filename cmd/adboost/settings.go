@@ -38,6 +38,8 @@ var settings = []setting{
 	{"TOKEN_ENCRYPTION_KEY", "none: network_a tokens are not stored and the boosting engine is off (warning)", "32 bytes, standard base64 (`openssl rand -base64 32`): seals the network_a tokens that sign-up, login-sn and `import` store (AES-256-GCM)"},
 	{"ENGINE_INTERVAL", "`5m`", "how often `serve` runs a boosting-engine cycle; `0` = never"},
 	{"ENGINE_POST_MAX_AGE", "`168h`", "how old a post may be and still be boosted"},
+	{"ENGINE_WORKERS", "`64`", "campaigns the boosting engine works on at once per process (`serve` and `adboost engine` alike): they wait on network_a, not on the CPU"},
+	{"ENGINE_CALLS", "`16`", "network_a requests in flight per process; the engine's calls go out in batches of up to 50"},
 	{"CORS_ALLOWED_ORIGINS", "none: no page of another origin may call the API", "comma-separated origins (`https://dash.example.com,http://localhost:3000`; `*` = any) that get CORS answers and preflights"},
 	{"METRICS_ADDR", "none: `GET /metrics` on `HTTP_ADDR`", "serves `GET /metrics` on this address instead (e.g. `127.0.0.1:9090`, off the public listener)"},
 	{"LOG_FORMAT", "`text`", "`text` or `json` (one object a line), on standard error"},

@@ -1,15 +1,17 @@
-package engine_test
+package boost_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
+	"adboost/auth/networka"
 	"adboost/auth/networkafake"
-	"adboost/db/engine"
+	"adboost/db/boost"
 )
 
 // campaignState answers what the database records of campaign 7 on
@@ -29,16 +31,46 @@ func (w *world) campaignState(post int64) (status, attempt string) {
 // failedUnavailable checks that a cycle failed campaign 7 as worth retrying.
 func (w *world) failedUnavailable(err error, what string) {
 	w.t.Helper()
-	var cycleErr *engine.CycleError
-	if !errors.As(err, &cycleErr) || !errors.Is(cycleErr.Failed[7], engine.ErrUnavailable) {
+	var cycleErr *boost.CycleError
+	if !errors.As(err, &cycleErr) || !errors.Is(cycleErr.Failed[7], networka.ErrUnavailable) {
 		w.t.Fatalf("%s: cycle answered %v, want campaign 7 failed with ErrUnavailable", what, err)
 	}
 }
 
+// pauseEnds ends network_a's pauses: those kept in PostgreSQL, and the
+// engine's own (a new engine knows only those PostgreSQL keeps).
+func (w *world) pauseEnds() {
+	w.t.Helper()
+	if _, err := w.pool.Exec(context.Background(), `UPDATE network_a_throttle SET until = now() - interval '1 second'`); err != nil {
+		w.t.Fatal(err)
+	}
+	w.engine = w.newEngine()
+}
+
+// throttles answers the pauses in force, as "scope key" lines.
+func (w *world) throttles() string {
+	w.t.Helper()
+	rows, err := w.pool.Query(context.Background(),
+		`SELECT scope || ' ' || key FROM network_a_throttle WHERE until > now() ORDER BY 1`)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			w.t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, ",")
+}
+
 // Graph answers a rate limit as HTTP 400 (code 17 here): the pause did not
 // happen, so nothing is recorded (the campaign still runs, its post is not
-// stopped) and the next cycle pauses it. The same for a resumption refused
-// with is_transient.
+// stopped), no call is made with the user's token for the minute network_a
+// asks, and the cycle after that pauses it. The same for a resumption
+// refused with is_transient (no rate limit: tried again at once).
 func TestEnginePauseRateLimitedIsRetried(t *testing.T) {
 	w := newWorld(t)
 	w.post("1", "#gym", time.Hour, 0)
@@ -49,6 +81,16 @@ func TestEnginePauseRateLimitedIsRetried(t *testing.T) {
 
 	w.fake.FailCalls(http.MethodPost, campaign, 1, networkafake.RateLimited())
 	w.failedUnavailable(w.engine.Cycle(context.Background()), "pause rate-limited")
+	if got := w.throttles(); got != "user 100" {
+		t.Fatalf("pauses in force %q, want the user's", got)
+	}
+	w.fake.ClearRequests()
+	w.failedUnavailable(w.engine.Cycle(context.Background()), "pause while the user's calls wait")
+	for _, c := range w.fake.Calls() {
+		if c.Token == userToken {
+			t.Errorf("a call with the user's token during the user's pause: %s %s", c.Method, c.Path)
+		}
+	}
 	if c := w.object("campaign", "adboost-7"); c.Status != "ACTIVE" {
 		t.Fatalf("network_a campaign %s, the fake should have refused the pause", c.Status)
 	}
@@ -62,6 +104,7 @@ func TestEnginePauseRateLimitedIsRetried(t *testing.T) {
 		t.Errorf("campaign 7 not due after a failed pause: %v %v", due, err)
 	}
 
+	w.pauseEnds()
 	w.cycle()
 	if c := w.object("campaign", "adboost-7"); c.Status != "PAUSED" {
 		t.Errorf("network_a campaign %s after the rate limit lifted, want PAUSED", c.Status)
@@ -106,7 +149,7 @@ func TestEnginePauseRefusedOrGone(t *testing.T) {
 
 	w.fake.FailCalls(http.MethodPost, campaign, 1, networkafake.Error{Code: 200, Message: "(#200) Permissions error"})
 	err := w.engine.Cycle(context.Background())
-	var cycleErr *engine.CycleError
+	var cycleErr *boost.CycleError
 	if !errors.As(err, &cycleErr) || cycleErr.Failed[7] == nil {
 		t.Fatalf("pause refused: cycle answered %v, want campaign 7 failed", err)
 	}
@@ -128,29 +171,48 @@ func TestEnginePauseRefusedOrGone(t *testing.T) {
 }
 
 // An ad create answered with a rate limit or a transient error is made
-// again in a later cycle; it is never taken for a refusal of the post.
+// again in a later cycle; it is never taken for a refusal of the post. A
+// rate limit pauses the calls of its scope (the application for code 4, the
+// user for 17, the ad account for 613 and 80000–80014) until network_a's
+// time has passed; a passing error pauses nothing.
 func TestEngineAdCreateRateLimitedIsRetried(t *testing.T) {
-	for name, answer := range map[string]networkafake.Error{
-		"user limit 17":     networkafake.RateLimited(),
-		"app limit 4":       {Code: 4, Message: "(#4) Application request limit reached"},
-		"page limit 32":     {Code: 32, Message: "(#32) Page request limit reached"},
-		"hourly limit 613":  {Code: 613, Message: "(#613) Calls within one hour exceeded"},
-		"app limit 341":     {Code: 341, Message: "(#341) Application limit reached"},
-		"unknown error 1":   {Code: 1, Message: "(#1) An unknown error occurred"},
-		"unavailable 2":     {Code: 2, Message: "(#2) Service temporarily unavailable"},
-		"business use case": {Code: 80004, Status: http.StatusForbidden, Message: "(#80004) There have been too many calls to this ad-account"},
-		"is_transient":      {Code: 100, Transient: true, Message: "(#100) Invalid parameter"},
+	for name, c := range map[string]struct {
+		answer networkafake.Error
+		paused string
+	}{
+		"user limit 17":     {networkafake.RateLimited(), "user 100"},
+		"app limit 4":       {networkafake.Error{Code: 4, Message: "(#4) Application request limit reached"}, "app "},
+		"page limit 32":     {networkafake.Error{Code: 32, Message: "(#32) Page request limit reached"}, ""},
+		"hourly limit 613":  {networkafake.Error{Code: 613, Message: "(#613) Calls within one hour exceeded"}, "ad_account 1"},
+		"app limit 341":     {networkafake.Error{Code: 341, Message: "(#341) Application limit reached"}, ""},
+		"unknown error 1":   {networkafake.Error{Code: 1, Message: "(#1) An unknown error occurred"}, ""},
+		"unavailable 2":     {networkafake.Error{Code: 2, Message: "(#2) Service temporarily unavailable"}, ""},
+		"business use case": {networkafake.Error{Code: 80004, Status: http.StatusForbidden, Message: "(#80004) There have been too many calls to this ad-account"}, "ad_account 1"},
+		"is_transient":      {networkafake.Error{Code: 100, Transient: true, Message: "(#100) Invalid parameter"}, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			w := newWorld(t)
 			w.post("1", "#gym", time.Hour, 0)
-			w.fake.FailCalls(http.MethodPost, "act_1/ads", 1, answer)
+			w.fake.FailCalls(http.MethodPost, "act_1/ads", 1, c.answer)
 			w.failedUnavailable(w.engine.Cycle(context.Background()), "ad create "+name)
 			if _, attempt := w.campaignState(1); attempt != "pending" {
 				t.Fatalf("attempt %q after %s, want pending", attempt, name)
 			}
 			if got := w.list(7); len(got) != 0 {
 				t.Fatalf("recorded without an ad: %v", got)
+			}
+			if got := w.throttles(); got != c.paused {
+				t.Fatalf("pauses in force %q, want %q", got, c.paused)
+			}
+			if c.paused != "" {
+				w.fake.ClearRequests()
+				w.failedUnavailable(w.engine.Cycle(context.Background()), "cycle during the pause")
+				for _, call := range w.fake.Calls() {
+					if strings.HasPrefix(call.Path, "/act_1/") {
+						t.Errorf("a call on the ad account during the pause: %s %s", call.Method, call.Path)
+					}
+				}
+				w.pauseEnds()
 			}
 			w.cycle()
 			if got := w.ids(w.list(7)); got != "1" {
@@ -191,6 +253,7 @@ func TestEngineFindFailureIsRetried(t *testing.T) {
 		if _, attempt := w.campaignState(1); attempt != "pending" {
 			t.Fatalf("attempt %q after the lookup failed with code %d, want pending", attempt, answer.Code)
 		}
+		w.pauseEnds()
 	}
 	w.cycle()
 	if got := w.names("ad"); got != "adboost-7-1" {

@@ -1,4 +1,4 @@
-package engine_test
+package boost_test
 
 import (
 	"context"
@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"adboost/auth/networka"
 	"adboost/auth/networkafake"
 	"adboost/db"
-	"adboost/db/engine"
+	"adboost/db/boost"
 )
 
 // publishRulePosts publishes posts that meet and miss each rule. Campaign 7
@@ -73,10 +74,10 @@ func TestEngineBoostsMatchingPosts(t *testing.T) {
 
 	// One network_a campaign and ad set per adboost campaign, in the first
 	// active ad account; one ad per boosted post.
-	if got := w.names("campaign"); got != "adboost-7,adboost-8" {
+	if got := w.sortedNames("campaign"); got != "adboost-7,adboost-8" {
 		t.Errorf("campaigns %s", got)
 	}
-	if got := w.names("adset"); got != "adboost-7,adboost-8" {
+	if got := w.sortedNames("adset"); got != "adboost-7,adboost-8" {
 		t.Errorf("ad sets %s", got)
 	}
 	c7 := w.object("campaign", "adboost-7")
@@ -99,7 +100,7 @@ func TestEngineBoostsMatchingPosts(t *testing.T) {
 		t.Errorf("ad set adboost-8:\n got %s\nwant %s", got, want8)
 	}
 	// Oldest post first.
-	if got := w.names("ad"); got != "adboost-7-8,adboost-7-6,adboost-7-3,adboost-7-1,adboost-8-5,adboost-8-3,adboost-8-2" {
+	if got := w.namesOf("ad", "adboost-7-") + " " + w.namesOf("ad", "adboost-8-"); got != "adboost-7-8,adboost-7-6,adboost-7-3,adboost-7-1 adboost-8-5,adboost-8-3,adboost-8-2" {
 		t.Errorf("ads %s", got)
 	}
 	ad := w.object("ad", "adboost-7-3")
@@ -117,14 +118,14 @@ func TestEngineBoostsMatchingPosts(t *testing.T) {
 	// Reach was asked only for campaign 8's candidates (2, 3, 4, 5), and
 	// followers once.
 	var reachAsked, followersAsked []string
-	for _, r := range w.fake.Requests() {
+	for _, r := range w.fake.Calls() {
 		if strings.Contains(r.Path, "/insights?metric=post_impressions_unique") {
-			reachAsked = append(reachAsked, strings.Split(strings.TrimPrefix(r.Path, "/v19.0/"), "/")[0])
+			reachAsked = append(reachAsked, strings.Split(strings.TrimPrefix(r.Path, "/"), "/")[0])
 		}
 		if strings.Contains(r.Path, "fields=followers_count") {
 			followersAsked = append(followersAsked, r.Path)
 		}
-		if strings.Contains(r.Path, "access_token") {
+		if strings.Contains(r.Path, userToken) || strings.Contains(r.Path, pageToken) {
 			t.Errorf("a token in a URL: %s", r.Path)
 		}
 	}
@@ -138,10 +139,10 @@ func TestEngineBoostsMatchingPosts(t *testing.T) {
 	// A second cycle boosts nothing again; a new post is boosted.
 	w.post("10", "Back to the #gym", 0, 0)
 	w.cycle()
-	if got := w.names("ad"); got != "adboost-7-8,adboost-7-6,adboost-7-3,adboost-7-1,adboost-8-5,adboost-8-3,adboost-8-2,adboost-7-10" {
+	if got := w.namesOf("ad", "adboost-7-") + " " + w.namesOf("ad", "adboost-8-"); got != "adboost-7-8,adboost-7-6,adboost-7-3,adboost-7-1,adboost-7-10 adboost-8-5,adboost-8-3,adboost-8-2" {
 		t.Errorf("after a second cycle, ads %s", got)
 	}
-	if got := w.names("campaign"); got != "adboost-7,adboost-8" {
+	if got := w.sortedNames("campaign"); got != "adboost-7,adboost-8" {
 		t.Errorf("after a second cycle, campaigns %s", got)
 	}
 	if got := len(w.boostedEntries(7)); got != 5 {
@@ -357,7 +358,7 @@ func TestEngineThreeEnginesBoostOnce(t *testing.T) {
 	w := newWorld(t)
 	w.publishRulePosts()
 	w.fake.SetDelay(5 * time.Millisecond) // the cycles overlap
-	engines := []*engine.Engine{w.engine, w.newEngine(), w.newEngine()}
+	engines := []*boost.Engine{w.engine, w.newEngine(), w.newEngine()}
 	for round := range 3 {
 		var wg sync.WaitGroup
 		errs := make([]error, len(engines))
@@ -390,10 +391,10 @@ func TestEngineNetworkDown(t *testing.T) {
 	w.post("1", "#gym", time.Hour, 0)
 	w.fake.SetDown(true)
 	err := w.engine.Cycle(context.Background())
-	var cycleErr *engine.CycleError
+	var cycleErr *boost.CycleError
 	if !errors.As(err, &cycleErr) || len(cycleErr.Failed) != 2 || cycleErr.Failed[7] == nil || cycleErr.Failed[8] == nil ||
 		!strings.Contains(err.Error(), "campaign 7") || !strings.Contains(err.Error(), "campaign 8") ||
-		!errors.Is(cycleErr.Failed[7], engine.ErrUnavailable) {
+		!errors.Is(cycleErr.Failed[7], networka.ErrUnavailable) {
 		t.Fatalf("cycle with network_a down: %v", err)
 	}
 	if got := w.list(0); len(got) != 0 {
@@ -409,7 +410,7 @@ func TestEngineNetworkDown(t *testing.T) {
 			w.fake.SetDown(true)
 		}
 	})
-	if err := w.engine.Campaign(context.Background(), 7); !errors.Is(err, engine.ErrUnavailable) {
+	if err := w.engine.Campaign(context.Background(), 7); !errors.Is(err, networka.ErrUnavailable) {
 		t.Fatalf("campaign with network_a down halfway: %v", err)
 	}
 	if got := w.list(0); len(got) != 0 {
@@ -534,14 +535,14 @@ func TestEngineDueNeedsToken(t *testing.T) {
 func TestEngineNetworkTimeout(t *testing.T) {
 	w := newWorld(t)
 	w.post("1", "#gym", time.Hour, 0)
-	e, err := engine.New(w.pool, engine.Config{NetworkAURL: w.fakeURL, Cipher: w.cipher, CallTimeout: 100 * time.Millisecond}, w.log)
+	e, err := boost.New(w.pool, boost.Config{NetworkAURL: w.fakeURL, Cipher: w.cipher, CallTimeout: 100 * time.Millisecond}, w.log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.fake.SetDelay(time.Second)
 	err = e.Cycle(context.Background())
-	var cycleErr *engine.CycleError
-	if !errors.As(err, &cycleErr) || !errors.Is(cycleErr.Failed[7], engine.ErrUnavailable) {
+	var cycleErr *boost.CycleError
+	if !errors.As(err, &cycleErr) || !errors.Is(cycleErr.Failed[7], networka.ErrUnavailable) {
 		t.Fatalf("cycle with network_a slow: %v", err)
 	}
 	if got := w.list(0); len(got) != 0 {
@@ -578,7 +579,7 @@ func TestEngineAdRefused(t *testing.T) {
 	}
 	w.cycle() // not tried again
 	n := 0
-	for _, r := range w.fake.Requests() {
+	for _, r := range w.fake.Calls() {
 		if strings.Contains(r.Body, "456_777") {
 			n++
 		}

@@ -1,4 +1,4 @@
-package engine_test
+package boost_test
 
 import (
 	"context"
@@ -79,8 +79,8 @@ func TestEnginePageTokenRefused(t *testing.T) {
 	if page, _ := w.tokenMarks(); !page {
 		t.Error("a sign-in that does not list the page cleared its mark")
 	}
-	for _, r := range w.fake.Requests() {
-		if r.Authorization == "Bearer "+pageToken {
+	for _, r := range w.fake.Calls() {
+		if r.Token == pageToken {
 			t.Errorf("the refused page token was used again: %s %s", r.Method, r.Path)
 		}
 	}

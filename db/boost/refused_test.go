@@ -1,4 +1,4 @@
-package engine_test
+package boost_test
 
 import (
 	"errors"

@@ -1,9 +1,10 @@
-package engine
+package boost
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -23,9 +24,17 @@ const DefaultInterval = 5 * time.Minute
 // and their reach, the ads, their statistics).
 const CampaignJobTimeout = 10 * time.Minute
 
-// CampaignJobMaxAttempts is how many times a campaign's job of one cycle is
-// tried (with River's exponential backoff) before the next cycles take over.
+// CampaignJobMaxAttempts is how many times a campaign's job is tried (with
+// River's exponential backoff) before the next cycles take over.
 const CampaignJobMaxAttempts = 5
+
+// unfinished are the job states in which a campaign's job counts as its one
+// unit of work: a cycle enqueues no second job for a campaign while one is
+// waiting, running or waiting for a retry (CONTRACT §16).
+var unfinished = []rivertype.JobState{
+	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
+	rivertype.JobStateRunning, rivertype.JobStateScheduled,
+}
 
 // Job kinds.
 const (
@@ -72,8 +81,8 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 }
 
 // Runner runs the engine on River: a periodic cycle job every interval, and
-// one job per due campaign, unique per campaign and interval, retried with
-// backoff when it fails.
+// one job per due campaign, at most one unfinished per campaign, retried
+// with backoff when it fails.
 type Runner struct {
 	client   *river.Client[pgx.Tx]
 	engine   *Engine
@@ -81,16 +90,13 @@ type Runner struct {
 	metrics  *metrics
 }
 
-// NewRunner makes the River client of the engine (not started). Workers is
-// how many campaigns one process works on at once; 0 = a quarter of the
-// pool's connections (at least 1, at most 8): each campaign being worked on
-// holds one connection, River holds one or two, and the API keeps the rest.
-func NewRunner(pool *pgxpool.Pool, e *Engine, interval time.Duration, workers int, log *slog.Logger) (*Runner, error) {
+// NewRunner makes the River client of the engine (not started): it works
+// on the engine's Workers campaigns at once. A campaign's work holds a
+// database connection only for each statement, never while it waits for
+// network_a, so the workers are not bound by the pool.
+func NewRunner(pool *pgxpool.Pool, e *Engine, interval time.Duration, log *slog.Logger) (*Runner, error) {
 	if interval <= 0 {
 		return nil, fmt.Errorf("engine: interval %s is not positive", interval)
-	}
-	if workers < 1 {
-		workers = min(max(int(pool.Config().MaxConns)/4, 1), 8)
 	}
 	r := &Runner{engine: e, interval: interval, metrics: newMetrics()}
 	workersBundle := river.NewWorkers()
@@ -100,8 +106,10 @@ func NewRunner(pool *pgxpool.Pool, e *Engine, interval time.Duration, workers in
 		// River reports its job counts every few seconds at info: only its
 		// warnings and errors reach the log.
 		Logger:  slog.New(minLevel{log.Handler(), slog.LevelWarn}).With("component", "river"),
-		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: workers}},
+		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: e.Workers()}},
 		Workers: workersBundle,
+		// Jobs are short and many: fetch the next ones soon after a batch.
+		FetchCooldown: 10 * time.Millisecond,
 		PeriodicJobs: []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(interval),
 				func() (river.JobArgs, *river.InsertOpts) {
@@ -121,12 +129,13 @@ func NewRunner(pool *pgxpool.Pool, e *Engine, interval time.Duration, workers in
 	return r, nil
 }
 
-// Start starts working jobs; Stop ends.
+// Start starts working jobs; Stop ends them and closes the engine.
 func (r *Runner) Start(ctx context.Context) error { return r.client.Start(ctx) }
 
 // Stop waits for the jobs being worked until ctx ends, then cancels them
 // (and waits 2 s more at most).
 func (r *Runner) Stop(ctx context.Context) error {
+	defer r.engine.Close()
 	err := r.client.Stop(ctx)
 	if ctx.Err() != nil {
 		cancelCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
@@ -139,31 +148,38 @@ func (r *Runner) Stop(ctx context.Context) error {
 // Client is the River client (tests insert jobs and subscribe with it).
 func (r *Runner) Client() *river.Client[pgx.Tx] { return r.client }
 
+// enqueueChunk is how many jobs one insert carries.
+const enqueueChunk = 5000
+
 // EnqueueCycle enqueues one job per due campaign of the current cycle (what
-// the periodic job does), each unique per campaign and interval.
+// the periodic job does), except for a campaign whose job of an earlier
+// cycle is still unfinished (a cycle that overran its interval). It answers
+// how many jobs it inserted.
 func (r *Runner) EnqueueCycle(ctx context.Context) (int, error) {
 	ids, err := r.engine.Due(ctx)
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
-	params := make([]river.InsertManyParams, len(ids))
-	for i, id := range ids {
-		params[i] = river.InsertManyParams{
-			Args: CampaignArgs{CampaignID: id},
-			InsertOpts: &river.InsertOpts{
-				MaxAttempts: CampaignJobMaxAttempts,
-				UniqueOpts:  river.UniqueOpts{ByArgs: true, ByPeriod: r.interval},
-			},
-		}
-	}
-	res, err := r.client.InsertMany(ctx, params)
-	if err != nil {
-		return 0, err
-	}
 	inserted := 0
-	for _, x := range res {
-		if !x.UniqueSkippedAsDuplicate {
-			inserted++
+	for chunk := range slices.Chunk(ids, enqueueChunk) {
+		params := make([]river.InsertManyParams, len(chunk))
+		for i, id := range chunk {
+			params[i] = river.InsertManyParams{
+				Args: CampaignArgs{CampaignID: id},
+				InsertOpts: &river.InsertOpts{
+					MaxAttempts: CampaignJobMaxAttempts,
+					UniqueOpts:  river.UniqueOpts{ByArgs: true, ByState: unfinished},
+				},
+			}
+		}
+		res, err := r.client.InsertMany(ctx, params)
+		if err != nil {
+			return inserted, err
+		}
+		for _, x := range res {
+			if !x.UniqueSkippedAsDuplicate {
+				inserted++
+			}
 		}
 	}
 	return inserted, nil

@@ -1,4 +1,4 @@
-package engine_test
+package boost_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"adboost/db/engine"
+	"adboost/db/boost"
 )
 
 // The engine on River: the periodic cycle enqueues one job per campaign,
@@ -18,11 +18,11 @@ import (
 func TestRunnerMetrics(t *testing.T) {
 	w := newWorld(t)
 	ctx := context.Background()
-	if err := engine.Migrate(ctx, w.pool); err != nil {
+	if err := boost.Migrate(ctx, w.pool); err != nil {
 		t.Fatal(err)
 	}
 	w.post("1", "#gym", time.Hour, 0)
-	runner, err := engine.NewRunner(w.pool, w.engine, time.Hour, 2, w.log)
+	runner, err := boost.NewRunner(w.pool, w.engine, time.Hour, w.log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestRunnerMetrics(t *testing.T) {
 	}
 	// network_a down: a new job for campaign 7 fails and waits for its retry.
 	w.fake.SetDown(true)
-	if _, err := runner.Client().Insert(ctx, engine.CampaignArgs{CampaignID: 7}, nil); err != nil {
+	if _, err := runner.Client().Insert(ctx, boost.CampaignArgs{CampaignID: 7}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for counter(t, reg, "failed") < 1 && time.Now().Before(deadline) {

@@ -1,4 +1,4 @@
-package engine_test
+package boost_test
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"adboost/db"
+	"adboost/db/boost"
 	"adboost/db/dataset"
 	"adboost/db/dbtest"
-	"adboost/db/engine"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
@@ -117,7 +117,7 @@ func TestReachQualifies(t *testing.T) {
 		{5, 1000, 0, true},
 		{1000, 1000, 100, true},
 	} {
-		if got := engine.ReachQualifies(c.reach, c.followers, c.percent); got != c.want {
+		if got := boost.ReachQualifies(c.reach, c.followers, c.percent); got != c.want {
 			t.Errorf("ReachQualifies(%d, %d, %d) = %v", c.reach, c.followers, c.percent, got)
 		}
 	}
@@ -125,7 +125,7 @@ func TestReachQualifies(t *testing.T) {
 
 func TestPostID(t *testing.T) {
 	for in, want := range map[string]int64{"456_9001": 9001, "9001": 0, "456_x": 0, "456_0": 0, "456_-3": 0} {
-		got, ok := engine.PostID(in)
+		got, ok := boost.PostID(in)
 		if got != want && ok || ok != (want > 0) {
 			t.Errorf("PostID(%q) = %d, %v", in, got, ok)
 		}

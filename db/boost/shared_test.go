@@ -1,4 +1,4 @@
-package engine_test
+package boost_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"adboost/auth/networkafake"
 	"adboost/db"
-	"adboost/db/engine"
+	"adboost/db/boost"
 )
 
 // listed answers post id as boosted-posts/list of a campaign shows it.
@@ -132,7 +132,7 @@ func TestEngineConcurrentPausesStopSharedPost(t *testing.T) {
 
 	holding, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	go func() {
-		done <- engine.InPostsTx(ctx, first, 100, func(q *db.Queries) error {
+		done <- boost.InPostsTx(ctx, first, 100, func(q *db.Queries) error {
 			if _, err := q.NetworkACampaignPaused(ctx, 8); err != nil {
 				return err
 			}
@@ -144,7 +144,7 @@ func TestEngineConcurrentPausesStopSharedPost(t *testing.T) {
 	<-holding
 	secondDone := make(chan error, 1)
 	go func() {
-		secondDone <- engine.InPostsTx(ctx, second, 100, func(q *db.Queries) error {
+		secondDone <- boost.InPostsTx(ctx, second, 100, func(q *db.Queries) error {
 			_, err := q.NetworkACampaignPaused(ctx, 7)
 			return err
 		})

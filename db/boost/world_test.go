@@ -1,4 +1,4 @@
-package engine_test
+package boost_test
 
 import (
 	"bytes"
@@ -20,9 +20,9 @@ import (
 
 	"adboost/auth"
 	"adboost/auth/networkafake"
+	"adboost/db/boost"
 	"adboost/db/dataset"
 	"adboost/db/dbtest"
-	"adboost/db/engine"
 	httpapi "adboost/http"
 )
 
@@ -44,7 +44,7 @@ type world struct {
 	fake    *networkafake.Fake
 	fakeURL string
 	cipher  *auth.TokenCipher
-	engine  *engine.Engine
+	engine  *boost.Engine
 	logs    *syncBuffer
 	log     *slog.Logger
 	api     *httptest.Server
@@ -130,12 +130,13 @@ func newWorld(t *testing.T) *world {
 	return w
 }
 
-func (w *world) newEngine() *engine.Engine {
+func (w *world) newEngine() *boost.Engine {
 	w.t.Helper()
-	e, err := engine.New(w.pool, engine.Config{NetworkAURL: w.fakeURL, Cipher: w.cipher, PostMaxAge: 168 * time.Hour}, w.log)
+	e, err := boost.New(w.pool, boost.Config{NetworkAURL: w.fakeURL, Cipher: w.cipher, PostMaxAge: 168 * time.Hour}, w.log)
 	if err != nil {
 		w.t.Fatal(err)
 	}
+	w.t.Cleanup(e.Close)
 	return e
 }
 
@@ -251,6 +252,19 @@ func (w *world) names(kind string) string {
 	var s []string
 	for _, o := range w.fake.Objects(kind) {
 		s = append(s, o.Name)
+	}
+	return strings.Join(s, ",")
+}
+
+// namesOf answers the names of the fake's objects of a kind that start with
+// prefix, in creation order: the order within one campaign, whose work is
+// one sequence, while campaigns run side by side.
+func (w *world) namesOf(kind, prefix string) string {
+	var s []string
+	for _, o := range w.fake.Objects(kind) {
+		if strings.HasPrefix(o.Name, prefix) {
+			s = append(s, o.Name)
+		}
 	}
 	return strings.Join(s, ",")
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"adboost/auth"
+	"adboost/auth/networka"
 	"adboost/db"
 )
 
@@ -54,7 +54,7 @@ func loadSources(ctx context.Context, q *db.Queries, raw json.RawMessage, o Opti
 		switch {
 		case s.Platform != "network_a":
 			return invalid("access_token", "only a network_a page has an access token")
-		case auth.CheckNetworkAToken(s.AccessToken) != nil:
+		case networka.CheckToken(s.AccessToken) != nil:
 			return invalid("access_token", "is not a network_a access token")
 		case o.TokenCipher == nil:
 			return invalid("access_token", "cannot be stored without TOKEN_ENCRYPTION_KEY")

@@ -126,21 +126,3 @@ ON CONFLICT (post_id) DO UPDATE SET
     spend       = EXCLUDED.spend,
     conversions = EXCLUDED.conversions,
     updated_at  = now();
-
--- name: BoostedPostInsightFromAds :exec
--- The boosting engine's statistics: the insights of each post among
--- @post_ids become the sum over the post's ads (network_a_ad_insight, served
--- by network_a_ad_insight_post_idx).
-INSERT INTO boosted_post_insight AS b (post_id, impressions, reach, engagement, clicks, spend, conversions)
-SELECT i.post_id, sum(i.impressions), sum(i.reach), sum(i.engagement), sum(i.clicks), sum(i.spend), sum(i.conversions)
-FROM network_a_ad_insight AS i
-WHERE i.post_id = ANY (@post_ids::bigint[])
-GROUP BY i.post_id
-ON CONFLICT (post_id) DO UPDATE SET
-    impressions = EXCLUDED.impressions,
-    reach       = EXCLUDED.reach,
-    engagement  = EXCLUDED.engagement,
-    clicks      = EXCLUDED.clicks,
-    spend       = EXCLUDED.spend,
-    conversions = EXCLUDED.conversions,
-    updated_at  = now();

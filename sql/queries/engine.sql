@@ -35,7 +35,10 @@ ORDER BY 1;
 -- page and user tokens (and whether network_a refused the page's token), the rules its preset adds (keywords and reach R only
 -- when the preset allows advanced_settings; a reach of 0 asks nothing), and
 -- what the engine made on network_a so far (null ids before the first boost;
--- a null currency with an ad account: a campaign started before 00094).
+-- a null currency with an ad account: a campaign started before 00094), and
+-- whether its ads' statistics are still read (it runs on network_a, or was
+-- paused there within the last 28 days), and how many of its ad attempts
+-- an earlier cycle left unfinished (network_a_attempt_pending_idx).
 -- No row when neither the campaign nor any network_a object of it exists.
 SELECT
     w.id::bigint                                               AS id,
@@ -54,7 +57,10 @@ SELECT
     n.currency                                                 AS ad_account_currency,
     n.campaign_object_id,
     n.adset_object_id,
-    coalesce(n.status, '')::text                               AS network_a_status
+    coalesce(n.status, '')::text                               AS network_a_status,
+    coalesce(n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days', false)::boolean AS reads_insights,
+    (SELECT count(*) FROM network_a_attempt AS a
+     WHERE a.campaign_id = w.id AND a.state = 'pending' AND a.kind = 'ad')::bigint AS pending_ads
 FROM (SELECT @campaign_id::bigint AS id) AS w
 LEFT JOIN campaign AS c ON c.id = w.id
 LEFT JOIN network_a_campaign AS n ON n.campaign_id = w.id
@@ -132,7 +138,9 @@ RETURNING id;
 -- name: EngineCampaignLock :one
 -- Takes the session lock of one campaign's work, without waiting: false when
 -- another engine (another `serve`, or `adboost engine`) is working on it.
--- The lock ends with EngineCampaignUnlock or with the session.
+-- The lock ends with EngineCampaignUnlock or with the session: one session
+-- of each engine process holds the locks of all its campaigns in work, so
+-- a process that dies releases them at once.
 SELECT pg_try_advisory_lock(hashtextextended('adboost engine campaign ' || @campaign_id::bigint, 0))::boolean AS locked;
 
 -- name: EngineCampaignUnlock :exec

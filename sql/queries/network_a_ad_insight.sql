@@ -1,42 +1,73 @@
--- The statistics of the engine's ads (CONTRACT §14).
+-- The statistics of the engine's ads (CONTRACT §14, §16).
 
--- name: NetworkAAdInsightTargets :many
--- The ads whose statistics a cycle reads for one campaign: every ad of a
--- campaign running on network_a, and those of a campaign paused within the
--- last 28 days. The window is the campaign's (paused_at), not the post's
--- `stopped`: a post shared with a campaign that still runs is never stopped,
--- and its ad in this campaign still has statistics to read. Served by
--- network_a_attempt_key.
-SELECT a.post_id, a.object_id::text AS ad_id
-FROM network_a_attempt AS a
-JOIN network_a_campaign AS n ON n.campaign_id = a.campaign_id
-JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = n.user_id
-WHERE a.campaign_id = @campaign_id
-  AND a.kind = 'ad'
-  AND a.state = 'done'
-  AND (n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days')
-ORDER BY a.post_id;
-
--- name: NetworkAAdInsightReplace :exec
--- Replaces the statistics of the campaign's ads with what network_a answered
--- (@insights: a JSON array of {"post_id", "impressions", "reach",
--- "engagement", "clicks", "spend", "conversions"}), then sets each of those
--- posts' insights to the sum over all its ads. spend is a decimal string in
--- the ad account's currency, kept with three decimals (rounded half up when
--- network_a sends more). Call in one transaction with
--- BoostedPostInsightFromAds.
-INSERT INTO network_a_ad_insight AS i (
-    campaign_id, post_id, impressions, reach, engagement, clicks, spend, conversions
+-- name: NetworkAAdInsightSync :one
+-- Writes what network_a answered for the campaign's ads (@insights: a JSON
+-- array of {"ad_id", "impressions", "reach", "engagement", "clicks",
+-- "spend", "conversions"}, the `level=ad` rows of its network_a campaign),
+-- in one statement, touching only what changed: each row is matched to its
+-- post through the ad's done attempt (an ad adboost did not make, or whose
+-- post is not recorded, is ignored); an ad whose statistics differ from the
+-- stored ones is written, and only the posts of those ads get their
+-- insights set again to the sum over all their ads (this campaign's new
+-- rows plus the other campaigns' stored ones). An ad without a row keeps
+-- its last statistics. spend is a decimal string in the ad account's
+-- currency, kept with three decimals (rounded half up when network_a sends
+-- more). Answers how many ads changed. Run it after NetworkACampaignPostsLock
+-- in the same transaction: the sums read the other campaigns' rows, which
+-- their own work may be writing.
+WITH answered AS (
+    SELECT a.post_id,
+           (x.row ->> 'impressions')::bigint AS impressions, (x.row ->> 'reach')::bigint AS reach,
+           (x.row ->> 'engagement')::bigint AS engagement, (x.row ->> 'clicks')::bigint AS clicks,
+           round((x.row ->> 'spend')::numeric, 3)::numeric(14, 3) AS spend,
+           (x.row ->> 'conversions')::bigint AS conversions
+    FROM jsonb_array_elements(@insights::jsonb) AS x (row)
+    JOIN network_a_attempt AS a
+      ON a.campaign_id = @campaign_id AND a.kind = 'ad' AND a.state = 'done' AND a.object_id = x.row ->> 'ad_id'
+    JOIN network_a_campaign AS n ON n.campaign_id = a.campaign_id
+    JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = n.user_id
+),
+changed AS (
+    INSERT INTO network_a_ad_insight AS i (
+        campaign_id, post_id, impressions, reach, engagement, clicks, spend, conversions
+    )
+    SELECT @campaign_id, w.post_id, w.impressions, w.reach, w.engagement, w.clicks, w.spend, w.conversions
+    FROM answered AS w
+    ON CONFLICT (campaign_id, post_id) DO UPDATE SET
+        impressions = EXCLUDED.impressions,
+        reach       = EXCLUDED.reach,
+        engagement  = EXCLUDED.engagement,
+        clicks      = EXCLUDED.clicks,
+        spend       = EXCLUDED.spend,
+        conversions = EXCLUDED.conversions,
+        updated_at  = now()
+    WHERE (i.impressions, i.reach, i.engagement, i.clicks, i.spend, i.conversions)
+          IS DISTINCT FROM
+          (EXCLUDED.impressions, EXCLUDED.reach, EXCLUDED.engagement, EXCLUDED.clicks, EXCLUDED.spend, EXCLUDED.conversions)
+    RETURNING i.post_id, i.impressions, i.reach, i.engagement, i.clicks, i.spend, i.conversions
+),
+summed AS (
+    INSERT INTO boosted_post_insight AS b (post_id, impressions, reach, engagement, clicks, spend, conversions)
+    SELECT c.post_id,
+           c.impressions + coalesce(o.impressions, 0), c.reach + coalesce(o.reach, 0),
+           c.engagement + coalesce(o.engagement, 0), c.clicks + coalesce(o.clicks, 0),
+           c.spend + coalesce(o.spend, 0), c.conversions + coalesce(o.conversions, 0)
+    FROM changed AS c
+    LEFT JOIN LATERAL (
+        SELECT sum(r.impressions) AS impressions, sum(r.reach) AS reach, sum(r.engagement) AS engagement,
+               sum(r.clicks) AS clicks, sum(r.spend) AS spend, sum(r.conversions) AS conversions
+        FROM network_a_ad_insight AS r
+        WHERE r.post_id = c.post_id
+          AND r.campaign_id <> @campaign_id
+    ) AS o ON true
+    ON CONFLICT (post_id) DO UPDATE SET
+        impressions = EXCLUDED.impressions,
+        reach       = EXCLUDED.reach,
+        engagement  = EXCLUDED.engagement,
+        clicks      = EXCLUDED.clicks,
+        spend       = EXCLUDED.spend,
+        conversions = EXCLUDED.conversions,
+        updated_at  = now()
+    RETURNING b.post_id
 )
-SELECT @campaign_id, x.post_id, x.impressions, x.reach, x.engagement, x.clicks, x.spend, x.conversions
-FROM jsonb_to_recordset(@insights::jsonb) AS x (
-    post_id bigint, impressions bigint, reach bigint, engagement bigint,
-    clicks bigint, spend numeric(14, 3), conversions bigint)
-ON CONFLICT (campaign_id, post_id) DO UPDATE SET
-    impressions = EXCLUDED.impressions,
-    reach       = EXCLUDED.reach,
-    engagement  = EXCLUDED.engagement,
-    clicks      = EXCLUDED.clicks,
-    spend       = EXCLUDED.spend,
-    conversions = EXCLUDED.conversions,
-    updated_at  = now();
+SELECT count(s.post_id) AS changed FROM summed AS s;

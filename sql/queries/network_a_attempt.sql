@@ -23,6 +23,27 @@ WHERE a.campaign_id = @campaign_id
   AND a.kind = 'ad'
 ORDER BY a.id;
 
+-- name: NetworkAAttemptBeginAds :many
+-- Records that the engine is about to create the ads of @posts (a JSON array
+-- of {"post_id", "name", "post"}, each post once), or finds the earlier
+-- attempts at them, in one statement, and only while the campaign still
+-- runs (active, end date not past in UTC): a campaign deactivated while its
+-- posts were being read gets no new ad, and the answer is empty. `tries` > 1
+-- on a pending attempt means an earlier call may have created the ad
+-- already: look it up by name before creating it.
+INSERT INTO network_a_attempt AS a (campaign_id, kind, post_id, name, post)
+SELECT @campaign_id, 'ad', (x.attempt ->> 'post_id')::bigint, x.attempt ->> 'name', x.attempt -> 'post'
+FROM jsonb_array_elements(@posts::jsonb) AS x (attempt)
+WHERE EXISTS (
+    SELECT 1 FROM campaign AS c
+    WHERE c.id = @campaign_id
+      AND c.active
+      AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date))
+ON CONFLICT (campaign_id, kind, post_id) DO UPDATE SET
+    tries      = a.tries + (a.state = 'pending')::integer,
+    updated_at = now()
+RETURNING a.post_id, a.state, a.tries, a.object_id;
+
 -- name: NetworkAAttemptObjectDone :exec
 -- The campaign's network_a campaign or ad set (@kind) exists as @object_id:
 -- the attempt is done and the campaign remembers the id; for an ad set,
@@ -41,26 +62,33 @@ UPDATE network_a_campaign AS n SET
     updated_at         = now()
 WHERE n.campaign_id = @campaign_id;
 
--- name: NetworkAAttemptAdDone :one
--- The ad of post @post_id exists as @ad_id, all in one statement: the
--- attempt is done; the post becomes a boosted post of the campaign's user
--- and page (name = the message cut to 100 characters with `…`, link, image,
--- created = its publication, active, not stopped), linked to the campaign;
--- and the campaign's history gets {"post_id", "ad_id"} under `boosted`.
--- Nothing but the attempt is written when the campaign was deleted meanwhile,
--- or when the post id belongs to another user's post. Answers whether the
--- post was recorded.
-WITH done AS (
+-- name: NetworkAAttemptAdsDone :one
+-- The ads of @ads (a JSON array of {"post_id", "ad_id"}) exist, all in one
+-- statement: their attempts are done; each post becomes a boosted post of
+-- the campaign's user and page (name = the message cut to 100 characters
+-- with `…`, link, image, created = its publication, active, not stopped),
+-- linked to the campaign; and the campaign's history gets {"post_id",
+-- "ad_id"} under `boosted` for each, oldest post first. Nothing but the
+-- attempts is written when the campaign was deleted meanwhile, nor for a
+-- post id that belongs to another user's post. Answers how many posts were
+-- recorded.
+WITH made AS (
+    SELECT (x.ad ->> 'post_id')::bigint AS post_id, x.ad ->> 'ad_id' AS ad_id
+    FROM jsonb_array_elements(@ads::jsonb) AS x (ad)
+),
+done AS (
     UPDATE network_a_attempt AS a
-    SET state = 'done', object_id = @ad_id::text, updated_at = now()
+    SET state = 'done', object_id = m.ad_id, updated_at = now()
+    FROM made AS m
     WHERE a.campaign_id = @campaign_id
       AND a.kind = 'ad'
-      AND a.post_id = @post_id
+      AND a.post_id = m.post_id
       AND a.state = 'pending'
-    RETURNING a.campaign_id, a.post_id, a.post
+    RETURNING a.campaign_id, a.post_id, a.post, a.object_id
 ),
 owner AS (
-    SELECT c.id, c.user_id, c.page_id, d.post_id, d.post
+    SELECT c.id, c.user_id, c.page_id, d.post_id, d.post, d.object_id,
+           (d.post ->> 'created_time')::timestamptz AS created
     FROM done AS d
     JOIN campaign AS c ON c.id = d.campaign_id
     WHERE c.page_id IS NOT NULL
@@ -74,7 +102,7 @@ post AS (
              ELSE coalesce(o.post ->> 'message', '') END,
         left(coalesce(o.post ->> 'permalink_url', ''), 2048),
         left(coalesce(o.post ->> 'full_picture', ''), 2048),
-        (o.post ->> 'created_time')::timestamptz,
+        o.created,
         NULL
     FROM owner AS o
     ON CONFLICT (id) DO UPDATE SET
@@ -93,19 +121,20 @@ linked AS (
 ),
 logged AS (
     INSERT INTO campaign_history (user_id, campaign_id, action, details)
-    SELECT o.user_id, o.id, 'boosted', jsonb_build_object('post_id', o.post_id, 'ad_id', @ad_id::text)
+    SELECT o.user_id, o.id, 'boosted', jsonb_build_object('post_id', o.post_id, 'ad_id', o.object_id)
     FROM owner AS o
     JOIN post AS p ON p.id = o.post_id
+    ORDER BY o.created, o.post_id
 )
-SELECT EXISTS (SELECT 1 FROM post) AS recorded;
+SELECT count(p.id) AS recorded FROM post AS p;
 
--- name: NetworkAAttemptAdRefused :exec
--- network_a refused to create the ad of post @post_id (an error answer other
--- than a refused token, e.g. the post no longer exists): the post is not
--- boosted in the campaign and not tried again.
+-- name: NetworkAAttemptAdsRefused :exec
+-- network_a refused to create the ads of posts @post_ids for the post's own
+-- reason (the post no longer exists, it cannot be boosted): those posts are
+-- not boosted in the campaign and not tried again.
 UPDATE network_a_attempt
 SET state = 'refused', updated_at = now()
 WHERE campaign_id = @campaign_id
   AND kind = 'ad'
-  AND post_id = @post_id
+  AND post_id = ANY (@post_ids::bigint[])
   AND state = 'pending';

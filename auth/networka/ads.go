@@ -1,0 +1,377 @@
+package networka
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// AdAccount is one of the user's ad accounts.
+type AdAccount struct {
+	ID       string `json:"id"`
+	Status   int    `json:"account_status"`
+	Currency string `json:"currency"`
+}
+
+// Post is a page's post as network_a answers it.
+type Post struct {
+	ID        string    // "<page id>_<post id>"
+	Message   string    //
+	Created   time.Time // created_time
+	Permalink string    // permalink_url
+	Picture   string    // full_picture
+}
+
+// Insights are an ad's statistics over its lifetime.
+type Insights struct {
+	Impressions int64  `json:"impressions"`
+	Reach       int64  `json:"reach"`
+	Clicks      int64  `json:"clicks"`
+	Engagement  int64  `json:"engagement"`  // the post_engagement action
+	Conversions int64  `json:"conversions"` // the offsite_conversion action
+	Spend       string `json:"spend"`       // a decimal in the ad account's currency, as network_a sent it
+}
+
+// Ad is one of a campaign's ads with its effective_status (ACTIVE, PAUSED,
+// CAMPAIGN_PAUSED, ADSET_PAUSED, PENDING_REVIEW, DISAPPROVED, WITH_ISSUES,
+// DELETED, ARCHIVED).
+type Ad struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Status string `json:"effective_status"`
+}
+
+// AdAccounts answers the user's ad accounts (GET /me/adaccounts).
+func (c *Client) AdAccounts(ctx context.Context, token string, s Scope) ([]AdAccount, error) {
+	var out []AdAccount
+	cl := call{method: http.MethodGet, path: "/me/adaccounts", query: url.Values{"fields": {"id,account_status,currency"}}, token: token, scope: s}
+	err := c.list(ctx, cl, func(raw json.RawMessage) (bool, error) {
+		var a AdAccount
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return false, err
+		}
+		out = append(out, a)
+		return true, nil
+	})
+	return out, err
+}
+
+// Followers answers a page's followers_count (page token).
+func (c *Client) Followers(ctx context.Context, token, pageID string, s Scope) (int64, error) {
+	var page struct {
+		Followers int64 `json:"followers_count"`
+	}
+	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(pageID), query: url.Values{"fields": {"followers_count"}}, token: token, scope: s}
+	err := c.do(ctx, cl, &page)
+	return page.Followers, err
+}
+
+// Posts answers the page's posts created at or after since, newest first,
+// at most max (page token): network_a is asked with `since`, and a post
+// older than since that it answers all the same ends the list.
+func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Time, max int, s Scope) ([]Post, error) {
+	var out []Post
+	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(pageID) + "/posts", query: url.Values{
+		"fields": {"id,message,created_time,permalink_url,full_picture"},
+		"limit":  {"100"},
+		"since":  {strconv.FormatInt(since.Unix(), 10)},
+	}, token: token, scope: s}
+	err := c.list(ctx, cl, func(raw json.RawMessage) (bool, error) {
+		var p struct {
+			ID        string `json:"id"`
+			Message   string `json:"message"`
+			Created   string `json:"created_time"`
+			Permalink string `json:"permalink_url"`
+			Picture   string `json:"full_picture"`
+		}
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return false, err
+		}
+		created, err := parseTime(p.Created)
+		if err != nil {
+			return false, fmt.Errorf("post %s: created_time %q", p.ID, p.Created)
+		}
+		if created.Before(since) || len(out) >= max {
+			return false, nil
+		}
+		out = append(out, Post{ID: p.ID, Message: clean(p.Message), Created: created, Permalink: clean(p.Permalink), Picture: clean(p.Picture)})
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// PostReach answers a post's organic reach, post_impressions_unique (page
+// token; the post id as network_a gave it).
+func (c *Client) PostReach(ctx context.Context, token, postID string, s Scope) (int64, error) {
+	var answer reachAnswer
+	err := c.do(ctx, reachCall(token, postID, s), &answer)
+	return answer.value(), err
+}
+
+func reachCall(token, postID string, s Scope) call {
+	return call{method: http.MethodGet, path: "/" + url.PathEscape(postID) + "/insights",
+		query: url.Values{"metric": {"post_impressions_unique"}}, token: token, scope: s}
+}
+
+// reachAnswer is the answer of a post's insights.
+type reachAnswer struct {
+	Data []struct {
+		Name   string `json:"name"`
+		Values []struct {
+			Value int64 `json:"value"`
+		} `json:"values"`
+	} `json:"data"`
+}
+
+func (a reachAnswer) value() int64 {
+	for _, d := range a.Data {
+		if d.Name == "post_impressions_unique" && len(d.Values) > 0 {
+			return d.Values[len(d.Values)-1].Value
+		}
+	}
+	return 0
+}
+
+// Create makes a campaign, ad set or ad (kind) in the ad account of s and
+// answers its id (user token).
+func (c *Client) Create(ctx context.Context, token, kind string, body map[string]any, s Scope) (string, error) {
+	var created struct {
+		ID string `json:"id"`
+	}
+	cl := call{method: http.MethodPost, path: "/" + url.PathEscape(s.AdAccount) + "/" + kind + "s", body: body, token: token, scope: s}
+	if err := c.do(ctx, cl, &created); err != nil {
+		return "", err
+	}
+	if created.ID == "" {
+		return "", fmt.Errorf("%w: %s answered no id", ErrUnavailable, cl.what())
+	}
+	return created.ID, nil
+}
+
+// Find answers the id of the campaign, ad set or ad (kind) of the ad
+// account of s named name, if network_a has one (user token).
+func (c *Client) Find(ctx context.Context, token, kind, name string, s Scope) (string, bool, error) {
+	filter, _ := json.Marshal([]map[string]string{{"field": "name", "operator": "EQUAL", "value": name}})
+	var found struct {
+		Data []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"data"`
+	}
+	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(s.AdAccount) + "/" + kind + "s", query: url.Values{
+		"fields":    {"id,name,status"},
+		"filtering": {string(filter)},
+	}, token: token, scope: s}
+	if err := c.do(ctx, cl, &found); err != nil {
+		return "", false, err
+	}
+	for _, o := range found.Data {
+		if o.Name == name && o.ID != "" {
+			return o.ID, true, nil
+		}
+	}
+	return "", false, nil
+}
+
+// CreateMany makes several objects of a kind in the ad account of s at
+// once (one batch when the client batches), in order, and answers each
+// one's id or error.
+func (c *Client) CreateMany(ctx context.Context, token, kind string, bodies []map[string]any, s Scope) ([]string, []error) {
+	calls := make([]call, len(bodies))
+	answers := make([]struct {
+		ID string `json:"id"`
+	}, len(bodies))
+	outs := make([]any, len(bodies))
+	for i, body := range bodies {
+		calls[i] = call{method: http.MethodPost, path: "/" + url.PathEscape(s.AdAccount) + "/" + kind + "s", body: body, token: token, scope: s}
+		outs[i] = &answers[i]
+	}
+	errs := c.doMany(ctx, calls, outs)
+	ids := make([]string, len(bodies))
+	for i := range bodies {
+		if errs[i] == nil && answers[i].ID == "" {
+			errs[i] = fmt.Errorf("%w: %s answered no id", ErrUnavailable, calls[i].what())
+		}
+		ids[i] = answers[i].ID
+	}
+	return ids, errs
+}
+
+// FindMany looks up several objects of a kind of the ad account of s by
+// name at once; it answers each one's id, "" when network_a has none.
+func (c *Client) FindMany(ctx context.Context, token, kind string, names []string, s Scope) ([]string, []error) {
+	calls := make([]call, len(names))
+	answers := make([]struct {
+		Data []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"data"`
+	}, len(names))
+	outs := make([]any, len(names))
+	for i, name := range names {
+		filter, _ := json.Marshal([]map[string]string{{"field": "name", "operator": "EQUAL", "value": name}})
+		calls[i] = call{method: http.MethodGet, path: "/" + url.PathEscape(s.AdAccount) + "/" + kind + "s", query: url.Values{
+			"fields":    {"id,name,status"},
+			"filtering": {string(filter)},
+		}, token: token, scope: s}
+		outs[i] = &answers[i]
+	}
+	errs := c.doMany(ctx, calls, outs)
+	ids := make([]string, len(names))
+	for i, name := range names {
+		for _, o := range answers[i].Data {
+			if errs[i] == nil && o.Name == name && o.ID != "" {
+				ids[i] = o.ID
+				break
+			}
+		}
+	}
+	return ids, errs
+}
+
+// PostReaches answers the organic reach of several posts of a page at once
+// (page token), in order.
+func (c *Client) PostReaches(ctx context.Context, token string, postIDs []string, s Scope) ([]int64, []error) {
+	calls := make([]call, len(postIDs))
+	answers := make([]reachAnswer, len(postIDs))
+	outs := make([]any, len(postIDs))
+	for i, id := range postIDs {
+		calls[i] = reachCall(token, id, s)
+		outs[i] = &answers[i]
+	}
+	errs := c.doMany(ctx, calls, outs)
+	reach := make([]int64, len(postIDs))
+	for i := range postIDs {
+		reach[i] = answers[i].value()
+	}
+	return reach, errs
+}
+
+// Update posts the changed fields of an object (user token).
+func (c *Client) Update(ctx context.Context, token, objectID string, body map[string]any, s Scope) error {
+	cl := call{method: http.MethodPost, path: "/" + url.PathEscape(objectID), body: body, token: token, scope: s}
+	return c.do(ctx, cl, nil)
+}
+
+// AdInsights answers the statistics of a network_a campaign's ads that
+// delivered, by ad id, from `level=ad` rows (user token); an ad without a
+// row is not in the map.
+func (c *Client) AdInsights(ctx context.Context, token, campaignID string, s Scope) (map[string]Insights, error) {
+	out := map[string]Insights{}
+	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(campaignID) + "/insights", query: url.Values{
+		"level":       {"ad"},
+		"fields":      {"ad_id,impressions,reach,clicks,spend,actions"},
+		"date_preset": {"maximum"},
+		"limit":       {"500"},
+	}, token: token, scope: s}
+	err := c.list(ctx, cl, func(raw json.RawMessage) (bool, error) {
+		var d insightsRow
+		if err := json.Unmarshal(raw, &d); err != nil {
+			return false, err
+		}
+		if d.AdID == "" {
+			return false, fmt.Errorf("an insights row without ad_id")
+		}
+		in, err := d.insights()
+		if err != nil {
+			return false, fmt.Errorf("insights of ad %s: %v", d.AdID, err)
+		}
+		out[d.AdID] = in
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Ads answers a network_a campaign's ads with their effective status (user
+// token). network_a leaves deleted ads out.
+func (c *Client) Ads(ctx context.Context, token, campaignID string, s Scope) ([]Ad, error) {
+	var out []Ad
+	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(campaignID) + "/ads", query: url.Values{
+		"fields": {"id,name,effective_status"},
+		"limit":  {"500"},
+	}, token: token, scope: s}
+	err := c.list(ctx, cl, func(raw json.RawMessage) (bool, error) {
+		var a Ad
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return false, err
+		}
+		out = append(out, a)
+		return true, nil
+	})
+	return out, err
+}
+
+// insightsRow is one row of an insights answer.
+type insightsRow struct {
+	AdID        string `json:"ad_id"`
+	Impressions string `json:"impressions"`
+	Reach       string `json:"reach"`
+	Clicks      string `json:"clicks"`
+	Spend       string `json:"spend"`
+	Actions     []struct {
+		Type  string `json:"action_type"`
+		Value string `json:"value"`
+	} `json:"actions"`
+}
+
+// insights reads a row: counts are non-negative integers sent as strings,
+// spend a decimal (money); a field that is not is an error.
+func (d insightsRow) insights() (Insights, error) {
+	in := Insights{Spend: "0"}
+	var bad []string
+	count := func(field, v string) int64 {
+		if v == "" {
+			return 0
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			bad = append(bad, field)
+		}
+		return n
+	}
+	in.Impressions = count("impressions", d.Impressions)
+	in.Reach = count("reach", d.Reach)
+	in.Clicks = count("clicks", d.Clicks)
+	for _, a := range d.Actions {
+		switch a.Type {
+		case "post_engagement":
+			in.Engagement += count("post_engagement", a.Value)
+		case "offsite_conversion":
+			in.Conversions += count("offsite_conversion", a.Value)
+		}
+	}
+	if d.Spend != "" {
+		if !money.MatchString(d.Spend) {
+			bad = append(bad, "spend")
+		}
+		in.Spend = d.Spend
+	}
+	if len(bad) > 0 {
+		return in, fmt.Errorf("bad %s", strings.Join(bad, ", "))
+	}
+	return in, nil
+}
+
+// money is a spend as network_a sends it: a non-negative decimal with as
+// many decimals as the currency has (three for KWD: "1.234"), or more.
+var money = regexp.MustCompile(`^[0-9]{1,10}(\.[0-9]{1,12})?$`)
+
+// parseTime reads network_a's times: RFC 3339 or "2006-01-02T15:04:05-0700".
+func parseTime(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Parse("2006-01-02T15:04:05-0700", s)
+}

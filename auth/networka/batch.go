@@ -1,0 +1,256 @@
+package networka
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// batcher sends the calls of concurrent callers together: one goroutine
+// takes the queued calls, up to MaxBatch at a time, and sends them as one
+// batch request (a lone call as a plain request) when one of the `calls`
+// request slots is free. While every slot is taken, calls queue up, so a
+// busy client sends full batches; an idle one waits at most linger for a
+// batch to fill.
+type batcher struct {
+	c      *Client
+	queue  chan *pending
+	slots  chan struct{}
+	linger time.Duration
+	stop   chan struct{}
+	once   sync.Once
+}
+
+// pending is a call waiting for its answer.
+type pending struct {
+	ctx  context.Context
+	call call
+	done chan result // buffered: the sender never waits for the caller
+}
+
+type result struct {
+	a   answer
+	err error
+}
+
+func newBatcher(c *Client, calls int, linger time.Duration) *batcher {
+	b := &batcher{
+		c:      c,
+		queue:  make(chan *pending, 4*MaxBatch*calls),
+		slots:  make(chan struct{}, calls),
+		linger: linger,
+		stop:   make(chan struct{}),
+	}
+	go b.run()
+	return b
+}
+
+var errClosed = fmt.Errorf("%w: the client is closed", ErrUnavailable)
+
+func (b *batcher) close() { b.once.Do(func() { close(b.stop) }) }
+
+// enqueue queues a call; its answer comes on the pending's done channel.
+func (b *batcher) enqueue(ctx context.Context, cl call) (*pending, error) {
+	p := &pending{ctx: ctx, call: cl, done: make(chan result, 1)}
+	select {
+	case b.queue <- p:
+		return p, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-b.stop:
+		return nil, errClosed
+	}
+}
+
+// wait waits for a queued call's answer or the end of its context.
+func (p *pending) wait() (answer, error) {
+	select {
+	case r := <-p.done:
+		return r.a, r.err
+	case <-p.ctx.Done():
+		return answer{}, p.ctx.Err()
+	}
+}
+
+// run cuts the queue into batches until the batcher is closed.
+func (b *batcher) run() {
+	for {
+		var first *pending
+		select {
+		case first = <-b.queue:
+		case <-b.stop:
+			b.failQueued()
+			return
+		}
+		select {
+		case b.slots <- struct{}{}:
+		case <-b.stop:
+			first.done <- result{err: errClosed}
+			b.failQueued()
+			return
+		}
+		batch := b.collect(first)
+		if len(batch) == 0 {
+			<-b.slots
+			continue
+		}
+		go func() {
+			defer func() { <-b.slots }()
+			b.send(batch)
+		}()
+	}
+}
+
+// collect answers first and the calls queued after it, up to MaxBatch,
+// waiting at most linger for more; calls whose callers have gone are left
+// out.
+func (b *batcher) collect(first *pending) []*pending {
+	batch := make([]*pending, 0, MaxBatch)
+	add := func(p *pending) {
+		if p.ctx.Err() == nil {
+			batch = append(batch, p)
+		}
+	}
+	add(first)
+	timer := time.NewTimer(b.linger)
+	defer timer.Stop()
+	for len(batch) < MaxBatch {
+		select {
+		case p := <-b.queue:
+			add(p)
+		case <-timer.C:
+			return batch
+		case <-b.stop:
+			return batch
+		}
+	}
+	return batch
+}
+
+func (b *batcher) failQueued() {
+	for {
+		select {
+		case p := <-b.queue:
+			p.done <- result{err: errClosed}
+		default:
+			return
+		}
+	}
+}
+
+// batchEntry is one call in a batch request.
+type batchEntry struct {
+	Method      string `json:"method"`
+	RelativeURL string `json:"relative_url"`
+	Body        string `json:"body,omitempty"`
+	AccessToken string `json:"access_token,omitempty"`
+}
+
+// send sends a batch and hands each call its answer. The request carries
+// the first call's token; the others carry theirs in their entries. When
+// network_a refuses the request itself for its token, the calls with that
+// token get the refusal and the others are queued again, to go with
+// another token.
+func (b *batcher) send(batch []*pending) {
+	ctx := context.Background()
+	if len(batch) == 1 {
+		p := batch[0]
+		a, err := b.c.exchange(p.ctx, p.call.method, b.c.endpoint(p.call.path, p.call.query), p.call.token, p.call.body)
+		p.done <- result{a, err}
+		return
+	}
+	bearer := batch[0].call.token
+	entries := make([]batchEntry, 0, len(batch))
+	sent := batch[:0]
+	for _, p := range batch {
+		e := batchEntry{Method: p.call.method, RelativeURL: p.call.relative()}
+		if p.call.body != nil {
+			body, err := json.Marshal(p.call.body)
+			if err != nil {
+				p.done <- result{err: err}
+				continue
+			}
+			e.Body = string(body)
+		}
+		if p.call.token != bearer {
+			e.AccessToken = p.call.token
+		}
+		entries = append(entries, e)
+		sent = append(sent, p)
+	}
+	batch = sent
+	a, err := b.c.exchange(ctx, http.MethodPost, b.c.endpoint("/", nil), bearer, map[string]any{"batch": entries})
+	if err != nil {
+		for _, p := range batch {
+			p.done <- result{err: err}
+		}
+		return
+	}
+	if a.status != http.StatusOK {
+		apiErr := parseError(a.status, a.body, "POST / (batch)")
+		if apiErr != nil && !apiErr.Temporary() {
+			var again []*pending
+			for _, p := range batch {
+				if p.call.token == bearer {
+					p.done <- result{a: a}
+				} else {
+					again = append(again, p)
+				}
+			}
+			b.requeue(again)
+			return
+		}
+		for _, p := range batch {
+			p.done <- result{a: a}
+		}
+		return
+	}
+	var answers []*struct {
+		Code    int `json:"code"`
+		Headers []struct {
+			Name  string `json:"name"`
+			Value string `json:"value"`
+		} `json:"headers"`
+		Body *string `json:"body"`
+	}
+	if err := json.Unmarshal(a.body, &answers); err != nil || len(answers) != len(batch) {
+		err := fmt.Errorf("%w: POST / (batch) answered no list of %d answers", ErrUnavailable, len(batch))
+		for _, p := range batch {
+			p.done <- result{err: err}
+		}
+		return
+	}
+	for i, p := range batch {
+		e := answers[i]
+		if e == nil || e.Body == nil {
+			p.done <- result{err: fmt.Errorf("%w: %s: no answer in the batch", ErrUnavailable, p.call.what())}
+			continue
+		}
+		h := http.Header{}
+		for _, kv := range e.Headers {
+			h.Add(kv.Name, kv.Value)
+		}
+		p.done <- result{a: answer{status: e.Code, header: h, body: []byte(*e.Body)}}
+	}
+}
+
+// requeue queues calls again, from another goroutine (the queue may be full
+// and the batcher's own goroutine is the one that empties it).
+func (b *batcher) requeue(ps []*pending) {
+	if len(ps) == 0 {
+		return
+	}
+	go func() {
+		for _, p := range ps {
+			select {
+			case b.queue <- p:
+			case <-p.ctx.Done():
+			case <-b.stop:
+				p.done <- result{err: errClosed}
+			}
+		}
+	}()
+}

@@ -1,0 +1,309 @@
+package boost
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"adboost/auth/networka"
+	"adboost/db"
+)
+
+// boost makes the ads of the posts that qualify, and finishes those that an
+// earlier cycle began (their ads need only the user's token: they are
+// finished even when the page's token is missing or refused). Every attempt
+// is recorded before the calls, and only while the campaign still runs; an
+// attempt an earlier call may have reached network_a with is looked up by
+// name first. The creates and look-ups go out together, oldest post first;
+// the ads made are recorded in one statement, even when others failed.
+func (w *work) boost(ctx context.Context, candidates []candidate) error {
+	if len(candidates) == 0 && w.c.PendingAds == 0 {
+		return nil
+	}
+	type attempt struct {
+		PostID int64           `json:"post_id"`
+		Name   string          `json:"name"`
+		Post   json.RawMessage `json:"post"`
+	}
+	var attempts []attempt
+	seen := map[int64]bool{}
+	if w.c.PendingAds > 0 {
+		pending, err := w.q.NetworkAAttemptPendingAds(ctx, w.id)
+		if err != nil {
+			return err
+		}
+		for _, p := range pending {
+			attempts = append(attempts, attempt{p.PostID, p.Name, p.Post})
+			seen[p.PostID] = true
+		}
+	}
+	for _, c := range candidates {
+		if !seen[c.postID] {
+			attempts = append(attempts, attempt{c.postID, adName(w.id, c.postID), c.raw})
+			seen[c.postID] = true
+		}
+	}
+	if len(attempts) == 0 {
+		return nil
+	}
+	adset, err := w.adSet(ctx)
+	if err != nil || adset == "" {
+		return err
+	}
+	arg, err := json.Marshal(attempts)
+	if err != nil {
+		return err
+	}
+	begun, err := w.q.NetworkAAttemptBeginAds(ctx, db.NetworkAAttemptBeginAdsParams{CampaignID: w.id, Posts: arg})
+	if err != nil {
+		return err
+	}
+	if len(begun) == 0 {
+		w.log.Info("engine: campaign stopped while its posts were read: no ad made")
+		return nil
+	}
+	state := make(map[int64]db.NetworkAAttemptBeginAdsRow, len(begun))
+	for _, b := range begun {
+		state[b.PostID] = b
+	}
+	type made struct {
+		PostID int64  `json:"post_id"`
+		AdID   string `json:"ad_id"`
+	}
+	var done []made
+	var refused []int64
+	var failed error
+	// Look-ups of the attempts an earlier call may have completed.
+	var lookups []attempt
+	for _, a := range attempts {
+		if b, ok := state[a.PostID]; ok && b.State == "pending" && b.Tries > 1 {
+			lookups = append(lookups, a)
+		}
+	}
+	found := map[int64]string{}
+	if len(lookups) > 0 {
+		names := make([]string, len(lookups))
+		for i, a := range lookups {
+			names[i] = a.Name
+		}
+		ids, errs := w.e.api.FindMany(ctx, w.userToken, "ad", names, w.scope())
+		for i, a := range lookups {
+			switch {
+			case errs[i] != nil:
+				// Whatever network_a answered to the look-up, it says nothing
+				// about the create: try again later, never give the ad up.
+				failed = cmp(failed, fmt.Errorf("%w: looking up ad %s: %w", networka.ErrUnavailable, a.Name, errs[i]))
+				found[a.PostID] = "?"
+			case ids[i] != "":
+				w.log.Info("engine: found what an interrupted attempt created", "kind", "ad", "name", a.Name, "id", ids[i])
+				found[a.PostID] = ids[i]
+			}
+		}
+	}
+	var creates []attempt
+	var bodies []map[string]any
+	for _, a := range attempts {
+		b, ok := state[a.PostID]
+		switch {
+		case !ok || b.State == "refused":
+		case b.State == "done" && b.ObjectID != nil:
+		case found[a.PostID] == "?":
+		case found[a.PostID] != "":
+			done = append(done, made{a.PostID, found[a.PostID]})
+		default:
+			var p postRow
+			if err := json.Unmarshal(a.Post, &p); err != nil {
+				return err
+			}
+			creates = append(creates, a)
+			bodies = append(bodies, map[string]any{
+				"name":     a.Name,
+				"adset_id": adset,
+				"creative": map[string]any{"object_story_id": p.ID},
+				"status":   "ACTIVE",
+			})
+		}
+	}
+	if len(creates) > 0 {
+		ids, errs := w.e.api.CreateMany(ctx, w.userToken, "ad", bodies, w.scope())
+		for i, a := range creates {
+			switch err := errs[i]; {
+			case err == nil:
+				done = append(done, made{a.PostID, ids[i]})
+			case networka.Refused(err):
+				w.log.Warn("engine: network_a refused the post's ad; the post is not boosted", "post", a.PostID, "err", err)
+				refused = append(refused, a.PostID)
+			default:
+				failed = cmp(failed, err)
+			}
+		}
+	}
+	if len(done) > 0 {
+		arg, err := json.Marshal(done)
+		if err != nil {
+			return err
+		}
+		var recorded int64
+		err = inPostsTx(ctx, w.e.pool, w.c.UserID, func(q *db.Queries) (err error) {
+			recorded, err = q.NetworkAAttemptAdsDone(ctx, db.NetworkAAttemptAdsDoneParams{CampaignID: w.id, Ads: arg})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		w.log.Info("engine: posts boosted", "ads", len(done), "recorded", recorded)
+	}
+	if len(refused) > 0 {
+		if err := w.q.NetworkAAttemptAdsRefused(ctx, db.NetworkAAttemptAdsRefusedParams{CampaignID: w.id, PostIds: refused}); err != nil {
+			return err
+		}
+	}
+	return failed
+}
+
+// cmp keeps the first error, preferring a refused token (which the caller
+// acts on) to any other.
+func cmp(first, next error) error {
+	if first == nil || (networka.TokenRefused(next) && !networka.TokenRefused(first)) {
+		return next
+	}
+	return first
+}
+
+// adName is the name of a post's ad in a campaign.
+func adName(campaignID, postID int64) string {
+	return fmt.Sprintf("adboost-%d-%d", campaignID, postID)
+}
+
+// adSet answers the campaign's network_a ad set, creating the ad account's
+// campaign and ad set at the first boost; "" when the user has no active ad
+// account (logged).
+func (w *work) adSet(ctx context.Context) (string, error) {
+	if w.c.AdsetObjectID != nil {
+		return *w.c.AdsetObjectID, nil
+	}
+	if w.account == "" {
+		accounts, err := w.e.api.AdAccounts(ctx, w.userToken, networka.Scope{User: strconv.FormatInt(w.c.UserID, 10)})
+		if err != nil {
+			return "", err
+		}
+		currency := ""
+		for _, a := range accounts {
+			if a.Status == 1 && a.ID != "" {
+				w.account, currency = a.ID, a.Currency
+				break
+			}
+		}
+		if w.account == "" {
+			w.log.Warn("engine: campaign skipped: the user has no active network_a ad account")
+			return "", nil
+		}
+		if err := w.q.NetworkACampaignStart(ctx, db.NetworkACampaignStartParams{CampaignID: w.id, AdAccountID: w.account, Currency: currency}); err != nil {
+			return "", err
+		}
+		// Another engine may have started it first with another account.
+		c, err := w.q.EngineCampaignLoad(ctx, w.id)
+		if err != nil {
+			return "", err
+		}
+		if c.AdAccountID != nil {
+			w.account = *c.AdAccountID
+		}
+	}
+	name := fmt.Sprintf("adboost-%d", w.id)
+	campaign := ""
+	if w.c.CampaignObjectID != nil {
+		campaign = *w.c.CampaignObjectID
+	} else {
+		// The campaign has no fields the engine keeps in step (its status
+		// is pause's and resume's): one found by name needs nothing more.
+		id, _, err := w.ensure(ctx, "campaign", name, map[string]any{
+			"name":                  name,
+			"objective":             w.c.Goal,
+			"status":                "ACTIVE",
+			"special_ad_categories": []string{},
+		})
+		if err != nil {
+			return "", err
+		}
+		if err := w.q.NetworkAAttemptObjectDone(ctx, db.NetworkAAttemptObjectDoneParams{
+			CampaignID: w.id, Kind: "campaign", ObjectID: id, AdsetFields: json.RawMessage(`{}`),
+		}); err != nil {
+			return "", err
+		}
+		campaign = id
+		w.c.CampaignObjectID = &id
+	}
+	fields, err := w.q.NetworkACampaignAdSet(ctx, w.id)
+	if err != nil {
+		return "", err
+	}
+	body := map[string]any{}
+	if err := json.Unmarshal(fields.Fields, &body); err != nil {
+		return "", err
+	}
+	body["name"] = name
+	body["campaign_id"] = campaign
+	body["billing_event"] = "IMPRESSIONS"
+	body["status"] = "ACTIVE"
+	id, created, err := w.ensure(ctx, "adset", name, body)
+	if err != nil {
+		return "", err
+	}
+	// network_a has the fields sent now only when this call created the ad
+	// set. One found by name was made by an earlier attempt, with the
+	// fields of then (a save may have changed them since): what it has is
+	// unknown ({}), so every field is sent to it, at once.
+	synced := json.RawMessage(`{}`)
+	if created {
+		synced = fields.Fields
+	}
+	if err := w.q.NetworkAAttemptObjectDone(ctx, db.NetworkAAttemptObjectDoneParams{
+		CampaignID: w.id, Kind: "adset", ObjectID: id, AdsetFields: synced,
+	}); err != nil {
+		return "", err
+	}
+	w.c.AdsetObjectID = &id
+	if !created {
+		if err := w.syncAdSet(ctx); err != nil {
+			return "", err
+		}
+	}
+	return id, nil
+}
+
+// ensure answers the id of the campaign or ad set (kind) an attempt makes:
+// the one recorded when the attempt is done; else, for an attempt begun
+// before, the one network_a has under its name; else a new one, made with
+// body (then created is true). The attempt is recorded (committed) before
+// the create call.
+func (w *work) ensure(ctx context.Context, kind, name string, body map[string]any) (id string, created bool, err error) {
+	a, err := w.q.NetworkAAttemptBegin(ctx, db.NetworkAAttemptBeginParams{
+		CampaignID: w.id, Kind: kind, PostID: 0, Name: name, Post: nil,
+	})
+	if err != nil {
+		return "", false, err
+	}
+	if a.State == "done" && a.ObjectID != nil {
+		return *a.ObjectID, false, nil
+	}
+	if a.Tries > 1 {
+		id, found, err := w.e.api.Find(ctx, w.userToken, kind, name, w.scope())
+		if err != nil && !networka.TokenRefused(err) && !errors.Is(err, networka.ErrUnavailable) {
+			// Whatever network_a answered to the look-up, it says nothing
+			// about the create: try again later, never give the object up.
+			err = fmt.Errorf("%w: looking up %s %s: %w", networka.ErrUnavailable, kind, name, err)
+		}
+		if err != nil {
+			return "", false, err
+		}
+		if found {
+			w.log.Info("engine: found what an interrupted attempt created", "kind", kind, "name", name, "id", id)
+			return id, false, nil
+		}
+	}
+	id, err = w.e.api.Create(ctx, w.userToken, kind, body, w.scope())
+	return id, err == nil, err
+}

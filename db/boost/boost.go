@@ -1,0 +1,230 @@
+// Package boost is the boosting engine of CONTRACT §14 and §16: for every
+// running campaign it finds the new posts of the campaign's network_a page
+// that meet the campaign's rules, boosts each once as an ad on network_a,
+// keeps the network_a campaign and ad set in step with the campaign
+// (budget, bid, targeting, end date, pause and resume), and reads its ads'
+// statistics.
+//
+// One campaign's work (Engine.Campaign) is the unit: `adboost engine` runs
+// it for every campaign of a cycle (Engine.Cycle), `adboost serve` as River
+// jobs (Runner), both with Config.Workers campaigns in flight. A campaign's
+// work costs what changed: a steady campaign makes two calls (its posts
+// since the oldest age the rules can still boost, and its ads' `level=ad`
+// statistics, at once) and a few statements; reach reads and creates go
+// out together. All calls go through one network_a client
+// (adboost/auth/networka) that batches the calls of every campaign in
+// flight, at most Config.Calls requests at a time, and honours network_a's
+// rate limits, kept in PostgreSQL for every instance.
+//
+// A campaign is worked on by one engine at a time: each engine process holds
+// the campaigns' locks in one database session of its own (locker), so a
+// process that dies releases them at once. Every create call is recorded
+// (network_a_attempt, committed) before it is made, so that a call whose
+// answer was lost is found by name afterwards instead of being made twice.
+//
+// The files: boost.go the engine and its cycle; campaign.go one campaign's
+// state (pause, resume, the ad set kept in step); posts.go the posts and
+// the rules; ads.go the campaign, ad set and ads made on network_a;
+// insights.go the statistics; locker.go and throttle.go what engines share
+// through PostgreSQL; river.go the River jobs.
+package boost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"adboost/auth"
+	"adboost/auth/networka"
+	"adboost/db"
+)
+
+// DefaultPostMaxAge is ENGINE_POST_MAX_AGE's default: how old a post may be
+// and still be boosted.
+const DefaultPostMaxAge = 168 * time.Hour
+
+// MaxPosts is how many of a page's newest posts a cycle reads at most.
+const MaxPosts = 500
+
+// DefaultWorkers is ENGINE_WORKERS' default: campaigns in flight per process.
+const DefaultWorkers = 64
+
+// DefaultCalls is ENGINE_CALLS' default: network_a requests in flight per
+// process.
+const DefaultCalls = 16
+
+// CallTimeout bounds one request to network_a (a batch is one).
+const CallTimeout = 20 * time.Second
+
+// Config configures an Engine.
+type Config struct {
+	NetworkAURL string            // NETWORK_A_API_URL
+	Cipher      *auth.TokenCipher // opens the stored tokens (TOKEN_ENCRYPTION_KEY)
+	PostMaxAge  time.Duration     // ENGINE_POST_MAX_AGE; 0 = DefaultPostMaxAge
+	CallTimeout time.Duration     // bounds each request to network_a; 0 = CallTimeout
+	Workers     int               // ENGINE_WORKERS; 0 = DefaultWorkers
+	Calls       int               // ENGINE_CALLS; 0 = DefaultCalls
+}
+
+// Engine does the work of the boosting engine. It is safe for concurrent
+// use; Close ends it.
+type Engine struct {
+	pool      *pgxpool.Pool
+	api       *networka.Client
+	cipher    *auth.TokenCipher
+	maxAge    time.Duration
+	workers   int
+	log       *slog.Logger
+	locks     *locker
+	throttles *throttleStore
+}
+
+// New makes an engine over the database.
+func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Engine, error) {
+	if cfg.Cipher == nil {
+		return nil, errors.New("engine: TOKEN_ENCRYPTION_KEY is not set")
+	}
+	if cfg.PostMaxAge <= 0 {
+		cfg.PostMaxAge = DefaultPostMaxAge
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = DefaultWorkers
+	}
+	if cfg.Calls <= 0 {
+		cfg.Calls = DefaultCalls
+	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = CallTimeout
+	}
+	throttles := &throttleStore{pool: pool, log: log}
+	api, err := networka.New(cfg.NetworkAURL, networka.Options{
+		Timeout:    cfg.CallTimeout,
+		Batch:      true,
+		Calls:      cfg.Calls,
+		OnThrottle: throttles.record,
+	})
+	if err != nil {
+		return nil, err
+	}
+	throttles.api = api
+	return &Engine{pool: pool, api: api, cipher: cfg.Cipher, maxAge: cfg.PostMaxAge, workers: cfg.Workers,
+		log: log, locks: newLocker(pool), throttles: throttles}, nil
+}
+
+// Close ends the engine's batching and its lock session. Work still under
+// way fails.
+func (e *Engine) Close() {
+	e.api.Close()
+	e.locks.close()
+}
+
+// Workers is how many campaigns the engine works on at once.
+func (e *Engine) Workers() int { return e.workers }
+
+// Due answers the campaigns of one cycle (EngineCampaignDue).
+func (e *Engine) Due(ctx context.Context) ([]int64, error) {
+	return db.New(e.pool).EngineCampaignDue(ctx)
+}
+
+// CycleError names the campaigns whose work failed in a cycle.
+type CycleError struct {
+	Failed map[int64]error
+}
+
+func (e *CycleError) Error() string {
+	ids := make([]int64, 0, len(e.Failed))
+	for id := range e.Failed {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = e.Failed[id].Error() // "campaign N: …" (Campaign)
+	}
+	return fmt.Sprintf("engine: %d campaign(s) failed: %s", len(ids), strings.Join(parts, "; "))
+}
+
+// Cycle runs one cycle over every due campaign, Workers at a time, and
+// answers a *CycleError naming those that failed.
+func (e *Engine) Cycle(ctx context.Context) error {
+	ids, err := e.Due(ctx)
+	if err != nil {
+		return fmt.Errorf("engine: listing the campaigns: %w", err)
+	}
+	var mu sync.Mutex
+	failed := map[int64]error{}
+	work := make(chan int64)
+	var wg sync.WaitGroup
+	for range min(e.workers, max(len(ids), 1)) {
+		wg.Go(func() {
+			for id := range work {
+				if err := e.Campaign(ctx, id); err != nil {
+					mu.Lock()
+					failed[id] = err
+					mu.Unlock()
+				}
+			}
+		})
+	}
+feed:
+	for _, id := range ids {
+		select {
+		case work <- id:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if len(failed) > 0 {
+		return &CycleError{Failed: failed}
+	}
+	return nil
+}
+
+// Campaign does one campaign's work of a cycle. An error means the work
+// should be retried later (network_a down, the database failing); a campaign
+// that cannot run (no token, no ad account, token refused) is skipped with
+// the reason logged, and answers nil. When another engine is working on the
+// campaign right now, Campaign leaves it to that engine.
+func (e *Engine) Campaign(ctx context.Context, id int64) error {
+	held, locked, err := e.locks.lock(id)
+	if err != nil {
+		return fmt.Errorf("campaign %d: %w", id, err)
+	}
+	if !locked {
+		e.log.Debug("engine: campaign is being worked on by another engine", "campaign", id)
+		return nil
+	}
+	defer e.locks.unlock(id)
+	// The work ends when the lock session is lost: another engine may take
+	// the campaign from then on.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(held, func() { cancel(errLockLost) })
+	defer stop()
+
+	e.throttles.refresh(ctx)
+	w := &work{e: e, q: db.New(e.pool), id: id, log: e.log.With("campaign", id)}
+	err = w.run(ctx)
+	if err != nil && networka.TokenRefused(err) {
+		return w.refused(ctx)
+	}
+	if err != nil {
+		if cause := context.Cause(ctx); cause != nil && !errors.Is(err, cause) {
+			err = fmt.Errorf("%w (%w)", err, cause)
+		}
+		return fmt.Errorf("campaign %d: %w", id, err)
+	}
+	return nil
+}

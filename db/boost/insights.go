@@ -1,0 +1,61 @@
+package boost
+
+import (
+	"context"
+	"encoding/json"
+
+	"adboost/auth/networka"
+	"adboost/db"
+)
+
+// insights reads the statistics of the campaign's ads in one `level=ad`
+// read of its network_a campaign (while it runs there, and for 28 days
+// after its pause) and writes those that changed (NetworkAAdInsightSync);
+// an ad without a row keeps its last statistics.
+func (w *work) insights(ctx context.Context) error {
+	if !w.c.ReadsInsights || w.c.CampaignObjectID == nil {
+		return nil
+	}
+	rows, err := w.e.api.AdInsights(ctx, w.userToken, *w.c.CampaignObjectID, w.scope())
+	if networka.Refused(err) {
+		// network_a refuses the statistics (e.g. it no longer has the
+		// campaign): the last ones stay.
+		w.log.Warn("engine: the campaign's statistics are not available", "err", err)
+		return nil
+	}
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	type row struct {
+		AdID        string `json:"ad_id"`
+		Impressions int64  `json:"impressions"`
+		Reach       int64  `json:"reach"`
+		Clicks      int64  `json:"clicks"`
+		Engagement  int64  `json:"engagement"`
+		Conversions int64  `json:"conversions"`
+		Spend       string `json:"spend"`
+	}
+	list := make([]row, 0, len(rows))
+	for id, in := range rows {
+		list = append(list, row{id, in.Impressions, in.Reach, in.Clicks, in.Engagement, in.Conversions, in.Spend})
+	}
+	arg, err := json.Marshal(list)
+	if err != nil {
+		return err
+	}
+	// Under the lock of the user's posts: a post boosted in two campaigns
+	// sums both campaigns' rows, and the other campaign's work may be
+	// writing its own at the same time.
+	var changed int64
+	err = inPostsTx(ctx, w.e.pool, w.c.UserID, func(q *db.Queries) (err error) {
+		changed, err = q.NetworkAAdInsightSync(ctx, db.NetworkAAdInsightSyncParams{CampaignID: w.id, Insights: arg})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if changed > 0 {
+		w.log.Debug("engine: statistics updated", "ads", changed)
+	}
+	return nil
+}

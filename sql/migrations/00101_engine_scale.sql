@@ -1,0 +1,28 @@
+-- The boosting engine at scale (CONTRACT §16).
+--
+-- Rate limits: network_a asks for pauses in four scopes (the application, a
+-- user, a page or network_b account, an ad account). Each pause is kept
+-- here, so that every instance of the engine honours a pause another one
+-- learnt: the engine writes a pause when an answer asks for one and reads
+-- those still in force every few seconds.
+--
+-- A steady cycle maps each ad's `level=ad` insights row to its post through
+-- the ad's id (network_a_attempt.object_id) within one campaign: the
+-- campaign's part of network_a_attempt_key serves it.
+
+-- +goose Up
+CREATE TABLE network_a_throttle (
+    scope      text NOT NULL CHECK (scope IN ('app', 'user', 'page', 'ad_account')),
+    -- '' for the application; the adboost user id, the page or network_b
+    -- account id, or the ad account id without `act_`.
+    key        text NOT NULL CHECK (length(key) <= 100 AND (scope = 'app') = (key = '')),
+    until      timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (scope, key)
+);
+
+-- The pauses still in force.
+CREATE INDEX network_a_throttle_until_idx ON network_a_throttle (until);
+
+-- +goose Down
+DROP TABLE network_a_throttle;
