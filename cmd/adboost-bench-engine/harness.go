@@ -36,14 +36,14 @@ type Config struct {
 	Server   string        // maintenance connection on which Database is dropped and made again for every N
 	Database string        // the benchmark's own database on Server
 
-	// DatabaseURL is a ready database to use as is instead of Database
-	// (with one N only): the harness's test gets one from db/dbtest and
-	// so never drops or creates databases itself.
+	// DatabaseURL is a ready database without users, migrated or not, to
+	// use as is instead of Database (with one N only): the harness's test
+	// gets one from db/dbtest and so never drops or creates databases.
 	DatabaseURL string
 
-	Workers, Calls string  // ENGINE_WORKERS and ENGINE_CALLS for the engine; "" leaves the engine's defaults
-	ShareB         float64 // the share of campaigns that also name a network_b account
-	Progress       io.Writer
+	Workers, Calls string    // ENGINE_WORKERS and ENGINE_CALLS for the engine; "" leaves the engine's defaults
+	ShareB         float64   // the share of campaigns that also name a network_b account
+	Progress       io.Writer // a line per step as the run goes; nil: none
 }
 
 // check answers an error naming the first setting that cannot work.
@@ -219,7 +219,7 @@ func (r *round) cycle(ctx context.Context, name string) (Result, error) {
 		return Result{}, err
 	}
 	reqBefore, callsBefore := r.traffic.counts()
-	adsBefore := len(r.fake.Objects("ad"))
+	_, _, adsBefore := r.objects()
 
 	out, err := r.adboost(ctx, "engine")
 	if err != nil {
@@ -234,9 +234,9 @@ func (r *round) cycle(ctx context.Context, name string) (Result, error) {
 	reqAfter, callsAfter := r.traffic.counts()
 	res := Result{
 		N: r.n, Cycle: name, Wall: out.wall, Exit: out.exit, PeakRSSKiB: out.maxRSSKiB,
-		Campaigns: len(r.fake.Objects("campaign")), AdSets: len(r.fake.Objects("adset")), Ads: len(r.fake.Objects("ad")),
 		Requests: reqAfter - reqBefore, Calls: callsAfter - callsBefore, PGTime: pgAfter - pgBefore,
 	}
+	res.Campaigns, res.AdSets, res.Ads = r.objects()
 	res.AdsCreated = res.Ads - adsBefore
 	if res.BoostedPosts, err = r.boostedPosts(ctx); err != nil {
 		return res, err
@@ -247,6 +247,21 @@ func (r *round) cycle(ctx context.Context, name string) (Result, error) {
 		return res, out.failure(name+" cycle: adboost engine", nil)
 	}
 	return res, nil
+}
+
+// objects counts the campaigns, ad sets and ads on the fake network_a.
+func (r *round) objects() (campaigns, adSets, ads int) {
+	for _, o := range r.fake.Objects("") {
+		switch o.Kind {
+		case "campaign":
+			campaigns++
+		case "adset":
+			adSets++
+		case "ad":
+			ads++
+		}
+	}
+	return campaigns, adSets, ads
 }
 
 // boostedPosts counts the rows of boosted_post, on a connection of its own
