@@ -15,7 +15,7 @@ SANDBOX_ADDR ?= 127.0.0.1:8090
 DEV_TOKEN_ENCRYPTION_KEY := YWRib29zdC1tYWtlLXJ1bi1kZXYta2V5LTMyYnl0ZXM=
 TEST_POSTGRES_IMAGE ?= adboost-postgres:15
 
-.PHONY: run build demo test vet generate check-generated tools postgres-image image image-check clean bench-scale
+.PHONY: run build demo test vet generate check-generated tools postgres-image image image-check clean bench-scale bench-engine
 
 ## run: create and migrate the local database, load the demo data, serve on 127.0.0.1:8080
 ## beside the sandbox network_a on $(SANDBOX_ADDR), with the boosting engine every 10 s;
@@ -68,6 +68,15 @@ $(SQLC):
 bench-scale: build
 	go build -o $(CURDIR)/.cache/adboost-bench ./cmd/adboost-bench
 	$(CURDIR)/.cache/adboost-bench -adboost $(ADBOOST) $(BENCHFLAGS)
+
+## bench-engine: the engine benchmark of CONTRACT §16 (long; not part of test):
+## per N, a fresh database adboost_bench_engine of N campaigns, a network_a
+## fake answering after a delay with 20 posts a page, a first and a steady
+## `adboost engine` cycle; prints a Markdown table. BENCHFLAGS passes flags,
+## e.g. BENCHFLAGS='-n 100,1000 -delay 50ms -workers 64 -calls 16'.
+bench-engine: build
+	go build -o $(CURDIR)/.cache/adboost-bench-engine ./cmd/adboost-bench-engine
+	$(CURDIR)/.cache/adboost-bench-engine -adboost $(ADBOOST) $(BENCHFLAGS)
 
 ## postgres-image: build the PostgreSQL test image from Debian packages (no registry)
 postgres-image:
