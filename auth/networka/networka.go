@@ -66,7 +66,9 @@ type Options struct {
 	// 0 = 16.
 	Calls int
 	// Linger is how long a batch that is not full waits for more calls
-	// before it is sent; 0 = 5 ms.
+	// before it is sent; 0 = 20 ms (a round trip of network_a is tens of
+	// milliseconds: a batch that waits a little carries the calls of many
+	// campaigns).
 	Linger time.Duration
 	// OnThrottle is told of every pause network_a asks for (called from the
 	// goroutine of the call that learnt it; it must not call the client).
@@ -102,7 +104,7 @@ func New(baseURL string, opts Options) (*Client, error) {
 		opts.Calls = 16
 	}
 	if opts.Linger <= 0 {
-		opts.Linger = 5 * time.Millisecond
+		opts.Linger = 20 * time.Millisecond
 	}
 	transport := opts.Transport
 	if transport == nil {

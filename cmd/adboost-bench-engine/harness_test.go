@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"net/http"
-	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -70,35 +68,6 @@ func TestRun(t *testing.T) {
 		if !strings.Contains(table.String(), row) {
 			t.Errorf("the table has no row %q:\n%s", row, table.String())
 		}
-	}
-}
-
-// TestTrafficCounts counts a plain request as one call and a batch to the
-// base path, with or without its slash, as its entries; a POST elsewhere is
-// one call; the fake behind gets each body intact.
-func TestTrafficCounts(t *testing.T) {
-	t.Parallel()
-	var bodies []string
-	tr := &traffic{prefix: apiPrefix, next: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var b bytes.Buffer
-		_, _ = b.ReadFrom(r.Body)
-		bodies = append(bodies, b.String())
-	})}
-	batch := `{"batch":[{"method":"GET","relative_url":"me"},{"method":"GET","relative_url":"1/posts"},{"method":"POST","relative_url":"act_1/ads","body":"{}"}]}`
-	for _, req := range []*http.Request{
-		httptest.NewRequest(http.MethodGet, apiPrefix+"/me/adaccounts", nil),
-		httptest.NewRequest(http.MethodPost, apiPrefix+"/", strings.NewReader(batch)),
-		httptest.NewRequest(http.MethodPost, apiPrefix, strings.NewReader(batch)),
-		httptest.NewRequest(http.MethodPost, apiPrefix+"/act_1/ads", strings.NewReader(batch)),
-		httptest.NewRequest(http.MethodPost, apiPrefix+"/", strings.NewReader(`not json`)),
-	} {
-		tr.ServeHTTP(httptest.NewRecorder(), req)
-	}
-	if requests, calls := tr.counts(); requests != 5 || calls != 1+3+3+1+1 {
-		t.Errorf("counts: %d requests, %d calls; want 5 and 9", requests, calls)
-	}
-	if len(bodies) != 5 || bodies[1] != batch || bodies[4] != "not json" {
-		t.Errorf("the bodies the fake got: %q", bodies)
 	}
 }
 
