@@ -101,7 +101,7 @@ func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Tim
 			return false, nil
 		}
 		out = append(out, Post{ID: p.ID, Message: clean(p.Message), Created: created, Permalink: clean(p.Permalink), Picture: clean(p.Picture)})
-		return true, nil
+		return len(out) < max, nil
 	})
 	if err != nil {
 		return nil, err
@@ -254,6 +254,15 @@ func (c *Client) PostReaches(ctx context.Context, token string, postIDs []string
 		reach[i] = answers[i].value()
 	}
 	return reach, errs
+}
+
+// Pause sets a campaign's (or ad set's) status to PAUSED (user token). It is
+// sent even while the scope is throttled: a pause saves the user's money,
+// and network_a refuses it at no cost when it will not take it yet.
+func (c *Client) Pause(ctx context.Context, token, objectID string, s Scope) error {
+	cl := call{method: http.MethodPost, path: "/" + url.PathEscape(objectID), body: map[string]any{"status": "PAUSED"},
+		token: token, scope: s, urgent: true}
+	return c.do(ctx, cl, nil)
 }
 
 // Update posts the changed fields of an object (user token).

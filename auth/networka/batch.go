@@ -22,6 +22,11 @@ type batcher struct {
 	linger time.Duration
 	stop   chan struct{}
 	once   sync.Once
+	// closed is set, under mu's write lock, once the batcher stops: no call
+	// is queued after it (enqueue and requeue hold the read lock while they
+	// queue), so none waits for an answer that never comes.
+	mu     sync.RWMutex
+	closed bool
 }
 
 // pending is a call waiting for its answer.
@@ -50,11 +55,24 @@ func newBatcher(c *Client, calls int, linger time.Duration) *batcher {
 
 var errClosed = fmt.Errorf("%w: the client is closed", ErrUnavailable)
 
-func (b *batcher) close() { b.once.Do(func() { close(b.stop) }) }
+func (b *batcher) close() {
+	b.once.Do(func() {
+		close(b.stop)
+		b.mu.Lock()
+		b.closed = true
+		b.mu.Unlock()
+		b.failQueued()
+	})
+}
 
 // enqueue queues a call; its answer comes on the pending's done channel.
 func (b *batcher) enqueue(ctx context.Context, cl call) (*pending, error) {
 	p := &pending{ctx: ctx, call: cl, done: make(chan result, 1)}
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.closed {
+		return nil, errClosed
+	}
 	select {
 	case b.queue <- p:
 		return p, nil
@@ -245,12 +263,23 @@ func (b *batcher) requeue(ps []*pending) {
 	}
 	go func() {
 		for _, p := range ps {
-			select {
-			case b.queue <- p:
-			case <-p.ctx.Done():
-			case <-b.stop:
-				p.done <- result{err: errClosed}
-			}
+			b.requeueOne(p)
 		}
 	}()
+}
+
+// requeueOne queues one call again, or fails it when the batcher is closed.
+func (b *batcher) requeueOne(p *pending) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.closed {
+		p.done <- result{err: errClosed}
+		return
+	}
+	select {
+	case b.queue <- p:
+	case <-p.ctx.Done():
+	case <-b.stop:
+		p.done <- result{err: errClosed}
+	}
 }

@@ -38,6 +38,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -160,6 +161,7 @@ type call struct {
 	body   any
 	token  string
 	scope  Scope
+	urgent bool // sent even while its scope is throttled (Pause)
 }
 
 // what names the call in errors and logs: the method and the path, never
@@ -190,7 +192,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 	if err := CheckToken(cl.token); err != nil {
 		return err
 	}
-	if th := c.throttles.Check(cl.scope); th != nil {
+	if th := c.throttles.Check(cl.scope); th != nil && !cl.urgent {
 		return fmt.Errorf("%s: %w", cl.what(), th)
 	}
 	if c.batch == nil {
@@ -259,6 +261,10 @@ func (c *Client) read(cl call, a answer, out any) error {
 	var apiErr *Error
 	if a.status >= 300 {
 		apiErr = parseError(a.status, a.body, cl.what())
+	}
+	if apiErr != nil && cl.token != "" {
+		// network_a may quote the token it refused: it never leaves here.
+		apiErr.Message = strings.ReplaceAll(apiErr.Message, cl.token, "[token]")
 	}
 	for _, th := range learn(time.Now(), cl.scope, a.header, apiErr) {
 		if c.throttles.add(th) && c.onThrottl != nil {
@@ -352,7 +358,9 @@ func (c *Client) next(cl call, link string) (call, bool, error) {
 		return call{}, false, fmt.Errorf("%w: %s: paging.next leads away from the API", ErrUnavailable, cl.what())
 	}
 	path, ok := strings.CutPrefix(u.Path, c.base.Path)
-	if !ok || (path != "" && !strings.HasPrefix(path, "/")) {
+	if !ok || (path != "" && !strings.HasPrefix(path, "/")) || slices.ContainsFunc(strings.Split(path, "/"), func(seg string) bool {
+		return seg == "." || seg == ".."
+	}) {
 		return call{}, false, fmt.Errorf("%w: %s: paging.next leads away from the API's path", ErrUnavailable, cl.what())
 	}
 	q := u.Query()
