@@ -115,7 +115,7 @@ WITH usable AS (
 created AS (
     INSERT INTO campaign (
         user_id, page_id, network_b_id, preset_id, active,
-        campaign_budget_value, goal, audience_targeting, hashtag, end_date
+        campaign_budget_value, goal, audience_targeting, hashtag, end_date, promoted_object
     )
     SELECT
         $1, $3, $4, u.id, true,
@@ -136,7 +136,7 @@ created AS (
             WHEN 'CONVERSIONS'           THEN 'CONVERSIONS'
             ELSE 'POST_ENGAGEMENT'
         END,
-        $6::jsonb, $7, ($8::text)::date
+        $6::jsonb, $7, ($8::text)::date, $9::jsonb
     FROM usable AS u
     RETURNING id, user_id, preset_id, page_id, network_b_id, campaign_budget_value, goal,
               audience_targeting, hashtag, end_date
@@ -159,22 +159,24 @@ FROM created AS c
 `
 
 type CampaignCreateParams struct {
-	UserID     int64           `json:"user_id"`
-	PresetID   int64           `json:"preset_id"`
-	PageID     *int64          `json:"page_id"`
-	NetworkBID *int64          `json:"network_b_id"`
-	Budget     string          `json:"budget"`
-	Targeting  json.RawMessage `json:"targeting"`
-	Hashtag    string          `json:"hashtag"`
-	EndDate    *string         `json:"end_date"`
+	UserID         int64           `json:"user_id"`
+	PresetID       int64           `json:"preset_id"`
+	PageID         *int64          `json:"page_id"`
+	NetworkBID     *int64          `json:"network_b_id"`
+	Budget         string          `json:"budget"`
+	Targeting      json.RawMessage `json:"targeting"`
+	Hashtag        string          `json:"hashtag"`
+	EndDate        *string         `json:"end_date"`
+	PromotedObject json.RawMessage `json:"promoted_object"`
 }
 
 // boosted-pages/create: creates an active campaign of the user from a preset
 // the user may use (active, and public or of the user's own agency) on the
 // user's page and/or network_b account (an account of its own or linked to
 // one of the user's pages), and records its `created` history entry, in one
-// statement. The goal follows the preset's objective. No row when the preset
-// or a source is not the user's to use.
+// statement. The goal follows the preset's objective; a promoted object is
+// kept for the ad set. No row when the preset or a source is not the user's
+// to use.
 func (q *Queries) CampaignCreate(ctx context.Context, arg CampaignCreateParams) (int64, error) {
 	row := q.db.QueryRow(ctx, campaignCreate,
 		arg.UserID,
@@ -185,6 +187,7 @@ func (q *Queries) CampaignCreate(ctx context.Context, arg CampaignCreateParams) 
 		arg.Targeting,
 		arg.Hashtag,
 		arg.EndDate,
+		arg.PromotedObject,
 	)
 	var id int64
 	err := row.Scan(&id)
@@ -235,22 +238,32 @@ func (q *Queries) CampaignCreateCheck(ctx context.Context, arg CampaignCreateChe
 
 const campaignSave = `-- name: CampaignSave :one
 WITH old AS (
-    SELECT c.id, c.active, c.campaign_budget_value, c.audience_targeting, c.hashtag, c.end_date
+    SELECT c.id, c.active, c.campaign_budget_type, c.campaign_budget_value, c.audience_targeting,
+           c.hashtag, c.end_date, c.promoted_object
     FROM campaign AS c
     WHERE c.user_id = $1
       AND c.id = $2
     FOR UPDATE
 ),
+checked AS (
+    SELECT old.id,
+           (old.campaign_budget_type = 'lifetime'
+            AND coalesce(($3::text)::date, old.end_date) IS NULL)::boolean AS end_date_missing
+    FROM old
+),
 saved AS (
     UPDATE campaign AS c SET
-        active                = coalesce($3::boolean, c.active),
-        campaign_budget_value = coalesce(($4::text)::numeric(12, 2), c.campaign_budget_value),
-        audience_targeting    = coalesce($5::jsonb, c.audience_targeting),
-        hashtag               = coalesce($6::text, c.hashtag),
-        end_date              = coalesce(($7::text)::date, c.end_date),
+        active                = coalesce($4::boolean, c.active),
+        campaign_budget_value = coalesce(($5::text)::numeric(12, 2), c.campaign_budget_value),
+        audience_targeting    = coalesce($6::jsonb, c.audience_targeting),
+        hashtag               = coalesce($7::text, c.hashtag),
+        end_date              = coalesce(($3::text)::date, c.end_date),
+        promoted_object       = coalesce($8::jsonb, c.promoted_object),
         updated_at            = now()
     FROM old
+    JOIN checked ON checked.id = old.id
     WHERE c.id = old.id
+      AND NOT checked.end_date_missing
     RETURNING
         c.id,
         c.user_id,
@@ -261,7 +274,8 @@ saved AS (
              ('campaign_budget_value', to_jsonb(old.campaign_budget_value), to_jsonb(c.campaign_budget_value)),
              ('audience_targeting', old.audience_targeting, c.audience_targeting),
              ('hashtag', to_jsonb(old.hashtag), to_jsonb(c.hashtag)),
-             ('end_date', to_jsonb(old.end_date), to_jsonb(c.end_date))
+             ('end_date', to_jsonb(old.end_date), to_jsonb(c.end_date)),
+             ('promoted_object', old.promoted_object, c.promoted_object)
          ) AS d (field, old, new)
          WHERE d.old IS DISTINCT FROM d.new) AS changes
 ),
@@ -278,38 +292,49 @@ logged AS (
     WHERE e.happened
     ORDER BY e.position
 )
-SELECT s.id
-FROM saved AS s
+SELECT checked.id, checked.end_date_missing::boolean AS end_date_missing,
+       coalesce((SELECT s.active <> s.was_active FROM saved AS s), false)::boolean AS active_changed
+FROM checked
 `
 
 type CampaignSaveParams struct {
-	UserID    int64           `json:"user_id"`
-	ID        int64           `json:"id"`
-	Active    *bool           `json:"active"`
-	Budget    *string         `json:"budget"`
-	Targeting json.RawMessage `json:"targeting"`
-	Hashtag   *string         `json:"hashtag"`
-	EndDate   *string         `json:"end_date"`
+	UserID         int64           `json:"user_id"`
+	ID             int64           `json:"id"`
+	EndDate        *string         `json:"end_date"`
+	Active         *bool           `json:"active"`
+	Budget         *string         `json:"budget"`
+	Targeting      json.RawMessage `json:"targeting"`
+	Hashtag        *string         `json:"hashtag"`
+	PromotedObject json.RawMessage `json:"promoted_object"`
+}
+
+type CampaignSaveRow struct {
+	ID             int64 `json:"id"`
+	EndDateMissing bool  `json:"end_date_missing"`
+	ActiveChanged  bool  `json:"active_changed"`
 }
 
 // boosted-pages/save: changes the given fields of one campaign of the user (a
 // null parameter keeps the field) and records, in the same statement, an
 // `updated` history entry with what changed ({"field": {"old", "new"}}; none
 // when nothing changed) and an `activated`/`deactivated` entry when `active`
-// changed. No row when the user has no such campaign.
-func (q *Queries) CampaignSave(ctx context.Context, arg CampaignSaveParams) (int64, error) {
+// changed. A lifetime budget needs an end date (network_a refuses an ad set
+// without one): then nothing is written and `end_date_missing` is true. No
+// row when the user has no such campaign.
+func (q *Queries) CampaignSave(ctx context.Context, arg CampaignSaveParams) (CampaignSaveRow, error) {
 	row := q.db.QueryRow(ctx, campaignSave,
 		arg.UserID,
 		arg.ID,
+		arg.EndDate,
 		arg.Active,
 		arg.Budget,
 		arg.Targeting,
 		arg.Hashtag,
-		arg.EndDate,
+		arg.PromotedObject,
 	)
-	var id int64
-	err := row.Scan(&id)
-	return id, err
+	var i CampaignSaveRow
+	err := row.Scan(&i.ID, &i.EndDateMissing, &i.ActiveChanged)
+	return i, err
 }
 
 const campaignSourceDelete = `-- name: CampaignSourceDelete :one
@@ -328,6 +353,26 @@ logged AS (
         'preset_id', coalesce(d.preset_id, 0))
     FROM deleted AS d
     ORDER BY d.id
+),
+running AS (
+    SELECT d.id, d.user_id
+    FROM deleted AS d
+    JOIN network_a_campaign AS n ON n.campaign_id = d.id AND n.status = 'ACTIVE'
+),
+pausing AS (
+    INSERT INTO engine_campaign AS e (campaign_id, user_id, state, message, since)
+    SELECT r.id, r.user_id, 'pausing', 'deleted with its source: the pause is being sent to network_a', now()
+    FROM running AS r
+    ON CONFLICT (campaign_id) DO UPDATE SET
+        state   = EXCLUDED.state,
+        message = EXCLUDED.message,
+        since   = CASE WHEN e.state = 'pausing' THEN e.since ELSE now() END
+),
+forgotten AS (
+    DELETE FROM engine_campaign AS e
+    USING deleted AS d
+    WHERE e.campaign_id = d.id
+      AND NOT EXISTS (SELECT 1 FROM running AS r WHERE r.id = d.id)
 )
 SELECT
     count(*) AS deleted,
@@ -336,7 +381,8 @@ SELECT
         FROM source AS s
         WHERE s.user_id = $1
           AND (s.id = $2 OR s.network_b_id = $2)
-    ) AS known_source
+    ) AS known_source,
+    coalesce((SELECT array_agg(r.id ORDER BY r.id) FROM running AS r), '{}')::bigint[] AS to_pause
 FROM deleted
 `
 
@@ -346,19 +392,23 @@ type CampaignSourceDeleteParams struct {
 }
 
 type CampaignSourceDeleteRow struct {
-	Deleted     int64 `json:"deleted"`
-	KnownSource bool  `json:"known_source"`
+	Deleted     int64   `json:"deleted"`
+	KnownSource bool    `json:"known_source"`
+	ToPause     []int64 `json:"to_pause"`
 }
 
 // boosted-pages/delete-source: deletes every campaign of the user whose page
 // or network_b account is @source_id and records a `deleted` history entry
-// for each, in one statement. Answers how many were deleted and whether
-// @source_id is one of the user's sources at all (no campaign and no source:
-// the caller answers 404).
+// for each, in one statement. A deleted campaign that runs on network_a
+// stays known to the engine until network_a confirmed its pause
+// (network_a_campaign and its engine state, `pausing`); the others' engine
+// state goes. Answers how many were deleted, whether @source_id is one of
+// the user's sources at all (no campaign and no source: the caller answers
+// 404), and the campaigns whose pause to enqueue.
 func (q *Queries) CampaignSourceDelete(ctx context.Context, arg CampaignSourceDeleteParams) (CampaignSourceDeleteRow, error) {
 	row := q.db.QueryRow(ctx, campaignSourceDelete, arg.UserID, arg.SourceID)
 	var i CampaignSourceDeleteRow
-	err := row.Scan(&i.Deleted, &i.KnownSource)
+	err := row.Scan(&i.Deleted, &i.KnownSource, &i.ToPause)
 	return i, err
 }
 

@@ -141,6 +141,7 @@ type Campaign struct {
 	EndDate                    pgtype.Date     `json:"end_date"`
 	CreatedAt                  time.Time       `json:"created_at"`
 	UpdatedAt                  time.Time       `json:"updated_at"`
+	PromotedObject             json.RawMessage `json:"promoted_object"`
 }
 
 type CampaignBoostedPage struct {
@@ -178,6 +179,25 @@ type EmailChange struct {
 	TokenHash []byte    `json:"token_hash"`
 	CreatedAt time.Time `json:"created_at"`
 	ExpiresAt time.Time `json:"expires_at"`
+}
+
+type EngineCampaign struct {
+	CampaignID int64              `json:"campaign_id"`
+	UserID     int64              `json:"user_id"`
+	State      string             `json:"state"`
+	Message    string             `json:"message"`
+	Since      time.Time          `json:"since"`
+	CheckedAt  pgtype.Timestamptz `json:"checked_at"`
+	Mailed     json.RawMessage    `json:"mailed"`
+}
+
+type EngineNotice struct {
+	ID         int64     `json:"id"`
+	UserID     int64     `json:"user_id"`
+	CampaignID int64     `json:"campaign_id"`
+	State      string    `json:"state"`
+	Message    string    `json:"message"`
+	CreatedAt  time.Time `json:"created_at"`
 }
 
 type GeoCity struct {

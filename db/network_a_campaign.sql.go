@@ -16,16 +16,19 @@ WITH f AS (
         c.id,
         jsonb_build_object(
             CASE c.campaign_budget_type WHEN 'daily' THEN 'daily_budget' ELSE 'lifetime_budget' END,
-            currency_minor_units(c.campaign_budget_value, a.currency),
+            network_a_offset_units(c.campaign_budget_value, a.currency),
             'bid_strategy',
             CASE WHEN c.campaign_bid_strategy_enabled THEN c.campaign_bid_strategy ELSE 'LOWEST_COST_WITHOUT_CAP' END,
-            'optimization_goal', c.goal,
+            'optimization_goal', network_a_optimization_goal(c.goal),
             'targeting', c.audience_targeting)
         || CASE WHEN c.campaign_bid_strategy_enabled
-                THEN jsonb_build_object('bid_amount', currency_minor_units(c.campaign_bid_amount, a.currency))
+                THEN jsonb_build_object('bid_amount', network_a_offset_units(c.campaign_bid_amount, a.currency))
                 ELSE '{}' END
         || CASE WHEN c.end_date IS NOT NULL
                 THEN jsonb_build_object('end_time', to_char(c.end_date, 'YYYY-MM-DD') || 'T23:59:59Z')
+                ELSE '{}' END
+        || CASE WHEN c.promoted_object IS NOT NULL
+                THEN jsonb_build_object('promoted_object', c.promoted_object)
                 ELSE '{}' END AS fields
     FROM campaign AS c
     LEFT JOIN network_a_campaign AS a ON a.campaign_id = c.id
@@ -48,13 +51,14 @@ type NetworkACampaignAdSetRow struct {
 }
 
 // The ad set fields of a campaign in the Marketing API's shape: the budget
-// in the minor unit of the ad account's currency (daily_budget or
+// in the offset unit of the ad account's currency (daily_budget or
 // lifetime_budget), bid_strategy (the campaign's when its bid strategy is
-// enabled, else LOWEST_COST_WITHOUT_CAP), bid_amount in minor units only when
-// enabled, optimization_goal = goal,
-// targeting = audience_targeting, end_time = end_date 23:59:59 UTC (RFC 3339;
-// absent without end date). `changes` holds those that differ from what
-// network_a last accepted (all of them before the ad set exists).
+// enabled, else LOWEST_COST_WITHOUT_CAP), bid_amount in offset units only
+// when enabled, optimization_goal from the goal, targeting =
+// audience_targeting, end_time = end_date 23:59:59 UTC (RFC 3339; absent
+// without end date), promoted_object as the campaign holds it (absent
+// without one). `changes` holds those that differ from what network_a last
+// accepted (all of them before the ad set exists).
 func (q *Queries) NetworkACampaignAdSet(ctx context.Context, campaignID int64) (NetworkACampaignAdSetRow, error) {
 	row := q.db.QueryRow(ctx, networkACampaignAdSet, campaignID)
 	var i NetworkACampaignAdSetRow
@@ -95,7 +99,7 @@ type NetworkACampaignCurrencyLearntParams struct {
 
 // The currency of the ad account of a campaign started before the engine
 // kept it (00094), as network_a gave it now: from then on its budget and
-// bid are sent in that currency's minor unit (NetworkACampaignAdSet sees the
+// bid are sent in that currency's offset unit (NetworkACampaignAdSet sees the
 // difference from what network_a last accepted and the next sync sends it).
 // A code that is not three letters is kept as unknown.
 func (q *Queries) NetworkACampaignCurrencyLearnt(ctx context.Context, arg NetworkACampaignCurrencyLearntParams) error {

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/jackc/pgx/v5"
 	"net/http"
 	"net/mail"
 	"regexp"
@@ -205,7 +206,22 @@ func (s *Server) userLoginSn(ctx context.Context, req *socialRequest) (userWithT
 	if err != nil {
 		return userWithToken{}, err
 	}
-	if err := db.InTx(ctx, s.pool, func(q *db.Queries) error { return storeNetworkA(ctx, q, id, pages, sealed) }); err != nil {
+	// The new tokens, and the pauses they unblock (campaigns that should stop
+	// but waited for a working token): enqueued, not waited for.
+	err = s.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		if err := storeNetworkA(ctx, q, id, pages, sealed); err != nil {
+			return err
+		}
+		if sealed == nil {
+			return nil
+		}
+		pausing, err := q.EnginePausingCampaigns(ctx, id)
+		if err != nil {
+			return err
+		}
+		return s.enqueuePauses(ctx, tx, pausing)
+	})
+	if err != nil {
 		return userWithToken{}, err
 	}
 	return s.signedIn(ctx, id)

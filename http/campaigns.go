@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/jackc/pgx/v5"
 	"reflect"
 	"regexp"
 	"strings"
@@ -138,9 +139,13 @@ type campaignSaveRequest struct {
 	Hashtag   string          `json:"hashtag"`
 	EndDate   string          `json:"end_date"`
 	Active    Bool            `json:"active"`
+	// PromotedObject is an addition: passed to the ad set as is (CONVERSIONS
+	// and APP_INSTALLS campaigns need one).
+	PromotedObject json.RawMessage `json:"promoted_object"`
 
-	targeting *targeting
-	endDate   *string
+	targeting      *targeting
+	endDate        *string
+	promotedObject json.RawMessage
 }
 
 func (r *campaignSaveRequest) validate() error {
@@ -161,7 +166,30 @@ func (r *campaignSaveRequest) validate() error {
 	}
 	d, err := campaignEndDate(strings.TrimSpace(r.EndDate))
 	r.endDate = d
+	if err != nil {
+		return err
+	}
+	r.promotedObject, err = campaignPromotedObject(r.PromotedObject)
 	return err
+}
+
+// maxPromotedObject bounds the promoted object a campaign keeps.
+const maxPromotedObject = 8 << 10
+
+// campaignPromotedObject checks the optional promoted_object: a JSON object
+// of at most 8 KiB, kept and passed to the ad set as is; nil when absent.
+func campaignPromotedObject(raw json.RawMessage) (json.RawMessage, error) {
+	if absentJSON(raw) {
+		return nil, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return nil, badRequest("promoted_object must be a JSON object, e.g. {\"pixel_id\": \"123\", \"custom_event_type\": \"PURCHASE\"}")
+	}
+	if len(raw) > maxPromotedObject {
+		return nil, badRequest("promoted_object is larger than %d bytes", maxPromotedObject)
+	}
+	return raw, nil
 }
 
 // boostedPageSave: POST /v1/boosted-pages/save/{id}. Validates everything
@@ -183,7 +211,30 @@ func (s *Server) boostedPageSave(ctx context.Context, req *campaignSaveRequest) 
 	if req.Active.Set {
 		p.Active = &req.Active.V
 	}
-	if _, err := s.q.CampaignSave(ctx, p); err != nil {
+	p.PromotedObject = req.promotedObject
+	// The campaign, its history and, when it stops, its engine state and
+	// its pause on network_a: one transaction.
+	err := s.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		saved, err := q.CampaignSave(ctx, p)
+		if err != nil {
+			return err
+		}
+		if saved.EndDateMissing {
+			return badRequest("end_date is required: the campaign has a lifetime budget")
+		}
+		if !saved.ActiveChanged {
+			return nil
+		}
+		state, err := q.EngineStateAfterSave(ctx, db.EngineStateAfterSaveParams{UserID: p.UserID, CampaignID: p.ID})
+		if err != nil {
+			return err
+		}
+		if state == "pausing" {
+			return s.enqueuePauses(ctx, tx, []int64{p.ID})
+		}
+		return nil
+	})
+	if err != nil {
 		return false, err
 	}
 	return true, nil
@@ -198,9 +249,12 @@ type campaignCreateRequest struct {
 	Targeting  json.RawMessage `json:"targeting"`
 	Hashtag    string          `json:"hashtag"`
 	EndDate    string          `json:"end_date"`
+	// PromotedObject is an addition, as on save.
+	PromotedObject json.RawMessage `json:"promoted_object"`
 
-	targeting *targeting
-	endDate   *string
+	targeting      *targeting
+	endDate        *string
+	promotedObject json.RawMessage
 }
 
 func (r *campaignCreateRequest) validate() error {
@@ -233,7 +287,10 @@ func (r *campaignCreateRequest) validate() error {
 	if err := campaignHashtag(&r.Hashtag); err != nil {
 		return err
 	}
-	r.endDate, err = campaignEndDate(strings.TrimSpace(r.EndDate))
+	if r.endDate, err = campaignEndDate(strings.TrimSpace(r.EndDate)); err != nil {
+		return err
+	}
+	r.promotedObject, err = campaignPromotedObject(r.PromotedObject)
 	return err
 }
 
@@ -253,6 +310,7 @@ func (s *Server) boostedPageCreate(ctx context.Context, req *campaignCreateReque
 	p := db.CampaignCreateParams{
 		UserID: uid, PresetID: req.PresetID.V, PageID: nonZero(req.PageID), NetworkBID: nonZero(req.NetworkBID),
 		Budget: req.Budget.V, Targeting: req.targeting.json, Hashtag: req.Hashtag, EndDate: req.endDate,
+		PromotedObject: req.promotedObject,
 	}
 	var page json.RawMessage
 	err := db.InTx(ctx, s.pool, func(q *db.Queries) error {
@@ -365,8 +423,17 @@ type deleteSourceResult struct {
 }
 
 // boostedPageDeleteSource: DELETE /v1/boosted-pages/delete-source/{id}.
+// The campaigns go, and the pauses of those that run on network_a are
+// enqueued, in one transaction.
 func (s *Server) boostedPageDeleteSource(ctx context.Context, req *pathID) (deleteSourceResult, error) {
-	res, err := s.q.CampaignSourceDelete(ctx, db.CampaignSourceDeleteParams{UserID: userID(ctx), SourceID: req.id})
+	var res db.CampaignSourceDeleteRow
+	err := s.inTx(ctx, func(tx pgx.Tx, q *db.Queries) (err error) {
+		res, err = q.CampaignSourceDelete(ctx, db.CampaignSourceDeleteParams{UserID: userID(ctx), SourceID: req.id})
+		if err != nil {
+			return err
+		}
+		return s.enqueuePauses(ctx, tx, res.ToPause)
+	})
 	if err != nil {
 		return deleteSourceResult{}, err
 	}

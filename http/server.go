@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -58,6 +59,15 @@ type Config struct {
 	// TokenCipher seals the network_a tokens that signup-sn and login-sn
 	// store (TOKEN_ENCRYPTION_KEY); nil: no token is stored, sign-in still works.
 	TokenCipher *auth.TokenCipher
+	// Pauses enqueues the pauses of campaigns that stop, in the transaction
+	// that stops them (boost.PauseQueue); nil: the engine's cycles pause
+	// them.
+	Pauses PauseQueue
+}
+
+// PauseQueue enqueues the pause of campaigns on network_a in a transaction.
+type PauseQueue interface {
+	EnqueuePausesTx(ctx context.Context, tx pgx.Tx, campaignIDs []int64) error
 }
 
 // Server holds the dependencies of the handlers.
@@ -222,4 +232,19 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// inTx runs fn in one transaction, with its queries and the transaction
+// itself (for the pauses enqueued in it).
+func (s *Server) inTx(ctx context.Context, fn func(tx pgx.Tx, q *db.Queries) error) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return fn(tx, db.New(tx)) })
+}
+
+// enqueuePauses enqueues the pauses of the campaigns in tx, when the engine
+// takes them (Config.Pauses).
+func (s *Server) enqueuePauses(ctx context.Context, tx pgx.Tx, ids []int64) error {
+	if s.cfg.Pauses == nil || len(ids) == 0 {
+		return nil
+	}
+	return s.cfg.Pauses.EnqueuePausesTx(ctx, tx, ids)
 }

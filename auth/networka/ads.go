@@ -273,34 +273,42 @@ func (c *Client) Update(ctx context.Context, token, objectID string, body map[st
 
 // AdInsights answers the statistics of a network_a campaign's ads that
 // delivered, by ad id, from `level=ad` rows (user token); an ad without a
-// row is not in the map.
-func (c *Client) AdInsights(ctx context.Context, token, campaignID string, s Scope) (map[string]Insights, error) {
-	out := map[string]Insights{}
+// row is not in the map. A row whose values are not network_a's (a count
+// that is no whole number, a spend that is no amount) is left out, its ad
+// answered in bad, so that one ad's bad statistics cost the others
+// nothing; a row without an ad id fails the read.
+func (c *Client) AdInsights(ctx context.Context, token, campaignID string, s Scope) (rows map[string]Insights, bad []string, err error) {
+	rows = map[string]Insights{}
 	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(campaignID) + "/insights", query: url.Values{
 		"level":       {"ad"},
 		"fields":      {"ad_id,impressions,reach,clicks,spend,actions"},
 		"date_preset": {"maximum"},
 		"limit":       {"500"},
 	}, token: token, scope: s}
-	err := c.list(ctx, cl, func(raw json.RawMessage) (bool, error) {
+	err = c.list(ctx, cl, func(raw json.RawMessage) (bool, error) {
+		var id struct {
+			AdID string `json:"ad_id"`
+		}
+		if err := json.Unmarshal(raw, &id); err != nil || id.AdID == "" {
+			return false, fmt.Errorf("an insights row without ad_id")
+		}
 		var d insightsRow
 		if err := json.Unmarshal(raw, &d); err != nil {
-			return false, err
-		}
-		if d.AdID == "" {
-			return false, fmt.Errorf("an insights row without ad_id")
+			bad = append(bad, id.AdID)
+			return true, nil
 		}
 		in, err := d.insights()
 		if err != nil {
-			return false, fmt.Errorf("insights of ad %s: %v", d.AdID, err)
+			bad = append(bad, id.AdID)
+			return true, nil
 		}
-		out[d.AdID] = in
+		rows[id.AdID] = in
 		return true, nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	return rows, bad, nil
 }
 
 // Ads answers a network_a campaign's ads with their effective status (user

@@ -176,7 +176,7 @@ func TestAdInsightsLevelAd(t *testing.T) {
 	fake.SetAdInsights(ads[0], networkafake.Insights{Impressions: 1200, Reach: 1000, Clicks: 40, Engagement: 80, Conversions: 4, Spend: "12.34"})
 	fake.SetAdInsights(ads[1], networkafake.Insights{Impressions: 5, Reach: 4, Spend: "1.234"})
 	fake.ClearRequests()
-	got, err := c.AdInsights(context.Background(), tokenA, campaign, Scope{User: "1", AdAccount: "act_1"})
+	got, _, err := c.AdInsights(context.Background(), tokenA, campaign, Scope{User: "1", AdAccount: "act_1"})
 	want := map[string]Insights{
 		ads[0]: {Impressions: 1200, Reach: 1000, Clicks: 40, Engagement: 80, Conversions: 4, Spend: "12.34"},
 		ads[1]: {Impressions: 5, Reach: 4, Spend: "1.234"},
@@ -216,7 +216,7 @@ func TestAdInsightsPaging(t *testing.T) {
 		}})
 	})
 	c := newClient(t, api.URL+"/v19.0", Options{})
-	got, err := c.AdInsights(context.Background(), tokenA, "555", Scope{})
+	got, _, err := c.AdInsights(context.Background(), tokenA, "555", Scope{})
 	want := map[string]Insights{
 		"901": {Impressions: 10, Reach: 9, Clicks: 1, Engagement: 3, Spend: "0.50"},
 		"902": {Impressions: 20, Reach: 18, Clicks: 2, Spend: "1.234"},
@@ -259,15 +259,20 @@ func TestAdInsightsRows(t *testing.T) {
 				io.WriteString(w, `{"data":[`+row+`]}`)
 			})
 			c := newClient(t, api.URL, Options{})
-			got, err := c.AdInsights(context.Background(), tokenA, "555", Scope{})
-			if want == nil {
+			got, bad, err := c.AdInsights(context.Background(), tokenA, "555", Scope{})
+			switch {
+			case want == nil && !strings.Contains(row, `"ad_id":"9"`):
+				// No ad to lay the row at: the read fails.
 				if !errors.Is(err, ErrUnavailable) || got != nil {
 					t.Fatalf("AdInsights = %+v, %v; want ErrUnavailable", got, err)
 				}
-				return
-			}
-			if err != nil || !reflect.DeepEqual(got, map[string]Insights{"9": *want}) {
-				t.Fatalf("AdInsights = %+v, %v; want %+v", got, err, *want)
+			case want == nil:
+				// The ad's bad row is left out; the read goes on.
+				if err != nil || len(got) != 0 || !reflect.DeepEqual(bad, []string{"9"}) {
+					t.Fatalf("AdInsights = %+v, bad %v, %v; want nothing and ad 9 bad", got, bad, err)
+				}
+			case err != nil || len(bad) != 0 || !reflect.DeepEqual(got, map[string]Insights{"9": *want}):
+				t.Fatalf("AdInsights = %+v, bad %v, %v; want %+v", got, bad, err, *want)
 			}
 		})
 	}

@@ -142,6 +142,12 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	metrics := newMetrics(pool)
+	// The API enqueues the pauses of campaigns that stop (save, delete-source,
+	// login-sn) in its own transactions; the engine works them.
+	pauses, err := boost.NewPauseQueue(pool)
+	if err != nil {
+		return err
+	}
 	api := httpapi.New(httpapi.Config{
 		ServiceFixedFee:       cfg.fixedFee,
 		PublicBaseURL:         cfg.publicBaseURL,
@@ -152,6 +158,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		Metrics:               metrics,
 		MetricsElsewhere:      cfg.metricsAddr != "",
 		TokenCipher:           cfg.tokenCipher,
+		Pauses:                pauses,
 	}, pool, tokens, log)
 	if cfg.networkAURL == "" {
 		log.Warn("NETWORK_A_API_URL is not set: social sign-up and sign-in answer 503")
@@ -337,8 +344,9 @@ func demo(ctx context.Context, cfg config, log *slog.Logger) error {
 }
 
 // engineRunner answers the River runner of the boosting engine, or nil
-// (with a warning) when the engine is off: no TOKEN_ENCRYPTION_KEY, no
-// NETWORK_A_API_URL, or ENGINE_INTERVAL=0.
+// (with a warning) when the engine is off: no TOKEN_ENCRYPTION_KEY or no
+// NETWORK_A_API_URL. With ENGINE_INTERVAL=0 it runs no cycle, but still
+// carries out the pauses.
 func engineRunner(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Runner, error) {
 	switch {
 	case cfg.tokenCipher == nil:
@@ -348,8 +356,7 @@ func engineRunner(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Runn
 		log.Warn("NETWORK_A_API_URL is not set: the boosting engine is off")
 		return nil, nil
 	case cfg.engineInterval == 0:
-		log.Info("ENGINE_INTERVAL=0: the boosting engine is off")
-		return nil, nil
+		log.Info("ENGINE_INTERVAL=0: the boosting engine runs no cycle; it still pauses the campaigns that stop")
 	}
 	e, err := newEngine(pool, cfg, log)
 	if err != nil {

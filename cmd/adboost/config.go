@@ -130,6 +130,9 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 	if c.engineInterval, err = duration(getenv, "ENGINE_INTERVAL", boost.DefaultInterval, true); err != nil {
 		return c, err
 	}
+	if c.engineInterval > 0 && c.engineInterval < boost.MinInterval {
+		return c, fmt.Errorf("ENGINE_INTERVAL %s is shorter than %s (0 turns the cycles off)", c.engineInterval, boost.MinInterval)
+	}
 	if c.enginePostMaxAge, err = duration(getenv, "ENGINE_POST_MAX_AGE", boost.DefaultPostMaxAge, false); err != nil {
 		return c, err
 	}

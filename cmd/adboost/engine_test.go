@@ -211,6 +211,7 @@ func TestEngineConfiguration(t *testing.T) {
 		{map[string]string{"TOKEN_ENCRYPTION_KEY": "short"}, "TOKEN_ENCRYPTION_KEY"},
 		{map[string]string{"ENGINE_INTERVAL": "often"}, "ENGINE_INTERVAL"},
 		{map[string]string{"ENGINE_INTERVAL": "-1m"}, "ENGINE_INTERVAL"},
+		{map[string]string{"ENGINE_INTERVAL": "500ms"}, "ENGINE_INTERVAL"},
 		{map[string]string{"ENGINE_POST_MAX_AGE": "0"}, "ENGINE_POST_MAX_AGE"},
 	} {
 		_, err := loadConfig(envOf(c.env), quiet())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"adboost/auth/networka"
@@ -49,8 +50,18 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		return nil
 	}
 	adset, err := w.adSet(ctx)
-	if err != nil || adset == "" {
+	if networka.Refused(err) && w.out.blocked(err) {
+		// The campaign is `refused` with network_a's message; the next
+		// cycle tries again.
+		w.log.Warn("engine: network_a refused the campaign or its ad set", "err", err)
+		return nil
+	}
+	if err != nil {
+		w.out.blocked(err)
 		return err
+	}
+	if adset == "" {
+		return nil
 	}
 	arg, err := json.Marshal(attempts)
 	if err != nil {
@@ -72,8 +83,13 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		PostID int64  `json:"post_id"`
 		AdID   string `json:"ad_id"`
 	}
+	type refusal struct {
+		PostID  int64  `json:"post_id"`
+		Message string `json:"message"`
+	}
 	var done []made
-	var refused []int64
+	var refused []refusal // the posts' own: not tried again
+	var withdrawn []int64 // not the posts' own: candidates again next cycle
 	var failed error
 	// Look-ups of the attempts an earlier call may have completed.
 	var lookups []attempt
@@ -129,13 +145,23 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 	if len(creates) > 0 {
 		ids, errs := w.e.api.CreateMany(ctx, w.userToken, "ad", bodies, w.scope())
 		for i, a := range creates {
+			var api *networka.Error
 			switch err := errs[i]; {
 			case err == nil:
 				done = append(done, made{a.PostID, ids[i]})
-			case networka.Refused(err):
+			case networka.Refused(err) && errors.As(err, &api) && api.Code == 100:
+				// Code 100 on an ad's create is about the post itself (gone,
+				// not boostable): its candidacy ends.
 				w.log.Warn("engine: network_a refused the post's ad; the post is not boosted", "post", a.PostID, "err", err)
-				refused = append(refused, a.PostID)
+				refused = append(refused, refusal{a.PostID, api.Message})
+			case networka.Refused(err):
+				// Not the post's own (payment method, permissions, disabled
+				// account, ad limit): the campaign is `refused` and the post
+				// stays a candidate.
+				w.out.blocked(err)
+				withdrawn = append(withdrawn, a.PostID)
 			default:
+				w.out.blocked(err)
 				failed = cmp(failed, err)
 			}
 		}
@@ -156,7 +182,16 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		w.log.Info("engine: posts boosted", "ads", len(done), "recorded", recorded)
 	}
 	if len(refused) > 0 {
-		if err := w.q.NetworkAAttemptAdsRefused(ctx, db.NetworkAAttemptAdsRefusedParams{CampaignID: w.id, PostIds: refused}); err != nil {
+		arg, err := json.Marshal(refused)
+		if err != nil {
+			return err
+		}
+		if err := w.q.NetworkAAttemptAdsRefused(ctx, db.NetworkAAttemptAdsRefusedParams{CampaignID: w.id, Refused: arg}); err != nil {
+			return err
+		}
+	}
+	if len(withdrawn) > 0 {
+		if err := w.q.NetworkAAttemptAdsWithdrawn(ctx, db.NetworkAAttemptAdsWithdrawnParams{CampaignID: w.id, PostIds: withdrawn}); err != nil {
 			return err
 		}
 	}
@@ -178,17 +213,25 @@ func adName(campaignID, postID int64) string {
 }
 
 // adSet answers the campaign's network_a ad set, creating the ad account's
-// campaign and ad set at the first boost; "" when the user has no active ad
-// account (logged).
+// campaign and ad set at the first boost; "" when the campaign's ad account
+// is not active (`no_ad_account`): the account is the first active one at
+// the first boost, fixed from then on, and checked whenever there is
+// something to create.
 func (w *work) adSet(ctx context.Context) (string, error) {
+	accounts, err := w.e.api.AdAccounts(ctx, w.userToken, networka.Scope{User: strconv.FormatInt(w.c.UserID, 10)})
+	if err != nil {
+		return "", err
+	}
+	if w.account != "" {
+		if !slices.ContainsFunc(accounts, func(a networka.AdAccount) bool { return a.ID == w.account && a.Status == 1 }) {
+			w.out.observe(StateNoAdAccount, "the campaign's ad account "+w.account+" is not active on network_a")
+			return "", nil
+		}
+	}
 	if w.c.AdsetObjectID != nil {
 		return *w.c.AdsetObjectID, nil
 	}
 	if w.account == "" {
-		accounts, err := w.e.api.AdAccounts(ctx, w.userToken, networka.Scope{User: strconv.FormatInt(w.c.UserID, 10)})
-		if err != nil {
-			return "", err
-		}
 		currency := ""
 		for _, a := range accounts {
 			if a.Status == 1 && a.ID != "" {
@@ -197,7 +240,8 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 			}
 		}
 		if w.account == "" {
-			w.log.Warn("engine: campaign skipped: the user has no active network_a ad account")
+			w.out.observe(StateNoAdAccount, "the user has no active network_a ad account")
+			w.log.Warn("engine: no ad made: the user has no active network_a ad account")
 			return "", nil
 		}
 		if err := w.q.NetworkACampaignStart(ctx, db.NetworkACampaignStartParams{CampaignID: w.id, AdAccountID: w.account, Currency: currency}); err != nil {
@@ -221,7 +265,7 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 		// is pause's and resume's): one found by name needs nothing more.
 		id, _, err := w.ensure(ctx, "campaign", name, map[string]any{
 			"name":                  name,
-			"objective":             w.c.Goal,
+			"objective":             w.c.Objective,
 			"status":                "ACTIVE",
 			"special_ad_categories": []string{},
 		})

@@ -84,10 +84,16 @@ func TestEnginePauseRateLimitedIsRetried(t *testing.T) {
 	if got := w.throttles(); got != "user 100" {
 		t.Fatalf("pauses in force %q, want the user's", got)
 	}
+	if e := w.engineState(7); e.State != "pausing" || !strings.Contains(e.Message, "User request limit") {
+		t.Errorf("engine state while the pause waits: %+v", e)
+	}
+	// During the user's pause only the pause itself is sent (it saves the
+	// user's money): network_a refuses it again here.
+	w.fake.FailCalls(http.MethodPost, campaign, 1, networkafake.RateLimited())
 	w.fake.ClearRequests()
 	w.failedUnavailable(w.engine.Cycle(context.Background()), "pause while the user's calls wait")
 	for _, c := range w.fake.Calls() {
-		if c.Token == userToken {
+		if c.Token == userToken && c.Path != "/"+campaign {
 			t.Errorf("a call with the user's token during the user's pause: %s %s", c.Method, c.Path)
 		}
 	}

@@ -151,8 +151,10 @@ func (e *CycleError) Error() string {
 	return fmt.Sprintf("engine: %d campaign(s) failed: %s", len(ids), strings.Join(parts, "; "))
 }
 
-// Cycle runs one cycle over every due campaign, Workers at a time, and
-// answers a *CycleError naming those that failed.
+// Cycle runs one cycle over every due campaign, Workers at a time, then
+// sends the mails about the states that need the users (SendNotices), and
+// answers a *CycleError naming the campaigns it could not process (failed,
+// or being worked on by another engine).
 func (e *Engine) Cycle(ctx context.Context) error {
 	ids, err := e.Due(ctx)
 	if err != nil {
@@ -186,25 +188,52 @@ feed:
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if _, err := e.SendNotices(ctx); err != nil {
+		return fmt.Errorf("engine: the mails of the cycle: %w", err)
+	}
 	if len(failed) > 0 {
 		return &CycleError{Failed: failed}
 	}
 	return nil
 }
 
-// Campaign does one campaign's work of a cycle. An error means the work
-// should be retried later (network_a down, the database failing); a campaign
-// that cannot run (no token, no ad account, token refused) is skipped with
-// the reason logged, and answers nil. When another engine is working on the
-// campaign right now, Campaign leaves it to that engine.
+// ErrLocked is a campaign another engine is working on right now.
+var ErrLocked = errors.New("another engine is working on the campaign")
+
+// Campaign does one campaign's work of a cycle and records the state it
+// found. An error means the work should be retried later (network_a down,
+// the database failing) or, ErrLocked, that another engine is working on
+// the campaign right now; a campaign that cannot run (no token, no ad
+// account, a refusal) answers nil, its state saying why.
 func (e *Engine) Campaign(ctx context.Context, id int64) error {
+	return e.locked(ctx, id, func(ctx context.Context, w *work) error { return w.run(ctx) })
+}
+
+// Pause carries out the pause of a campaign that should not spend
+// (deactivated, ended, deleted with its source): its own unit of work,
+// enqueued by `save` and `delete-source` in their transaction and by
+// login-sn when it unblocks one. A campaign that runs again meanwhile, or
+// that has nothing to pause, needs nothing.
+func (e *Engine) Pause(ctx context.Context, id int64) error {
+	return e.locked(ctx, id, func(ctx context.Context, w *work) error {
+		ok, err := w.load(ctx)
+		if !ok || err != nil || w.c.Runs {
+			return err
+		}
+		return w.pause(ctx)
+	})
+}
+
+// locked runs a campaign's work under its lock, then records the state the
+// work found.
+func (e *Engine) locked(ctx context.Context, id int64, do func(ctx context.Context, w *work) error) error {
 	held, locked, err := e.locks.lock(id)
 	if err != nil {
 		return fmt.Errorf("campaign %d: %w", id, err)
 	}
 	if !locked {
 		e.log.Debug("engine: campaign is being worked on by another engine", "campaign", id)
-		return nil
+		return fmt.Errorf("campaign %d: %w", id, ErrLocked)
 	}
 	defer e.locks.unlock(id)
 	// The work ends when the lock session is lost: another engine may take
@@ -216,9 +245,12 @@ func (e *Engine) Campaign(ctx context.Context, id int64) error {
 
 	e.throttles.refresh(ctx)
 	w := &work{e: e, q: db.New(e.pool), id: id, log: e.log.With("campaign", id)}
-	err = w.run(ctx)
+	err = do(ctx, w)
 	if err != nil && networka.TokenRefused(err) {
-		return w.refused(ctx)
+		err = w.refused(ctx)
+	}
+	if rerr := w.record(ctx); rerr != nil && err == nil {
+		err = rerr
 	}
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil && !errors.Is(err, cause) {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -26,6 +27,7 @@ type work struct {
 	c         db.EngineCampaignLoadRow
 	userToken string
 	account   string
+	out       outcome // the state the work found
 }
 
 // scope is the rate-limit scope of the campaign's calls with the user's
@@ -39,73 +41,165 @@ func (w *work) pageScope() networka.Scope {
 	return networka.Scope{User: strconv.FormatInt(w.c.UserID, 10), Page: strconv.FormatInt(w.c.PageID, 10)}
 }
 
-// run is the campaign's state machine: a campaign that stopped running is
-// paused on network_a (and its statistics still read for 28 days); one that
-// runs is resumed when paused, its ad set kept in step, its new posts read
-// together with its ads' statistics, and the posts that qualify boosted.
-func (w *work) run(ctx context.Context) error {
+// load reads the campaign and opens the user's token. It answers false when
+// there is nothing to work on (no campaign and no network_a object of it)
+// or no usable user token (then the state says so: a campaign that should
+// stop stays `pausing` with the reason, any other is `token_refused`).
+func (w *work) load(ctx context.Context) (bool, error) {
 	c, err := w.q.EngineCampaignLoad(ctx, w.id)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	w.c = c
 	w.log = w.log.With("user", c.UserID)
-	if c.TokenInvalid {
-		return nil // logged when network_a refused it
-	}
-	if c.UserToken == nil {
-		w.log.Warn("engine: campaign skipped: no network_a token is stored for its user (sign in with network_a)")
-		return nil
-	}
-	if w.userToken, err = w.e.cipher.Open(c.UserToken); err != nil {
-		w.log.Warn("engine: campaign skipped: the user's stored token does not open with TOKEN_ENCRYPTION_KEY")
-		return nil
-	}
 	if c.AdAccountID != nil {
 		w.account = *c.AdAccountID
 	}
-	if !c.Runs {
+	why := ""
+	switch {
+	case c.TokenInvalid:
+		why = "network_a refused the user's token" // logged when network_a refused it
+	case c.UserToken == nil:
+		why = "no network_a token is stored for the user"
+	default:
+		if w.userToken, err = w.e.cipher.Open(c.UserToken); err != nil {
+			why = "the user's stored token does not open with TOKEN_ENCRYPTION_KEY"
+		}
+	}
+	if why == "" {
+		return true, nil
+	}
+	switch {
+	case !c.Runs && c.NetworkAStatus == "ACTIVE":
+		w.out.observe(StatePausing, c.StopReason+": "+why+"; sign in again with network_a to carry out the pause")
+	case !c.Runs:
+		w.out.observe(StatePaused, "")
+	default:
+		w.out.observe(StateTokenRefused, why+": sign in again with network_a")
+	}
+	w.log.Debug("engine: campaign not worked on", "reason", why)
+	return false, nil
+}
+
+// run is the campaign's state machine: a campaign that should not spend
+// (deactivated, ended, deleted with its source) is paused on network_a (and
+// its statistics still read for 28 days); one that runs is resumed when
+// paused, checked for what network_a requires, its ad set kept in step, its
+// new posts, its ads' statistics and their delivery read at once, and the
+// posts that qualify boosted. It records the state it found.
+func (w *work) run(ctx context.Context) error {
+	ok, err := w.load(ctx)
+	if !ok || err != nil {
+		return err
+	}
+	if !w.c.Runs {
 		if err := w.pause(ctx); err != nil {
 			return err
 		}
 		return w.insights(ctx)
 	}
-	if c.NetworkAStatus == "PAUSED" {
+	if w.c.NetworkAStatus == "PAUSED" {
 		if err := w.resume(ctx); err != nil {
 			return err
 		}
 	}
-	if c.AdAccountID != nil && c.AdAccountCurrency == nil {
+	if w.c.AdAccountID != nil && w.c.AdAccountCurrency == nil {
 		if err := w.learnCurrency(ctx); err != nil {
 			return err
 		}
 	}
-	if err := w.syncAdSet(ctx); err != nil {
+	if w.c.SetupMissing != "" {
+		// Checked before any call that network_a would refuse; what runs
+		// already is still read.
+		w.out.observe(StateNeedsSetup, w.c.SetupMissing)
+	} else if err := w.syncAdSet(ctx); err != nil {
 		return err
 	}
-	// The page's new posts and the ads' statistics at once: one round trip
-	// for a steady campaign.
+	// The page's new posts, the ads' statistics and their delivery at once:
+	// one round trip for a steady campaign.
 	var candidates []candidate
-	var postsErr, insightsErr error
+	var seen []int64
+	var ads []networka.Ad
+	var postsErr, insightsErr, adsErr error
+	postsRead, adsRead := false, false
 	var wg sync.WaitGroup
-	wg.Go(func() { candidates, postsErr = w.candidates(ctx) })
+	wg.Go(func() { candidates, seen, postsRead, postsErr = w.candidates(ctx) })
 	wg.Go(func() { insightsErr = w.insights(ctx) })
+	if w.c.CampaignObjectID != nil {
+		wg.Go(func() {
+			ads, adsErr = w.e.api.Ads(ctx, w.userToken, *w.c.CampaignObjectID, w.scope())
+			adsRead = adsErr == nil
+		})
+	}
 	wg.Wait()
+	if adsRead {
+		if err := w.delivery(ctx, ads, seen, postsRead); err != nil {
+			return err
+		}
+	}
 	if postsErr != nil {
 		return postsErr
 	}
-	if err := w.boost(ctx, candidates); err != nil {
+	if w.c.SetupMissing == "" {
+		if err := w.boost(ctx, candidates); err != nil {
+			return err
+		}
+	}
+	if adsErr != nil && !w.out.blocked(adsErr) {
+		return adsErr
+	}
+	if insightsErr != nil {
+		return insightsErr
+	}
+	w.out.observe(StateRunning, "")
+	return nil
+}
+
+// delivery stops the posts whose ads network_a no longer delivers (deleted,
+// archived, disapproved, left out of the list) or whose posts it no longer
+// has (NetworkAAdsDelivery).
+func (w *work) delivery(ctx context.Context, ads []networka.Ad, seen []int64, postsRead bool) error {
+	status := make(map[string]string, len(ads))
+	for _, a := range ads {
+		status[a.ID] = a.Status
+	}
+	arg, err := jsonMarshal(status)
+	if err != nil {
 		return err
 	}
-	return insightsErr
+	var res db.NetworkAAdsDeliveryRow
+	err = inPostsTx(ctx, w.e.pool, w.c.UserID, func(q *db.Queries) (err error) {
+		res, err = q.NetworkAAdsDelivery(ctx, db.NetworkAAdsDeliveryParams{
+			CampaignID: w.id, Ads: arg, Seen: seen, PostsRead: postsRead, Since: w.since()})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if res.Stopped > 0 {
+		w.log.Info("engine: network_a stopped delivering ads", "ads", res.Stopped, "posts_stopped", res.PostsStopped)
+	}
+	return nil
+}
+
+// since is the oldest publication time a post may have and still be
+// boosted in this cycle.
+func (w *work) since() time.Time {
+	return time.Now().Add(-w.e.maxAge).Truncate(time.Second)
 }
 
 // refused records that network_a refused the user's token: the user's
-// campaigns are skipped until the next sign-in. Logged once.
+// campaigns wait for the next sign-in (a campaign that should stop stays
+// `pausing`, the others are `token_refused`). Logged once.
 func (w *work) refused(ctx context.Context) error {
+	if w.c.Runs {
+		w.out.observe(StateTokenRefused, "network_a refused the user's token: sign in again with network_a")
+	} else {
+		w.out.observe(StatePausing, w.c.StopReason+": network_a refused the user's token; sign in again with network_a to carry out the pause")
+	}
 	_, err := w.q.EngineUserTokenRefused(ctx, db.EngineUserTokenRefusedParams{UserID: w.c.UserID, NetworkAToken: w.c.UserToken})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
@@ -113,29 +207,37 @@ func (w *work) refused(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("campaign %d: %w", w.id, err)
 	}
-	w.log.Warn("engine: network_a refused the user's token (OAuth 190): the user's campaigns are skipped until the next sign-in")
+	w.log.Warn("engine: network_a refused the user's token (OAuth 190): the user's campaigns wait for the next sign-in")
 	return nil
 }
 
-// pause pauses the network_a campaign of a campaign that stopped running
-// (deactivated, past its end date, or deleted) and stops its posts. The
-// pause is recorded only when network_a accepted it, or answered that the
-// campaign does not exist any more (deleted there: it runs no more either
-// way). Any other answer leaves the campaign recorded as running and is an
-// error: a rate limit or a passing failure is tried again in a later cycle,
-// and so is a refusal, which an operator must look at while the campaign
-// may still spend on network_a.
+// pause pauses the network_a campaign of a campaign that should not spend
+// (deactivated, past its end date, or deleted) and stops its posts; the
+// campaign is `pausing` until network_a confirmed the pause, then `paused`.
+// The pause is recorded only when network_a accepted it, or answered that
+// the campaign does not exist any more (deleted there: it runs no more
+// either way). Any other answer leaves the campaign recorded as running and
+// is an error, tried again: a rate limit or a passing failure, and a
+// refusal too, since the campaign may still spend on network_a. A deleted
+// campaign whose pause is confirmed is forgotten (its history stays).
 func (w *work) pause(ctx context.Context) error {
 	if w.c.NetworkAStatus != "ACTIVE" {
-		return nil
+		w.out.observe(StatePaused, "")
+		return w.forgetDeleted(ctx)
 	}
 	if w.c.CampaignObjectID != nil {
-		err := w.e.api.Update(ctx, w.userToken, *w.c.CampaignObjectID, map[string]any{"status": "PAUSED"}, w.scope())
+		err := w.e.api.Pause(ctx, w.userToken, *w.c.CampaignObjectID, w.scope())
 		switch {
 		case err == nil:
 		case networka.Gone(err):
 			w.log.Warn("engine: network_a no longer has the campaign: recorded as paused", "err", err)
 		default:
+			msg := w.c.StopReason + ": the pause is being sent to network_a"
+			var api *networka.Error
+			if errors.As(err, &api) {
+				msg = w.c.StopReason + ": network_a did not take the pause yet: " + api.Message
+			}
+			w.out.observe(StatePausing, msg)
 			return fmt.Errorf("pausing the network_a campaign: %w", err)
 		}
 	}
@@ -148,8 +250,19 @@ func (w *work) pause(ctx context.Context) error {
 		return err
 	}
 	w.c.NetworkAStatus = "PAUSED"
+	w.out.observe(StatePaused, "")
 	w.log.Info("engine: campaign paused on network_a", "found", w.c.Found, "posts_stopped", posts)
-	return nil
+	return w.forgetDeleted(ctx)
+}
+
+// forgetDeleted forgets the engine state of a campaign deleted with its
+// source once nothing of it runs on network_a.
+func (w *work) forgetDeleted(ctx context.Context) error {
+	if w.c.Found {
+		return nil
+	}
+	w.out = outcome{}
+	return w.q.EngineStateForget(ctx, w.id)
 }
 
 // resume resumes the network_a campaign of a campaign running again. The
@@ -160,6 +273,7 @@ func (w *work) resume(ctx context.Context) error {
 	if w.c.CampaignObjectID != nil {
 		err := w.e.api.Update(ctx, w.userToken, *w.c.CampaignObjectID, map[string]any{"status": "ACTIVE"}, w.scope())
 		if err != nil {
+			w.out.blocked(err)
 			return fmt.Errorf("resuming the network_a campaign: %w", err)
 		}
 	}
@@ -214,11 +328,14 @@ func (w *work) syncAdSet(ctx context.Context) error {
 	}
 	err = w.e.api.Update(ctx, w.userToken, *w.c.AdsetObjectID, changes, w.scope())
 	if networka.Refused(err) {
-		// Tried again next cycle; the posts are still boosted meanwhile.
+		// Tried again next cycle; the posts are still boosted meanwhile, and
+		// the campaign's state shows network_a's refusal.
+		w.out.blocked(err)
 		w.log.Warn("engine: network_a refused the ad set's changes", "fields", slices.Sorted(maps.Keys(changes)), "err", err)
 		return nil
 	}
 	if err != nil {
+		w.out.blocked(err)
 		return err
 	}
 	w.log.Info("engine: ad set updated", "fields", slices.Sorted(maps.Keys(changes)))

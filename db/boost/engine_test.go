@@ -82,7 +82,7 @@ func TestEngineBoostsMatchingPosts(t *testing.T) {
 	}
 	c7 := w.object("campaign", "adboost-7")
 	if c7.AccountID != "act_1" || c7.Status != "ACTIVE" || jsonString(c7.Fields) !=
-		`{"name":"adboost-7","objective":"POST_ENGAGEMENT","special_ad_categories":[],"status":"ACTIVE"}` {
+		`{"name":"adboost-7","objective":"OUTCOME_ENGAGEMENT","special_ad_categories":[],"status":"ACTIVE"}` {
 		t.Errorf("campaign adboost-7: %s %s %s", c7.AccountID, c7.Status, jsonString(c7.Fields))
 	}
 	s7 := w.object("adset", "adboost-7")
@@ -95,7 +95,7 @@ func TestEngineBoostsMatchingPosts(t *testing.T) {
 	c8 := w.object("campaign", "adboost-8")
 	s8 := w.object("adset", "adboost-8")
 	want8 := fmt.Sprintf(`{"bid_strategy":"LOWEST_COST_WITHOUT_CAP","billing_event":"IMPRESSIONS","campaign_id":%q,`+
-		`"lifetime_budget":10000,"name":"adboost-8","optimization_goal":"LINK_CLICKS","status":"ACTIVE","targeting":{}}`, c8.ID)
+		`"end_time":"%sT23:59:59Z","lifetime_budget":10000,"name":"adboost-8","optimization_goal":"LINK_CLICKS","status":"ACTIVE","targeting":{}}`, c8.ID, w.endDate)
 	if got := jsonString(s8.Fields); got != want8 {
 		t.Errorf("ad set adboost-8:\n got %s\nwant %s", got, want8)
 	}
@@ -367,8 +367,18 @@ func TestEngineThreeEnginesBoostOnce(t *testing.T) {
 		}
 		wg.Wait()
 		for i, err := range errs {
-			if err != nil {
+			// An engine reports the campaigns another one was working on.
+			var cycleErr *boost.CycleError
+			if err == nil {
+				continue
+			}
+			if !errors.As(err, &cycleErr) {
 				t.Fatalf("round %d, engine %d: %v", round, i, err)
+			}
+			for id, ferr := range cycleErr.Failed {
+				if !errors.Is(ferr, boost.ErrLocked) {
+					t.Fatalf("round %d, engine %d, campaign %d: %v", round, i, id, ferr)
+				}
 			}
 		}
 	}
@@ -439,12 +449,24 @@ func TestEngineTokenRefused(t *testing.T) {
 	if n := strings.Count(w.logs.String(), "OAuth 190"); n != 1 {
 		t.Errorf("the refusal was logged %d times, want 1\n%s", n, w.logs)
 	}
+	// The campaigns stay in the cycle (their state says what to do), and
+	// nothing is asked with the refused token again.
 	due, err := w.engine.Due(context.Background())
-	if err != nil || len(due) != 0 {
+	if err != nil || len(due) != 2 {
 		t.Errorf("due with a refused token: %v %v", due, err)
+	}
+	w.fake.ClearRequests()
+	w.cycle()
+	for _, c := range w.fake.Calls() {
+		if c.Token == userToken {
+			t.Errorf("the refused token was used again: %s %s", c.Method, c.Path)
+		}
 	}
 	if got := w.names("ad"); got != "" {
 		t.Errorf("ads with a refused token: %s", got)
+	}
+	if e := w.engineState(7); e.State != "token_refused" || !strings.Contains(e.Message, "sign in again") {
+		t.Errorf("campaign 7's engine state with a refused token: %+v", e)
 	}
 	// A new sign-in (login-sn) stores the new tokens and clears the mark.
 	w.fake.AddUser(networkafake.User{
@@ -497,8 +519,8 @@ func TestEngineCampaignLockedElsewhere(t *testing.T) {
 		t.Fatalf("lock: %v %v", locked, err)
 	}
 	w.fake.TakeRequests()
-	if err := w.engine.Campaign(ctx, 7); err != nil {
-		t.Fatal(err)
+	if err := w.engine.Campaign(ctx, 7); !errors.Is(err, boost.ErrLocked) {
+		t.Fatalf("campaign locked by another engine: %v, want ErrLocked", err)
 	}
 	if got := w.fake.TakeRequests(); len(got) != 0 {
 		t.Fatalf("network_a called while another engine works on the campaign: %v", got)
@@ -589,54 +611,79 @@ func TestEngineAdRefused(t *testing.T) {
 	}
 }
 
-// Money goes to network_a in the minor unit of the ad account's currency
-// (CONTRACT §14): a JPY account (given as "jpy") gets yen, not cents, for
-// the ad set's budget and bid, and a later save sends the change in yen too.
-func TestEngineCurrencyMinorUnits(t *testing.T) {
-	w := newWorld(t)
-	w.fake.UpdateUser(userToken, func(u *networkafake.User) {
-		u.AdAccounts = []networkafake.AdAccount{{ID: "act_9", Status: 1, Currency: "jpy"}}
-	})
-	w.post("1", "Morning #gym", time.Hour, 0)
-	w.cycle()
-	s7 := w.object("adset", "adboost-7")
-	if s7.AccountID != "act_9" {
-		t.Fatalf("ad set adboost-7 in %q, want act_9", s7.AccountID)
-	}
-	fields := s7.Fields
-	// 20.00 → 20 yen; 1.50 → 2 yen (rounded half away from zero).
-	if fmt.Sprint(fields["daily_budget"]) != "20" || fmt.Sprint(fields["bid_amount"]) != "2" {
-		t.Errorf("ad set adboost-7 in JPY: daily_budget %v, bid_amount %v; want 20 and 2", fields["daily_budget"], fields["bid_amount"])
-	}
-	var ok bool
-	w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{"budget": "35.50", "hashtag": "#gym"}, &ok)
-	w.cycle()
-	if got := jsonString(w.object("adset", "adboost-7").Updates); got != `[{"daily_budget":36}]` {
-		t.Errorf("ad set updates in JPY: %s, want [{\"daily_budget\":36}]", got)
+// Money goes to network_a in the offset unit of the ad account's currency,
+// network_a's own table (CONTRACT §14): the amount as is for CLP, COP, CRC,
+// HUF, IDR, ISK, JPY, KRW, PYG, TWD and VND, × 100 for every other currency,
+// BHD, JOD and KWD included; rounded half up. The ad set's budget and bid at
+// its create and a later save's change, for one currency of each kind, then
+// the rule itself for every currency of the table.
+func TestEngineCurrencyOffsets(t *testing.T) {
+	for _, c := range []struct {
+		currency            string
+		budget, bid, saved  string // sent as daily_budget and bid_amount at the create, then the saved budget
+		wantBudget, wantBid int64
+		wantSaved           int64
+	}{
+		{"huf", "20.00", "1.50", "35.50", 20, 2, 36},
+		{"BHD", "20.00", "1.50", "35.55", 2000, 150, 3555},
+		{"JPY", "20.00", "1.50", "35.49", 20, 2, 35},
+		{"USD", "20.00", "1.50", "35.5", 2000, 150, 3550},
+	} {
+		t.Run(c.currency, func(t *testing.T) {
+			w := newWorld(t)
+			w.fake.UpdateUser(userToken, func(u *networkafake.User) {
+				u.AdAccounts = []networkafake.AdAccount{{ID: "act_9", Status: 1, Currency: c.currency}}
+			})
+			w.post("1", "Morning #gym", time.Hour, 0)
+			w.cycle()
+			s7 := w.object("adset", "adboost-7")
+			if s7.AccountID != "act_9" {
+				t.Fatalf("ad set adboost-7 in %q, want act_9", s7.AccountID)
+			}
+			if got := fmt.Sprint(s7.Fields["daily_budget"], " ", s7.Fields["bid_amount"]); got != fmt.Sprint(c.wantBudget, " ", c.wantBid) {
+				t.Errorf("ad set adboost-7 in %s: daily_budget and bid_amount %s, want %d %d", c.currency, got, c.wantBudget, c.wantBid)
+			}
+			var ok bool
+			w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{"budget": c.saved, "hashtag": "#gym"}, &ok)
+			w.cycle()
+			if got, want := jsonString(w.object("adset", "adboost-7").Updates), fmt.Sprintf(`[{"daily_budget":%d}]`, c.wantSaved); got != want {
+				t.Errorf("ad set updates in %s: %s, want %s", c.currency, got, want)
+			}
+		})
 	}
 
-	// The SQL rule itself, for each kind of currency and the unknown one.
-	for _, c := range []struct {
-		amount   string
-		currency *string
-		want     int64
-	}{
-		{"20.00", ptr("USD"), 2000},
-		{"0.45", nil, 45},
-		{"0.005", ptr("EUR"), 1},
-		{"1.50", ptr("JPY"), 2},
-		{"1500", ptr("KRW"), 1500},
-		{"1.234", ptr("KWD"), 1234},
-		{"12.5", ptr("BHD"), 12500},
-	} {
-		var got int64
-		if err := w.pool.QueryRow(context.Background(), `SELECT currency_minor_units($1::numeric, $2::text)`, c.amount, c.currency).Scan(&got); err != nil {
-			t.Fatal(err)
+	t.Run("table", func(t *testing.T) {
+		w := newWorld(t)
+		type row struct {
+			amount   string
+			currency *string
+			want     int64
 		}
-		if got != c.want {
-			t.Errorf("currency_minor_units(%s, %v) = %d, want %d", c.amount, c.currency, got, c.want)
+		var rows []row
+		for _, code := range []string{"CLP", "COP", "CRC", "HUF", "IDR", "ISK", "JPY", "KRW", "PYG", "TWD", "VND"} {
+			rows = append(rows, row{"1234.49", ptr(code), 1234}, row{"1234.50", ptr(code), 1235}, row{"0.5", ptr(strings.ToLower(code)), 1})
 		}
+		for _, code := range []string{"BHD", "JOD", "KWD", "USD", "EUR"} {
+			rows = append(rows, row{"12.34", ptr(code), 1234}, row{"0.005", ptr(code), 1}, row{"0.004", ptr(code), 0}, row{"1.234", ptr(code), 123})
+		}
+		rows = append(rows, row{"20.00", nil, 2000}) // an unknown currency: two decimals
+		for _, r := range rows {
+			var got int64
+			if err := w.pool.QueryRow(context.Background(), `SELECT network_a_offset_units($1::numeric, $2::text)`, r.amount, r.currency).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != r.want {
+				t.Errorf("network_a_offset_units(%s, %v) = %d, want %d", r.amount, deref(r.currency), got, r.want)
+			}
+		}
+	})
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "NULL"
 	}
+	return *s
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -11,12 +11,17 @@ import (
 // insights reads the statistics of the campaign's ads in one `level=ad`
 // read of its network_a campaign (while it runs there, and for 28 days
 // after its pause) and writes those that changed (NetworkAAdInsightSync);
-// an ad without a row keeps its last statistics.
+// an ad without a row, or with a row adboost cannot read, keeps its last
+// statistics while the others are written.
 func (w *work) insights(ctx context.Context) error {
 	if !w.c.ReadsInsights || w.c.CampaignObjectID == nil {
 		return nil
 	}
-	rows, err := w.e.api.AdInsights(ctx, w.userToken, *w.c.CampaignObjectID, w.scope())
+	rows, bad, err := w.e.api.AdInsights(ctx, w.userToken, *w.c.CampaignObjectID, w.scope())
+	if len(bad) > 0 {
+		// Those ads keep their last statistics; the others are written.
+		w.log.Warn("engine: network_a answered statistics adboost cannot read; those ads keep their last ones", "ads", bad)
+	}
 	if networka.Refused(err) {
 		// network_a refuses the statistics (e.g. it no longer has the
 		// campaign): the last ones stay.

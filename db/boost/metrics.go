@@ -53,7 +53,7 @@ func (m *metrics) oldestPending() float64 {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	res, err := m.client.JobList(ctx, river.NewJobListParams().
-		Kinds(KindCycle, KindCampaign).
+		Kinds(KindCycle, KindCampaign, KindPause).
 		States(pendingStates...).
 		OrderBy(river.JobListOrderByID, river.SortOrderAsc).
 		First(1))

@@ -32,28 +32,46 @@ type postRow struct {
 }
 
 // candidates reads the page's new posts with the page's token and answers
-// those that qualify (rules 1 to 4). None when the page has no usable token:
-// logged every cycle when there is none (the user signs in to store one),
-// once when network_a refused it (see pageRefused).
-func (w *work) candidates(ctx context.Context) ([]candidate, error) {
+// those that qualify (rules 1 to 4), and the ids of every post read (read
+// is false when the page could not be read). A page without a usable token,
+// whose token network_a refused, or that network_a no longer has or lets
+// adboost read, is `page_lost`: its posts are not boosted, while the
+// campaign's pause, ad set changes and statistics (user's token) go on.
+func (w *work) candidates(ctx context.Context) (candidates []candidate, seen []int64, read bool, err error) {
+	lost := func(why string) {
+		w.out.observe(StatePageLost, why+": sign in again with network_a as an admin of the page")
+	}
 	if w.c.PageToken == nil {
+		lost("the page has no network_a token")
 		w.log.Warn("engine: campaign's posts not boosted: its page has no network_a token (the user signs in with network_a again to store one)", "page", w.c.PageID)
-		return nil, nil
+		return nil, nil, false, nil
 	}
 	if w.c.PageTokenRefused {
-		return nil, nil // logged when network_a refused it
+		lost("network_a refused the page's token")
+		return nil, nil, false, nil // logged when network_a refused it
 	}
 	pageToken, err := w.e.cipher.Open(w.c.PageToken)
 	if err != nil {
+		lost("the page's stored token does not open")
 		w.log.Warn("engine: campaign's posts not boosted: the page's stored token does not open with TOKEN_ENCRYPTION_KEY", "page", w.c.PageID)
-		return nil, nil
+		return nil, nil, false, nil
 	}
-	candidates, err := w.pagePosts(ctx, pageToken)
-	if networka.TokenRefused(err) {
+	candidates, seen, err = w.pagePosts(ctx, pageToken)
+	switch {
+	case err == nil:
+		return candidates, seen, true, nil
+	case networka.TokenRefused(err):
 		// The page's token, not the user's: only this page's boosting stops.
-		return nil, w.pageRefused(ctx, err)
+		lost("network_a refused the page's token")
+		return nil, nil, false, w.pageRefused(ctx, err)
+	case networka.Refused(err):
+		var api *networka.Error
+		errors.As(err, &api)
+		lost("network_a does not let adboost read the page (" + api.Message + ")")
+		return nil, nil, false, nil
 	}
-	return candidates, err
+	w.out.blocked(err)
+	return nil, nil, false, err
 }
 
 // pageRefused records that network_a refused the page's token: no post of
@@ -75,28 +93,35 @@ func (w *work) pageRefused(ctx context.Context, refusal error) error {
 
 // pagePosts reads the page's posts published since the oldest age a post may
 // have (network_a answers only those) and answers those that meet rules 1 to
-// 4: the rules of the post's text in one statement, then, for those, the
-// reach rule with the page's followers and each post's reach, read at once.
-func (w *work) pagePosts(ctx context.Context, pageToken string) ([]candidate, error) {
+// 4, and the ids of all: the rules of the post's text in one statement,
+// then, for those, the reach rule with the page's followers and each post's
+// reach, read at once.
+func (w *work) pagePosts(ctx context.Context, pageToken string) ([]candidate, []int64, error) {
 	pageID := strconv.FormatInt(w.c.PageID, 10)
-	since := time.Now().Add(-w.e.maxAge).Truncate(time.Second)
+	since := w.since()
 	posts, err := w.e.api.Posts(ctx, pageToken, pageID, since, MaxPosts, w.pageScope())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	seen := make([]int64, 0, len(posts))
+	for _, p := range posts {
+		if id, ok := PostID(p.ID); ok {
+			seen = append(seen, id)
+		}
 	}
 	candidates, err := w.qualifying(ctx, posts, since)
 	if err != nil || len(candidates) == 0 || w.c.ReachPercent <= 0 {
-		return candidates, err
+		return candidates, seen, err
 	}
 	followers, err := w.e.api.Followers(ctx, pageToken, pageID, w.pageScope())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ids := make([]string, len(candidates))
 	for i, c := range candidates {
 		var p postRow
 		if err := json.Unmarshal(c.raw, &p); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ids[i] = p.ID
 	}
@@ -104,13 +129,13 @@ func (w *work) pagePosts(ctx context.Context, pageToken string) ([]candidate, er
 	kept := candidates[:0]
 	for i, c := range candidates {
 		if errs[i] != nil {
-			return nil, errs[i]
+			return nil, nil, errs[i]
 		}
 		if ReachQualifies(reaches[i], followers, w.c.ReachPercent) {
 			kept = append(kept, c)
 		}
 	}
-	return kept, nil
+	return kept, seen, nil
 }
 
 // qualifying applies rules 1 to 3 (EngineQualifyingPosts) to the posts.

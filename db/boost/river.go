@@ -2,6 +2,7 @@ package boost
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -19,6 +20,10 @@ import (
 
 // DefaultInterval is ENGINE_INTERVAL's default: how often `serve` runs a cycle.
 const DefaultInterval = 5 * time.Minute
+
+// MinInterval is the shortest interval between cycles: the periodic cycle
+// job is unique per interval, and River keeps uniqueness by the second.
+const MinInterval = time.Second
 
 // CampaignJobTimeout bounds one campaign's work in a River job (500 posts
 // and their reach, the ads, their statistics).
@@ -40,7 +45,15 @@ var unfinished = []rivertype.JobState{
 const (
 	KindCycle    = "adboost_engine_cycle"
 	KindCampaign = "adboost_engine_campaign"
+	KindPause    = "adboost_engine_pause"
 )
+
+// PauseRetry is how soon a pause that network_a did not take is tried again.
+const PauseRetry = 30 * time.Second
+
+// PauseMaxAttempts is how many times a pause job is tried (an hour of
+// retries); the cycles go on trying a campaign that is still `pausing`.
+const PauseMaxAttempts = 120
 
 // CycleArgs is the periodic job that starts a cycle: it enqueues one
 // CampaignArgs job per due campaign. River enqueues it on its leader only.
@@ -56,6 +69,52 @@ type CampaignArgs struct {
 
 // Kind is the job's kind.
 func (CampaignArgs) Kind() string { return KindCampaign }
+
+// PauseArgs is the pause of a campaign that should not spend: a unit of
+// work of its own, outside the cycles (CONTRACT §17, §20).
+type PauseArgs struct {
+	CampaignID int64 `json:"campaign_id"`
+}
+
+// Kind is the job's kind.
+func (PauseArgs) Kind() string { return KindPause }
+
+// InsertOpts: one unfinished pause per campaign.
+func (PauseArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{
+		MaxAttempts: PauseMaxAttempts,
+		UniqueOpts:  river.UniqueOpts{ByArgs: true, ByState: unfinished},
+	}
+}
+
+// PauseQueue enqueues pauses. It is an insert-only River client: the API
+// enqueues in its own transactions, and whichever engine runs works them.
+type PauseQueue struct {
+	client *river.Client[pgx.Tx]
+}
+
+// NewPauseQueue makes the queue of pauses over the database.
+func NewPauseQueue(pool *pgxpool.Pool) (*PauseQueue, error) {
+	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{})
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	return &PauseQueue{client: client}, nil
+}
+
+// EnqueuePausesTx enqueues the pauses of the campaigns in tx: they exist
+// when tx commits, not before.
+func (q *PauseQueue) EnqueuePausesTx(ctx context.Context, tx pgx.Tx, campaignIDs []int64) error {
+	if len(campaignIDs) == 0 {
+		return nil
+	}
+	params := make([]river.InsertManyParams, len(campaignIDs))
+	for i, id := range campaignIDs {
+		params[i] = river.InsertManyParams{Args: PauseArgs{CampaignID: id}}
+	}
+	_, err := q.client.InsertManyTx(ctx, tx, params)
+	return err
+}
 
 // Migrate applies River's own migrations (its job tables), under a session
 // lock so that instances starting at once take turns.
@@ -91,35 +150,39 @@ type Runner struct {
 }
 
 // NewRunner makes the River client of the engine (not started): it works
-// on the engine's Workers campaigns at once. A campaign's work holds a
+// on the engine's Workers campaigns at once, runs a cycle every interval
+// (none when interval is 0) and the pauses whenever they are enqueued. A campaign's work holds a
 // database connection only for each statement, never while it waits for
 // network_a, so the workers are not bound by the pool.
 func NewRunner(pool *pgxpool.Pool, e *Engine, interval time.Duration, log *slog.Logger) (*Runner, error) {
-	if interval <= 0 {
-		return nil, fmt.Errorf("engine: interval %s is not positive", interval)
+	if interval < 0 || (interval > 0 && interval < MinInterval) {
+		return nil, fmt.Errorf("engine: interval %s: want 0 (no cycle) or at least %s", interval, MinInterval)
 	}
 	r := &Runner{engine: e, interval: interval, metrics: newMetrics()}
 	workersBundle := river.NewWorkers()
 	river.AddWorker(workersBundle, &cycleWorker{r: r})
 	river.AddWorker(workersBundle, &campaignWorker{r: r})
+	river.AddWorker(workersBundle, &pauseWorker{r: r})
+	var periodic []*river.PeriodicJob
+	if interval > 0 {
+		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(interval),
+			func() (river.JobArgs, *river.InsertOpts) {
+				return CycleArgs{}, &river.InsertOpts{
+					MaxAttempts: 1,
+					UniqueOpts:  river.UniqueOpts{ByPeriod: interval},
+				}
+			},
+			&river.PeriodicJobOpts{ID: KindCycle, RunOnStart: true}))
+	}
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 		// River reports its job counts every few seconds at info: only its
 		// warnings and errors reach the log.
-		Logger:  slog.New(minLevel{log.Handler(), slog.LevelWarn}).With("component", "river"),
-		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: e.Workers()}},
-		Workers: workersBundle,
+		Logger: slog.New(minLevel{log.Handler(), slog.LevelWarn}).With("component", "river"),
+		Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: e.Workers()}},
 		// Jobs are short and many: fetch the next ones soon after a batch.
 		FetchCooldown: 10 * time.Millisecond,
-		PeriodicJobs: []*river.PeriodicJob{
-			river.NewPeriodicJob(river.PeriodicInterval(interval),
-				func() (river.JobArgs, *river.InsertOpts) {
-					return CycleArgs{}, &river.InsertOpts{
-						MaxAttempts: 1,
-						UniqueOpts:  river.UniqueOpts{ByPeriod: interval},
-					}
-				},
-				&river.PeriodicJobOpts{ID: KindCycle, RunOnStart: true}),
-		},
+		Workers:       workersBundle,
+		PeriodicJobs:  periodic,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
@@ -190,7 +253,12 @@ type cycleWorker struct {
 	r *Runner
 }
 
+// Work sends the mails about what the previous cycle found, then enqueues
+// this cycle's campaigns.
 func (w *cycleWorker) Work(ctx context.Context, job *river.Job[CycleArgs]) error {
+	if _, err := w.r.engine.SendNotices(ctx); err != nil {
+		w.r.engine.log.Error("engine: the mails of the last cycle", "err", err)
+	}
 	_, err := w.r.EnqueueCycle(ctx)
 	return err
 }
@@ -204,10 +272,37 @@ func (w *campaignWorker) Timeout(*river.Job[CampaignArgs]) time.Duration { retur
 
 func (w *campaignWorker) Work(ctx context.Context, job *river.Job[CampaignArgs]) error {
 	err := w.r.engine.Campaign(ctx, job.Args.CampaignID)
+	if errors.Is(err, ErrLocked) {
+		return nil // another engine does this campaign's work now
+	}
 	w.r.metrics.done(err)
 	if err != nil {
 		w.r.engine.log.Warn("engine: campaign job failed; River retries it with backoff",
 			"campaign", job.Args.CampaignID, "attempt", job.Attempt, "max_attempts", job.MaxAttempts, "err", err)
+	}
+	return err
+}
+
+type pauseWorker struct {
+	river.WorkerDefaults[PauseArgs]
+	r *Runner
+}
+
+func (w *pauseWorker) Timeout(*river.Job[PauseArgs]) time.Duration { return time.Minute }
+
+// NextRetry tries a pause that network_a did not take again soon: the
+// campaign may be spending.
+func (w *pauseWorker) NextRetry(*river.Job[PauseArgs]) time.Time { return time.Now().Add(PauseRetry) }
+
+func (w *pauseWorker) Work(ctx context.Context, job *river.Job[PauseArgs]) error {
+	err := w.r.engine.Pause(ctx, job.Args.CampaignID)
+	if errors.Is(err, ErrLocked) {
+		// The campaign's work pauses it too; look again shortly.
+		return river.JobSnooze(5 * time.Second)
+	}
+	if err != nil {
+		w.r.engine.log.Warn("engine: pause failed; tried again soon",
+			"campaign", job.Args.CampaignID, "attempt", job.Attempt, "err", err)
 	}
 	return err
 }

@@ -37,7 +37,8 @@ const (
 //   - 7: hashtag #gym, preset 1 (no advanced_settings), daily 20.00, bid
 //     COST_CAP 1.50, goal POST_ENGAGEMENT, an end date in 30 days;
 //   - 8: no hashtag, preset 2 (advanced_settings, keywords fitness and #run,
-//     reach 20 %), lifetime 100.00, no bid, goal LINK_CLICKS, no end date.
+//     reach 20 %), lifetime 100.00, no bid, goal LINK_CLICKS, the same end
+//     date (network_a needs one for a lifetime budget).
 type world struct {
 	t       *testing.T
 	pool    *pgxpool.Pool
@@ -102,7 +103,7 @@ func newWorld(t *testing.T) *world {
      "hashtag": "#gym", "end_date": "END"},
     {"id": 8, "user_id": 100, "page_id": 456, "preset_id": 2, "active": true,
      "campaign_budget_type": "lifetime", "campaign_budget_value": "100.00",
-     "goal": "LINK_CLICKS", "audience_targeting": {}, "hashtag": ""}
+     "goal": "LINK_CLICKS", "audience_targeting": {}, "hashtag": "", "end_date": "END"}
   ]
 }`, "END", w.endDate)
 	if err := dataset.Load(context.Background(), w.pool, strings.NewReader(fixture)); err != nil {
@@ -305,6 +306,24 @@ func (w *world) history(campaign int64) []map[string]any {
 func jsonString(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// engineObject is the `engine` object of a BoostedPage.
+type engineObject struct {
+	State     string  `json:"state"`
+	Message   string  `json:"message"`
+	Since     string  `json:"since"`
+	CheckedAt *string `json:"checked_at"`
+}
+
+// engineState answers the `engine` object of a campaign's detail.
+func (w *world) engineState(campaign int64) engineObject {
+	w.t.Helper()
+	var page struct {
+		Engine engineObject `json:"engine"`
+	}
+	w.call(http.MethodGet, fmt.Sprintf("/v1/boosted-pages/detail/%d", campaign), nil, &page)
+	return page.Engine
 }
 
 // boostedEntries answers the `boosted` history entries' details of a campaign.

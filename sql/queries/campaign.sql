@@ -125,9 +125,12 @@ LIMIT 1;
 -- name: CampaignSourceDelete :one
 -- boosted-pages/delete-source: deletes every campaign of the user whose page
 -- or network_b account is @source_id and records a `deleted` history entry
--- for each, in one statement. Answers how many were deleted and whether
--- @source_id is one of the user's sources at all (no campaign and no source:
--- the caller answers 404).
+-- for each, in one statement. A deleted campaign that runs on network_a
+-- stays known to the engine until network_a confirmed its pause
+-- (network_a_campaign and its engine state, `pausing`); the others' engine
+-- state goes. Answers how many were deleted, whether @source_id is one of
+-- the user's sources at all (no campaign and no source: the caller answers
+-- 404), and the campaigns whose pause to enqueue.
 WITH deleted AS (
     DELETE FROM campaign AS c
     WHERE c.user_id = @user_id
@@ -143,6 +146,26 @@ logged AS (
         'preset_id', coalesce(d.preset_id, 0))
     FROM deleted AS d
     ORDER BY d.id
+),
+running AS (
+    SELECT d.id, d.user_id
+    FROM deleted AS d
+    JOIN network_a_campaign AS n ON n.campaign_id = d.id AND n.status = 'ACTIVE'
+),
+pausing AS (
+    INSERT INTO engine_campaign AS e (campaign_id, user_id, state, message, since)
+    SELECT r.id, r.user_id, 'pausing', 'deleted with its source: the pause is being sent to network_a', now()
+    FROM running AS r
+    ON CONFLICT (campaign_id) DO UPDATE SET
+        state   = EXCLUDED.state,
+        message = EXCLUDED.message,
+        since   = CASE WHEN e.state = 'pausing' THEN e.since ELSE now() END
+),
+forgotten AS (
+    DELETE FROM engine_campaign AS e
+    USING deleted AS d
+    WHERE e.campaign_id = d.id
+      AND NOT EXISTS (SELECT 1 FROM running AS r WHERE r.id = d.id)
 )
 SELECT
     count(*) AS deleted,
@@ -151,7 +174,8 @@ SELECT
         FROM source AS s
         WHERE s.user_id = @user_id
           AND (s.id = @source_id OR s.network_b_id = @source_id)
-    ) AS known_source
+    ) AS known_source,
+    coalesce((SELECT array_agg(r.id ORDER BY r.id) FROM running AS r), '{}')::bigint[] AS to_pause
 FROM deleted;
 
 -- name: CampaignAccessEmail :one
@@ -169,13 +193,22 @@ WHERE c.user_id = @user_id
 -- null parameter keeps the field) and records, in the same statement, an
 -- `updated` history entry with what changed ({"field": {"old", "new"}}; none
 -- when nothing changed) and an `activated`/`deactivated` entry when `active`
--- changed. No row when the user has no such campaign.
+-- changed. A lifetime budget needs an end date (network_a refuses an ad set
+-- without one): then nothing is written and `end_date_missing` is true. No
+-- row when the user has no such campaign.
 WITH old AS (
-    SELECT c.id, c.active, c.campaign_budget_value, c.audience_targeting, c.hashtag, c.end_date
+    SELECT c.id, c.active, c.campaign_budget_type, c.campaign_budget_value, c.audience_targeting,
+           c.hashtag, c.end_date, c.promoted_object
     FROM campaign AS c
     WHERE c.user_id = @user_id
       AND c.id = @id
     FOR UPDATE
+),
+checked AS (
+    SELECT old.id,
+           (old.campaign_budget_type = 'lifetime'
+            AND coalesce((sqlc.narg(end_date)::text)::date, old.end_date) IS NULL)::boolean AS end_date_missing
+    FROM old
 ),
 saved AS (
     UPDATE campaign AS c SET
@@ -184,9 +217,12 @@ saved AS (
         audience_targeting    = coalesce(sqlc.narg(targeting)::jsonb, c.audience_targeting),
         hashtag               = coalesce(sqlc.narg(hashtag)::text, c.hashtag),
         end_date              = coalesce((sqlc.narg(end_date)::text)::date, c.end_date),
+        promoted_object       = coalesce(sqlc.narg(promoted_object)::jsonb, c.promoted_object),
         updated_at            = now()
     FROM old
+    JOIN checked ON checked.id = old.id
     WHERE c.id = old.id
+      AND NOT checked.end_date_missing
     RETURNING
         c.id,
         c.user_id,
@@ -197,7 +233,8 @@ saved AS (
              ('campaign_budget_value', to_jsonb(old.campaign_budget_value), to_jsonb(c.campaign_budget_value)),
              ('audience_targeting', old.audience_targeting, c.audience_targeting),
              ('hashtag', to_jsonb(old.hashtag), to_jsonb(c.hashtag)),
-             ('end_date', to_jsonb(old.end_date), to_jsonb(c.end_date))
+             ('end_date', to_jsonb(old.end_date), to_jsonb(c.end_date)),
+             ('promoted_object', old.promoted_object, c.promoted_object)
          ) AS d (field, old, new)
          WHERE d.old IS DISTINCT FROM d.new) AS changes
 ),
@@ -214,16 +251,18 @@ logged AS (
     WHERE e.happened
     ORDER BY e.position
 )
-SELECT s.id
-FROM saved AS s;
+SELECT checked.id, checked.end_date_missing::boolean AS end_date_missing,
+       coalesce((SELECT s.active <> s.was_active FROM saved AS s), false)::boolean AS active_changed
+FROM checked;
 
 -- name: CampaignCreate :one
 -- boosted-pages/create: creates an active campaign of the user from a preset
 -- the user may use (active, and public or of the user's own agency) on the
 -- user's page and/or network_b account (an account of its own or linked to
 -- one of the user's pages), and records its `created` history entry, in one
--- statement. The goal follows the preset's objective. No row when the preset
--- or a source is not the user's to use.
+-- statement. The goal follows the preset's objective; a promoted object is
+-- kept for the ad set. No row when the preset or a source is not the user's
+-- to use.
 WITH usable AS (
     SELECT p.id, p.campaign_objective
     FROM preset AS p
@@ -237,7 +276,7 @@ WITH usable AS (
 created AS (
     INSERT INTO campaign (
         user_id, page_id, network_b_id, preset_id, active,
-        campaign_budget_value, goal, audience_targeting, hashtag, end_date
+        campaign_budget_value, goal, audience_targeting, hashtag, end_date, promoted_object
     )
     SELECT
         @user_id, sqlc.narg(page_id), sqlc.narg(network_b_id), u.id, true,
@@ -258,7 +297,7 @@ created AS (
             WHEN 'CONVERSIONS'           THEN 'CONVERSIONS'
             ELSE 'POST_ENGAGEMENT'
         END,
-        @targeting::jsonb, @hashtag, (sqlc.narg(end_date)::text)::date
+        @targeting::jsonb, @hashtag, (sqlc.narg(end_date)::text)::date, sqlc.narg(promoted_object)::jsonb
     FROM usable AS u
     RETURNING id, user_id, preset_id, page_id, network_b_id, campaign_budget_value, goal,
               audience_targeting, hashtag, end_date

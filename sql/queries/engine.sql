@@ -4,14 +4,15 @@
 
 -- name: EngineCampaignDue :many
 -- The campaigns of one cycle, by id: every running campaign on a network_a
--- page (active, end date not past in UTC), and every campaign the engine
--- still runs on network_a or paused within the last 28 days (to pause it,
--- or to read its posts' statistics), whether or not the campaign still
--- exists. Only users with a stored network_a token count (imported and demo
--- users without one have nothing the engine could do); those whose own
--- token was refused are left out until they sign in again (a page's token
--- refused stops only the boosting of that page's posts). Served by
--- campaign_active_idx and the partial indexes of network_a_campaign.
+-- page (active, end date not past in UTC) of a user with a stored network_a
+-- token (imported and demo users without one have nothing the engine could
+-- do); every campaign the engine still runs on network_a or paused within
+-- the last 28 days (to pause it, or to read its posts' statistics), whether
+-- or not the campaign still exists; and every campaign whose pause network_a
+-- has still to confirm. A user whose token network_a refused stays in: the
+-- work that stops spending is never dropped, and the campaign's state says
+-- what the user should do. Served by campaign_active_idx, the partial
+-- indexes of network_a_campaign and engine_campaign_pausing_idx.
 SELECT c.id
 FROM campaign AS c
 JOIN app_user AS u ON u.id = c.user_id
@@ -19,19 +20,21 @@ WHERE c.active
   AND c.page_id IS NOT NULL
   AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date)
   AND u.network_a_token IS NOT NULL
-  AND u.network_a_token_invalid_at IS NULL
 UNION
 SELECT n.campaign_id
 FROM network_a_campaign AS n
-JOIN app_user AS u ON u.id = n.user_id
-WHERE (n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days')
-  AND u.network_a_token IS NOT NULL
-  AND u.network_a_token_invalid_at IS NULL
+WHERE n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days'
+UNION
+SELECT e.campaign_id
+FROM engine_campaign AS e
+WHERE e.state = 'pausing'
 ORDER BY 1;
 
 -- name: EngineCampaignLoad :one
 -- Everything one campaign's work needs: whether the campaign still exists
--- and should run (active, end date not past in UTC), its page and the sealed
+-- and should run (active, end date not past in UTC; else why not), what
+-- network_a requires that it lacks (needs_setup: checked before any call),
+-- the objective its goal maps to, its page and the sealed
 -- page and user tokens (and whether network_a refused the page's token), the rules its preset adds (keywords and reach R only
 -- when the preset allows advanced_settings; a reach of 0 asks nothing), and
 -- what the engine made on network_a so far (null ids before the first boost;
@@ -46,8 +49,22 @@ SELECT
     (c.id IS NOT NULL)::boolean                                AS found,
     coalesce(c.active AND (c.end_date IS NULL
              OR c.end_date >= (now() AT TIME ZONE 'UTC')::date), false)::boolean AS runs,
+    (CASE WHEN c.id IS NULL THEN 'deleted with its source'
+          WHEN NOT c.active THEN 'deactivated'
+          WHEN c.end_date < (now() AT TIME ZONE 'UTC')::date
+          THEN 'ended on ' || to_char(c.end_date, 'YYYY-MM-DD')
+          ELSE '' END)::text                                   AS stop_reason,
     coalesce(c.page_id, 0)::bigint                             AS page_id,
-    coalesce(c.goal, '')::text                                 AS goal,
+    coalesce(network_a_objective(c.goal), '')::text            AS objective,
+    (CASE WHEN c.campaign_budget_type = 'lifetime' AND c.end_date IS NULL
+          THEN 'end_date: a lifetime budget needs an end date'
+          WHEN c.goal IN ('CONVERSIONS', 'APP_INSTALLS') AND c.promoted_object IS NULL
+          THEN 'promoted_object: a ' || c.goal || ' campaign needs the object it promotes'
+          WHEN c.campaign_bid_strategy_enabled
+               AND c.campaign_bid_strategy IN ('COST_CAP', 'LOWEST_COST_WITH_BID_CAP')
+               AND network_a_offset_units(c.campaign_bid_amount, n.currency) <= 0
+          THEN 'campaign_bid_amount: a ' || c.campaign_bid_strategy || ' bid strategy needs a bid amount'
+          ELSE '' END)::text                                   AS setup_missing,
     s.access_token                                             AS page_token,
     (s.access_token_refused_at IS NOT NULL)::boolean           AS page_token_refused,
     u.network_a_token                                          AS user_token,

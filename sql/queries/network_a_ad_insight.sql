@@ -5,7 +5,7 @@
 -- array of {"ad_id", "impressions", "reach", "engagement", "clicks",
 -- "spend", "conversions"}, the `level=ad` rows of its network_a campaign),
 -- in one statement, touching only what changed: each row is matched to its
--- post through the ad's done attempt (an ad adboost did not make, or whose
+-- post through the ad's done (or stopped) attempt (an ad adboost did not make, or whose
 -- post is not recorded, is ignored); an ad whose statistics differ from the
 -- stored ones is written, and only the posts of those ads get their
 -- insights set again to the sum over all their ads (this campaign's new
@@ -23,7 +23,8 @@ WITH answered AS (
            (x.row ->> 'conversions')::bigint AS conversions
     FROM jsonb_array_elements(@insights::jsonb) AS x (row)
     JOIN network_a_attempt AS a
-      ON a.campaign_id = @campaign_id AND a.kind = 'ad' AND a.state = 'done' AND a.object_id = x.row ->> 'ad_id'
+      ON a.campaign_id = @campaign_id AND a.kind = 'ad' AND a.state IN ('done', 'stopped')
+     AND a.object_id = x.row ->> 'ad_id'
     JOIN network_a_campaign AS n ON n.campaign_id = a.campaign_id
     JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = n.user_id
 ),

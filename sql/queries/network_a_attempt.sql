@@ -129,12 +129,106 @@ logged AS (
 SELECT count(p.id) AS recorded FROM post AS p;
 
 -- name: NetworkAAttemptAdsRefused :exec
--- network_a refused to create the ads of posts @post_ids for the post's own
--- reason (the post no longer exists, it cannot be boosted): those posts are
--- not boosted in the campaign and not tried again.
-UPDATE network_a_attempt
-SET state = 'refused', updated_at = now()
+-- network_a refused to create the ads of @refused (a JSON array of
+-- {"post_id", "message"}) for the post's own reason (code 100: the post was
+-- deleted, or cannot be boosted): those posts are not boosted in the
+-- campaign and not tried again, and the campaign's history gets
+-- {"post_id", "message"} under `post_refused` for each, in one statement.
+WITH refused AS (
+    SELECT (x.r ->> 'post_id')::bigint AS post_id, x.r ->> 'message' AS message
+    FROM jsonb_array_elements(@refused::jsonb) AS x (r)
+),
+marked AS (
+    UPDATE network_a_attempt AS a
+    SET state = 'refused', updated_at = now()
+    FROM refused AS r
+    WHERE a.campaign_id = @campaign_id
+      AND a.kind = 'ad'
+      AND a.post_id = r.post_id
+      AND a.state = 'pending'
+    RETURNING a.campaign_id, a.post_id
+)
+INSERT INTO campaign_history (user_id, campaign_id, action, details)
+SELECT c.user_id, c.id, 'post_refused', jsonb_build_object('post_id', m.post_id, 'message', left(r.message, 1000))
+FROM marked AS m
+JOIN refused AS r ON r.post_id = m.post_id
+JOIN campaign AS c ON c.id = m.campaign_id
+ORDER BY m.post_id;
+
+-- name: NetworkAAttemptAdsWithdrawn :exec
+-- network_a refused the ads of posts @post_ids for a reason that is not the
+-- posts' own (a payment method, a permission, a disabled account, an ad
+-- limit): network_a made nothing, so the attempts go and the posts stay
+-- candidates for a later cycle.
+DELETE FROM network_a_attempt
 WHERE campaign_id = @campaign_id
   AND kind = 'ad'
   AND post_id = ANY (@post_ids::bigint[])
   AND state = 'pending';
+
+-- name: NetworkAAdsDelivery :one
+-- What network_a said of the campaign's ads and posts this cycle, in one
+-- statement: a done ad whose effective status in @ads (a JSON object of ad
+-- id → effective_status, the campaign's whole `ads` list) is DELETED,
+-- ARCHIVED or DISAPPROVED, or that the list leaves out (deleted), and a
+-- boosted post published at or after @since that the page's posts read
+-- (@seen, their ids in adboost; @posts_read false when the page was not
+-- read) no longer lists, stops: its attempt becomes `stopped` (a resumption
+-- does not bring it back), the post gets active false and stopped = now
+-- unless another campaign still runs it, and the history gets {"post_id",
+-- "ad_id", "reason"} under `post_stopped`. Answers how many ads stopped.
+WITH gone AS (
+    SELECT a.campaign_id, a.post_id, a.object_id,
+           CASE WHEN @posts_read::boolean AND p.created >= @since::timestamptz
+                     AND NOT (a.post_id = ANY (@seen::bigint[]))
+                THEN 'the post is no longer on network_a'
+                WHEN NOT (@ads::jsonb ? a.object_id) THEN 'the ad was deleted on network_a'
+                WHEN @ads::jsonb ->> a.object_id IN ('DELETED', 'ARCHIVED', 'DISAPPROVED')
+                THEN 'the ad is ' || lower(@ads::jsonb ->> a.object_id) || ' on network_a'
+           END AS reason
+    FROM network_a_attempt AS a
+    JOIN network_a_campaign AS n ON n.campaign_id = a.campaign_id
+    JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = n.user_id
+    WHERE a.campaign_id = @campaign_id
+      AND a.kind = 'ad'
+      AND a.state = 'done'
+),
+stopped AS (
+    UPDATE network_a_attempt AS a
+    SET state = 'stopped', updated_at = now()
+    FROM gone AS g
+    WHERE g.reason IS NOT NULL
+      AND a.campaign_id = g.campaign_id
+      AND a.kind = 'ad'
+      AND a.post_id = g.post_id
+    RETURNING a.campaign_id, a.post_id, a.object_id, g.reason
+),
+posts AS (
+    UPDATE boosted_post AS p
+    SET active = false, stopped = greatest(now(), p.created), updated_at = now()
+    FROM stopped AS s
+    JOIN network_a_campaign AS n ON n.campaign_id = s.campaign_id
+    WHERE p.id = s.post_id
+      AND p.user_id = n.user_id
+      AND p.active
+      AND NOT EXISTS (
+          SELECT 1
+          FROM network_a_attempt AS o
+          JOIN network_a_campaign AS r ON r.campaign_id = o.campaign_id
+          WHERE o.post_id = p.id
+            AND o.kind = 'ad'
+            AND o.state = 'done'
+            AND o.campaign_id <> s.campaign_id
+            AND r.status = 'ACTIVE')
+    RETURNING p.id
+),
+logged AS (
+    INSERT INTO campaign_history (user_id, campaign_id, action, details)
+    SELECT c.user_id, c.id, 'post_stopped',
+           jsonb_build_object('post_id', s.post_id, 'ad_id', s.object_id, 'reason', s.reason)
+    FROM stopped AS s
+    JOIN campaign AS c ON c.id = s.campaign_id
+    ORDER BY s.post_id
+)
+SELECT count(*) AS stopped, (SELECT count(*) FROM posts) AS posts_stopped
+FROM stopped;
