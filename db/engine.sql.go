@@ -99,8 +99,15 @@ SELECT
     coalesce(n.status, '')::text                               AS network_a_status,
     coalesce(n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days', false)::boolean AS reads_insights,
     (SELECT count(*) FROM network_a_attempt AS a
-     WHERE a.campaign_id = w.id AND a.state = 'pending' AND a.kind = 'ad')::bigint AS pending_ads
-FROM (SELECT $1::bigint AS id) AS w
+     WHERE a.campaign_id = w.id AND a.state = 'pending' AND a.kind = 'ad')::bigint AS pending_ads,
+    coalesce((SELECT array_agg(a.object_id ORDER BY a.object_id) FROM network_a_attempt AS a
+              WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'), '{}')::text[] AS running_ads,
+    coalesce((SELECT array_agg(p.id ORDER BY p.id)
+              FROM network_a_attempt AS a
+              JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
+              WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'
+                AND p.created >= $1::timestamptz), '{}')::bigint[] AS recent_posts
+FROM (SELECT $2::bigint AS id) AS w
 LEFT JOIN campaign AS c ON c.id = w.id
 LEFT JOIN network_a_campaign AS n ON n.campaign_id = w.id
 JOIN app_user AS u ON u.id = coalesce(c.user_id, n.user_id)
@@ -114,27 +121,34 @@ LEFT JOIN LATERAL (
 ) AS r ON true
 `
 
+type EngineCampaignLoadParams struct {
+	Since      time.Time `json:"since"`
+	CampaignID int64     `json:"campaign_id"`
+}
+
 type EngineCampaignLoadRow struct {
-	ID                int64   `json:"id"`
-	UserID            int64   `json:"user_id"`
-	Found             bool    `json:"found"`
-	Runs              bool    `json:"runs"`
-	StopReason        string  `json:"stop_reason"`
-	PageID            int64   `json:"page_id"`
-	Objective         string  `json:"objective"`
-	SetupMissing      string  `json:"setup_missing"`
-	PageToken         []byte  `json:"page_token"`
-	PageTokenRefused  bool    `json:"page_token_refused"`
-	UserToken         []byte  `json:"user_token"`
-	TokenInvalid      bool    `json:"token_invalid"`
-	ReachPercent      int32   `json:"reach_percent"`
-	AdAccountID       *string `json:"ad_account_id"`
-	AdAccountCurrency *string `json:"ad_account_currency"`
-	CampaignObjectID  *string `json:"campaign_object_id"`
-	AdsetObjectID     *string `json:"adset_object_id"`
-	NetworkAStatus    string  `json:"network_a_status"`
-	ReadsInsights     bool    `json:"reads_insights"`
-	PendingAds        int64   `json:"pending_ads"`
+	ID                int64    `json:"id"`
+	UserID            int64    `json:"user_id"`
+	Found             bool     `json:"found"`
+	Runs              bool     `json:"runs"`
+	StopReason        string   `json:"stop_reason"`
+	PageID            int64    `json:"page_id"`
+	Objective         string   `json:"objective"`
+	SetupMissing      string   `json:"setup_missing"`
+	PageToken         []byte   `json:"page_token"`
+	PageTokenRefused  bool     `json:"page_token_refused"`
+	UserToken         []byte   `json:"user_token"`
+	TokenInvalid      bool     `json:"token_invalid"`
+	ReachPercent      int32    `json:"reach_percent"`
+	AdAccountID       *string  `json:"ad_account_id"`
+	AdAccountCurrency *string  `json:"ad_account_currency"`
+	CampaignObjectID  *string  `json:"campaign_object_id"`
+	AdsetObjectID     *string  `json:"adset_object_id"`
+	NetworkAStatus    string   `json:"network_a_status"`
+	ReadsInsights     bool     `json:"reads_insights"`
+	PendingAds        int64    `json:"pending_ads"`
+	RunningAds        []string `json:"running_ads"`
+	RecentPosts       []int64  `json:"recent_posts"`
 }
 
 // Everything one campaign's work needs: whether the campaign still exists
@@ -146,11 +160,14 @@ type EngineCampaignLoadRow struct {
 // what the engine made on network_a so far (null ids before the first boost;
 // a null currency with an ad account: a campaign started before 00094), and
 // whether its ads' statistics are still read (it runs on network_a, or was
-// paused there within the last 28 days), and how many of its ad attempts
-// an earlier cycle left unfinished (network_a_attempt_pending_idx).
+// paused there within the last 28 days), how many of its ad attempts an
+// earlier cycle left unfinished (network_a_attempt_pending_idx), the ids of
+// its running ads, and its boosted posts published at or after @since:
+// what the cycle's reads are compared with, so that the delivery statement
+// runs only when something stopped.
 // No row when neither the campaign nor any network_a object of it exists.
-func (q *Queries) EngineCampaignLoad(ctx context.Context, campaignID int64) (EngineCampaignLoadRow, error) {
-	row := q.db.QueryRow(ctx, engineCampaignLoad, campaignID)
+func (q *Queries) EngineCampaignLoad(ctx context.Context, arg EngineCampaignLoadParams) (EngineCampaignLoadRow, error) {
+	row := q.db.QueryRow(ctx, engineCampaignLoad, arg.Since, arg.CampaignID)
 	var i EngineCampaignLoadRow
 	err := row.Scan(
 		&i.ID,
@@ -173,6 +190,8 @@ func (q *Queries) EngineCampaignLoad(ctx context.Context, campaignID int64) (Eng
 		&i.NetworkAStatus,
 		&i.ReadsInsights,
 		&i.PendingAds,
+		&i.RunningAds,
+		&i.RecentPosts,
 	)
 	return i, err
 }

@@ -23,10 +23,24 @@
 //   - POST / with {"batch":[...]}: up to 50 of the calls above in one
 //     request, each answered as it would be alone.
 //
+// Creates are refused as network_a refuses them (CONTRACT §14), each with
+// HTTP 400 and OAuthException code 100: a campaign whose objective is not
+// one of OUTCOME_ENGAGEMENT, OUTCOME_TRAFFIC, OUTCOME_AWARENESS,
+// OUTCOME_SALES, OUTCOME_APP_PROMOTION, OUTCOME_LEADS (the old names such as
+// POST_ENGAGEMENT are refused); an ad set with lifetime_budget and no
+// end_time, with optimization_goal OFFSITE_CONVERSIONS or APP_INSTALLS and no
+// promoted_object (a JSON object), or with bid_strategy COST_CAP or
+// LOWEST_COST_WITH_BID_CAP and no bid_amount. An update of an ad set that
+// touches these fields is refused alike when it would leave the ad set
+// breaking one of these rules (one that touches none of them, a pause say,
+// passes), and so is an update of a campaign to another objective outside
+// the list. A create that passes these checks in an ad account without a
+// payment method (SetPaymentMethod) answers code 200.
+//
 // The world is set up with AddUser, UpdateUser, AddPost, DeletePost,
-// SetFollowers, SetOrganicReach, SetAdInsights, SetAdReview and
-// SetObjectStatus, read back with Posts, Objects and State, and saved and
-// restored whole with State and SetState. Switches make it fail the ways a
+// SetFollowers, SetOrganicReach, SetAdInsights, SetAdReview,
+// SetObjectStatus and SetPaymentMethod, read back with Posts, Objects and
+// State, and saved and restored whole with State and SetState. Switches make it fail the ways a
 // network does: for every request SetDown, SetFault and SetDelay (a batch is
 // one request); for chosen calls FailCalls, ExpireToken, ThrottleAccount;
 // SetAccountUsage adds network_a's usage header; SetAccountsPaging breaks
@@ -334,6 +348,22 @@ func (f *Fake) ExpireToken(token string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.expired[token] = true
+}
+
+// SetPaymentMethod gives the ad account ("act_1" or "1") a valid payment
+// method (ok, as every account has at first) or takes it away: while it has
+// none, every create of a campaign, ad set or ad in it that network_a would
+// otherwise accept answers 400, OAuthException code 200 with error_subcode
+// PaymentSubcode, "(#200) The ad account has no valid payment method. Add
+// one in the account's payment settings." Reads, updates and pauses go on.
+func (f *Fake) SetPaymentMethod(accountID string, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if ok {
+		delete(f.noPayment, actID(accountID))
+	} else {
+		f.noPayment[actID(accountID)] = true
+	}
 }
 
 // SetAccountUsage makes every answer to a call about the ad account ("act_1"

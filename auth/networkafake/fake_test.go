@@ -286,7 +286,7 @@ func TestMarketingAPI(t *testing.T) {
 		"name": "adboost-7", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}})["id"].(string)
 	order = append(order, "answered")
 	adsetBody := map[string]any{"name": "adboost-7", "campaign_id": camp, "daily_budget": 2500, "bid_strategy": "LOWEST_COST_WITH_BID_CAP",
-		"bid_amount": 150, "billing_event": "IMPRESSIONS", "optimization_goal": "OUTCOME_TRAFFIC",
+		"bid_amount": 150, "billing_event": "IMPRESSIONS", "optimization_goal": "LINK_CLICKS",
 		"targeting": map[string]any{"geo_locations": map[string]any{"countries": []any{"CZ"}}}, "end_time": "2026-12-31T23:59:59Z", "status": "ACTIVE"}
 	adset := mustOK(t, "POST", base+"/act_1/adsets", userToken, adsetBody)["id"].(string)
 	ad := mustOK(t, "POST", base+"/act_1/ads", userToken, map[string]any{
@@ -301,9 +301,9 @@ func TestMarketingAPI(t *testing.T) {
 		path string
 		body map[string]any
 	}{
-		"campaign without name":      {"/act_1/campaigns", map[string]any{"objective": "X", "special_ad_categories": []any{}}},
+		"campaign without name":      {"/act_1/campaigns", map[string]any{"objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}}},
 		"campaign without objective": {"/act_1/campaigns", map[string]any{"name": "n", "special_ad_categories": []any{}}},
-		"bad status":                 {"/act_1/campaigns", map[string]any{"name": "n", "objective": "X", "special_ad_categories": []any{}, "status": "RUNNING"}},
+		"bad status":                 {"/act_1/campaigns", map[string]any{"name": "n", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}, "status": "RUNNING"}},
 		"budget as decimal":          {"/act_1/adsets", merge(adsetBody, map[string]any{"daily_budget": 25.5})},
 		"budget as string":           {"/act_1/adsets", merge(adsetBody, map[string]any{"daily_budget": "2500"})},
 		"two budgets":                {"/act_1/adsets", merge(adsetBody, map[string]any{"lifetime_budget": 100})},
@@ -488,7 +488,7 @@ func TestFailCalls(t *testing.T) {
 	// Another method or path is not scripted.
 	mustOK(t, "GET", base+"/act_1/campaigns", userToken, nil)
 	status, body := call(t, "POST", strings.TrimSuffix(base, "/v19.0")+"/v20.0/act_1/campaigns", userToken,
-		map[string]any{"name": "x", "objective": "LINK_CLICKS", "special_ad_categories": []string{}})
+		map[string]any{"name": "x", "objective": "OUTCOME_TRAFFIC", "special_ad_categories": []string{}})
 	e, _ := body["error"].(map[string]any)
 	if status != 500 || e["code"] != float64(1) || e["error_subcode"] != float64(99) || e["is_transient"] != true {
 		t.Fatalf("scripted create: %d %v", status, body)
@@ -553,7 +553,7 @@ func TestState(t *testing.T) {
 	f.SetFollowers("456", 4321)
 	f.ExpireToken("EAAgone")
 	camp := mustOK(t, "POST", base+"/act_1/campaigns", userToken, map[string]any{
-		"name": "adboost-7", "objective": "X", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-7", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}})["id"].(string)
 	adset := mustOK(t, "POST", base+"/act_1/adsets", userToken, map[string]any{"name": "adboost-7", "campaign_id": camp,
 		"daily_budget": 2500, "bid_strategy": "LOWEST_COST_WITHOUT_CAP", "billing_event": "IMPRESSIONS",
 		"optimization_goal": "REACH", "targeting": map[string]any{}})["id"].(string)
@@ -596,7 +596,7 @@ func TestState(t *testing.T) {
 		t.Fatalf("expired token after restore: %s", got)
 	}
 	next := mustOK(t, "POST", base2+"/act_1/campaigns", userToken, map[string]any{
-		"name": "adboost-8", "objective": "X", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-8", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}})["id"].(string)
 	if next <= ad {
 		t.Fatalf("a new object after restore got id %s, not after %s", next, ad)
 	}

@@ -763,6 +763,9 @@ func (f *Fake) checkCreate(accountID, kind string, m map[string]any) *answer {
 		if str(m, "objective") == "" {
 			return fail("The parameter objective is required")
 		}
+		if a := checkObjective(m["objective"]); a != nil {
+			return a
+		}
 		if _, ok := m["special_ad_categories"].([]any); !ok {
 			return fail("The parameter special_ad_categories is required")
 		}
@@ -794,6 +797,14 @@ func (f *Fake) checkCreate(accountID, kind string, m map[string]any) *answer {
 				return fail("Param end_time must be an RFC 3339 time")
 			}
 		}
+		if a := checkPromotedObject(m); a != nil {
+			return a
+		}
+		for _, r := range adSetRules {
+			if a := r.check(m); a != nil {
+				return a
+			}
+		}
 	case "ad":
 		if !sameAccount(str(m, "adset_id"), "adset") {
 			return fail("Param adset_id must be an ad set of this ad account")
@@ -814,6 +825,9 @@ func (f *Fake) create(accountID, kind string, body []byte, created **Object) ans
 	}
 	if a := f.checkCreate(accountID, kind, m); a != nil {
 		return *a
+	}
+	if f.noPayment[accountID] {
+		return noPaymentMethod()
 	}
 	f.objSeq++
 	status := str(m, "status")
@@ -851,6 +865,27 @@ func (f *Fake) update(who caller, id string, body []byte) answer {
 				return paramError("Param targeting must be an object")
 			}
 		}
+		if a := checkPromotedObject(m); a != nil {
+			return *a
+		}
+		// The ad set as the update would leave it: a rule is checked when
+		// the update touches one of its fields.
+		after := cloneMap(o.Fields)
+		maps.Copy(after, m)
+		for _, r := range adSetRules {
+			if r.touched(m) {
+				if a := r.check(after); a != nil {
+					return *a
+				}
+			}
+		}
+	}
+	if o.Kind == "campaign" {
+		if v, ok := m["objective"]; ok {
+			if a := checkObjective(v); a != nil {
+				return *a
+			}
+		}
 	}
 	for _, k := range []string{"campaign_id", "adset_id", "creative"} {
 		if _, ok := m[k]; ok {
@@ -868,4 +903,93 @@ func (f *Fake) update(who caller, id string, body []byte) answer {
 	}
 	o.Updates = append(o.Updates, m)
 	return answer{status: http.StatusOK, body: map[string]any{"success": true}}
+}
+
+// objectives are the campaign objectives network_a accepts (CONTRACT §14);
+// the old names (POST_ENGAGEMENT, LINK_CLICKS, REACH, CONVERSIONS, ...) are
+// refused for new campaigns.
+var objectives = []string{"OUTCOME_ENGAGEMENT", "OUTCOME_TRAFFIC", "OUTCOME_AWARENESS", "OUTCOME_SALES", "OUTCOME_APP_PROMOTION", "OUTCOME_LEADS"}
+
+// checkObjective refuses an objective outside objectives.
+func checkObjective(v any) *answer {
+	if s, ok := v.(string); ok && slices.Contains(objectives, s) {
+		return nil
+	}
+	a := paramError(fmt.Sprintf("Objective %v is invalid. Use one of: %s.", v, strings.Join(objectives, ", ")))
+	return &a
+}
+
+// checkPromotedObject refuses a promoted_object that is given (not null)
+// and is not a JSON object.
+func checkPromotedObject(m map[string]any) *answer {
+	if v, ok := m["promoted_object"]; ok && v != nil {
+		if _, isObj := v.(map[string]any); !isObj {
+			a := paramError("Param promoted_object must be a JSON object")
+			return &a
+		}
+	}
+	return nil
+}
+
+// adSetRule is a rule network_a holds every ad set to (CONTRACT §14): on a
+// create it is checked against the body, on an update that touches one of
+// its fields against the ad set as the update would leave it.
+type adSetRule struct {
+	fields []string // the fields it is about
+	check  func(m map[string]any) *answer
+}
+
+func (r adSetRule) touched(update map[string]any) bool {
+	return slices.ContainsFunc(r.fields, func(k string) bool { _, ok := update[k]; return ok })
+}
+
+// given tells whether m has the field with a value (not null, not "").
+func given(m map[string]any, k string) bool {
+	v, ok := m[k]
+	return ok && v != nil && v != ""
+}
+
+// adSetRules: a lifetime budget needs an end_time; an optimization_goal of
+// OFFSITE_CONVERSIONS or APP_INSTALLS needs a promoted_object; a bid
+// strategy with a cap needs a bid_amount.
+var adSetRules = []adSetRule{
+	{fields: []string{"lifetime_budget", "end_time"}, check: func(m map[string]any) *answer {
+		if given(m, "lifetime_budget") && !given(m, "end_time") {
+			a := paramError("end_time is required for an ad set with a lifetime budget")
+			return &a
+		}
+		return nil
+	}},
+	{fields: []string{"optimization_goal", "promoted_object"}, check: func(m map[string]any) *answer {
+		goal := str(m, "optimization_goal")
+		if goal != "OFFSITE_CONVERSIONS" && goal != "APP_INSTALLS" {
+			return nil
+		}
+		if _, ok := m["promoted_object"].(map[string]any); !ok {
+			a := paramError("promoted_object is required for an ad set with optimization_goal " + goal)
+			return &a
+		}
+		return nil
+	}},
+	{fields: []string{"bid_strategy", "bid_amount"}, check: func(m map[string]any) *answer {
+		strategy := str(m, "bid_strategy")
+		if (strategy == "COST_CAP" || strategy == "LOWEST_COST_WITH_BID_CAP") && !given(m, "bid_amount") {
+			a := paramError("bid_amount is required for an ad set with bid_strategy " + strategy)
+			return &a
+		}
+		return nil
+	}},
+}
+
+// PaymentSubcode is the error_subcode of network_a's refusal of a create in
+// an ad account without a valid payment method (SetPaymentMethod).
+const PaymentSubcode = 1359188
+
+// noPaymentMethod is network_a's answer to a create in an ad account without
+// a valid payment method: code 200, not 100 (it is not about the post).
+func noPaymentMethod() answer {
+	a := graphError(http.StatusBadRequest, "OAuthException", 200,
+		"(#200) The ad account has no valid payment method. Add one in the account's payment settings.")
+	a.body.(map[string]any)["error"].(map[string]any)["error_subcode"] = PaymentSubcode
+	return a
 }

@@ -10,16 +10,17 @@ import (
 // switches (faults, delay, paging, hook, scripted failures, recording) and
 // the recorded requests, calls and counts are not part of it.
 type State struct {
-	Users     []User                  `json:"users"`               // with each page's current followers
-	Expired   []string                `json:"expired"`             // expired tokens
-	Posts     map[string][]Post       `json:"posts"`               // by page id, newest first
-	Objects   []Object                `json:"objects"`             // in creation order
-	Insights  map[string]Insights     `json:"insights"`            // by ad id
-	Reviews   map[string]string       `json:"reviews,omitempty"`   // review statuses by ad id (SetAdReview)
-	Usage     map[string]AccountUsage `json:"usage,omitempty"`     // by ad account id (SetAccountUsage)
-	Throttles map[string]Throttle     `json:"throttles,omitempty"` // by ad account id (ThrottleAccount)
-	ObjectSeq int                     `json:"objectSeq"`           // objects created so far
-	PostSeq   int                     `json:"postSeq"`             // post ids made so far
+	Users     []User                  `json:"users"`                     // with each page's current followers
+	Expired   []string                `json:"expired"`                   // expired tokens
+	Posts     map[string][]Post       `json:"posts"`                     // by page id, newest first
+	Objects   []Object                `json:"objects"`                   // in creation order
+	Insights  map[string]Insights     `json:"insights"`                  // by ad id
+	Reviews   map[string]string       `json:"reviews,omitempty"`         // review statuses by ad id (SetAdReview)
+	Usage     map[string]AccountUsage `json:"usage,omitempty"`           // by ad account id (SetAccountUsage)
+	Throttles map[string]Throttle     `json:"throttles,omitempty"`       // by ad account id (ThrottleAccount)
+	ObjectSeq int                     `json:"objectSeq"`                 // objects created so far
+	PostSeq   int                     `json:"postSeq"`                   // post ids made so far
+	NoPayment []string                `json:"noPaymentMethod,omitempty"` // ad accounts without a valid payment method (SetPaymentMethod), sorted
 }
 
 // State answers a copy of the fake's world.
@@ -42,6 +43,10 @@ func (f *Fake) State() State {
 		s.Expired = append(s.Expired, t)
 	}
 	sort.Strings(s.Expired)
+	for id := range f.noPayment {
+		s.NoPayment = append(s.NoPayment, id)
+	}
+	sort.Strings(s.NoPayment)
 	for page, posts := range f.pagePosts {
 		for _, p := range posts {
 			s.Posts[page] = append(s.Posts[page], *p)
@@ -82,6 +87,9 @@ func (f *Fake) SetState(s State) {
 	maps.Copy(w.reviews, s.Reviews)
 	maps.Copy(w.usage, s.Usage)
 	maps.Copy(w.throttles, s.Throttles)
+	for _, id := range s.NoPayment {
+		w.noPayment[actID(id)] = true
+	}
 	w.objSeq, w.postSeq = s.ObjectSeq, s.PostSeq
 
 	f.mu.Lock()

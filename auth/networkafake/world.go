@@ -29,6 +29,7 @@ type world struct {
 	reviews   map[string]string       // by ad id (SetAdReview)
 	usage     map[string]AccountUsage // by ad account id (SetAccountUsage)
 	throttles map[string]Throttle     // by ad account id (ThrottleAccount)
+	noPayment map[string]bool         // ad account ids without a valid payment method (SetPaymentMethod)
 }
 
 // ownerKey names the objects of one kind of an ad account.
@@ -55,6 +56,7 @@ func newWorld() world {
 		reviews:     map[string]string{},
 		usage:       map[string]AccountUsage{},
 		throttles:   map[string]Throttle{},
+		noPayment:   map[string]bool{},
 	}
 }
 

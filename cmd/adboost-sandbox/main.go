@@ -5,15 +5,22 @@
 // through the API gains impressions, clicks and spend. Point adboost at it
 // with NETWORK_A_API_URL=http://127.0.0.1:8090/v19.0; `make run` does.
 //
+// Some of its world is broken on purpose, so that the engine's states of
+// CONTRACT §17 can be seen: the no-payment user's ad account has no payment
+// method (every create is refused: `refused`), and the sandbox user's page
+// LostPageID loses its page token -page-lost-after the start (`page_lost`).
+//
 // Usage:
 //
-//	adboost-sandbox [-addr 127.0.0.1:8090] [-token T] [-demo-token T] [-post-every 5s] [-tick 1s] [-seed N] [-state FILE] [-quiet]
+//	adboost-sandbox [-addr 127.0.0.1:8090] [-token T] [-demo-token T] [-nopay-token T] [-post-every 5s] [-tick 1s]
+//	                [-page-lost-after 2m] [-seed N] [-state FILE] [-quiet]
 //
 // Each flag defaults to an environment variable: SANDBOX_ADDR,
-// SANDBOX_USER_TOKEN, SANDBOX_DEMO_TOKEN, SANDBOX_POST_EVERY, SANDBOX_TICK,
-// SANDBOX_SEED, SANDBOX_STATE. With -state the world (posts, ads and their
-// insights) survives a restart, as network_a's would: adboost's database
-// keeps referring to its ads.
+// SANDBOX_USER_TOKEN, SANDBOX_DEMO_TOKEN, SANDBOX_NOPAY_TOKEN,
+// SANDBOX_POST_EVERY, SANDBOX_TICK, SANDBOX_PAGE_LOST_AFTER, SANDBOX_SEED,
+// SANDBOX_STATE. With -state the world (posts, ads and their insights, the
+// lost page token) survives a restart, as network_a's would: adboost's
+// database keeps referring to its ads.
 package main
 
 import (
@@ -36,14 +43,16 @@ import (
 
 // config is the sandbox's configuration.
 type config struct {
-	addr       string
-	userToken  string
-	demoToken  string
-	postEvery  time.Duration
-	tick       time.Duration
-	seed       uint64
-	quietPaths bool   // no log line per request
-	state      string // file the world is kept in across restarts; "" = none
+	addr          string
+	userToken     string
+	demoToken     string
+	noPayToken    string
+	postEvery     time.Duration
+	tick          time.Duration
+	pageLostAfter time.Duration // LostPageID loses its token this long after the start; 0 = never
+	seed          uint64
+	quietPaths    bool   // no log line per request
+	state         string // file the world is kept in across restarts; "" = none
 }
 
 // saveEvery is how often the world is saved to the state file (and at exit).
@@ -84,12 +93,14 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (confi
 	fs := flag.NewFlagSet("adboost-sandbox", flag.ContinueOnError)
 	fs.SetOutput(out)
 	var cfg config
-	var postEvery, tick, seed string
+	var postEvery, tick, pageLost, seed string
 	fs.StringVar(&cfg.addr, "addr", env("SANDBOX_ADDR", "127.0.0.1:8090"), "listen address (SANDBOX_ADDR)")
 	fs.StringVar(&cfg.userToken, "token", env("SANDBOX_USER_TOKEN", DefaultUserToken), "the sandbox user's network_a access token (SANDBOX_USER_TOKEN)")
 	fs.StringVar(&cfg.demoToken, "demo-token", env("SANDBOX_DEMO_TOKEN", DefaultDemoToken), "the demo user's network_a access token, for login-sn (SANDBOX_DEMO_TOKEN)")
+	fs.StringVar(&cfg.noPayToken, "nopay-token", env("SANDBOX_NOPAY_TOKEN", DefaultNoPayToken), "the no-payment user's network_a access token: its ad account has no payment method (SANDBOX_NOPAY_TOKEN)")
 	fs.StringVar(&postEvery, "post-every", env("SANDBOX_POST_EVERY", "5s"), "a new post every this long, pages in turn; 0 = none (SANDBOX_POST_EVERY)")
 	fs.StringVar(&tick, "tick", env("SANDBOX_TICK", "1s"), "how often reach and insights grow (SANDBOX_TICK)")
+	fs.StringVar(&pageLost, "page-lost-after", env("SANDBOX_PAGE_LOST_AFTER", "2m"), "page "+LostPageID+" loses its page token this long after the start; 0 = never (SANDBOX_PAGE_LOST_AFTER)")
 	fs.StringVar(&seed, "seed", env("SANDBOX_SEED", "1"), "seed of the world's randomness (SANDBOX_SEED)")
 	fs.BoolVar(&cfg.quietPaths, "quiet", false, "no log line per request")
 	fs.StringVar(&cfg.state, "state", env("SANDBOX_STATE", ""), "keep the world in this file across restarts; empty: a fresh world each start (SANDBOX_STATE)")
@@ -106,16 +117,22 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (confi
 	if cfg.tick, err = time.ParseDuration(tick); err != nil || cfg.tick < 10*time.Millisecond {
 		return cfg, fmt.Errorf("-tick %q: want a duration of at least 10ms", tick)
 	}
+	if cfg.pageLostAfter, err = time.ParseDuration(pageLost); err != nil || cfg.pageLostAfter < 0 {
+		return cfg, fmt.Errorf("-page-lost-after %q: want a duration, or 0 for never", pageLost)
+	}
 	if cfg.seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
 		return cfg, fmt.Errorf("-seed %q: want a non-negative integer", seed)
 	}
-	for name, tok := range map[string]string{"-token": cfg.userToken, "-demo-token": cfg.demoToken} {
-		if networka.CheckToken(tok) != nil {
-			return cfg, fmt.Errorf("%s: not a bearer token (letters, digits and -._~+/ only)", name)
+	tokens := []struct{ flag, token string }{{"-token", cfg.userToken}, {"-demo-token", cfg.demoToken}, {"-nopay-token", cfg.noPayToken}}
+	for i, t := range tokens {
+		if networka.CheckToken(t.token) != nil {
+			return cfg, fmt.Errorf("%s: not a bearer token (letters, digits and -._~+/ only)", t.flag)
 		}
-	}
-	if cfg.userToken == cfg.demoToken {
-		return cfg, errors.New("-token and -demo-token must differ")
+		for _, u := range tokens[:i] {
+			if u.token == t.token {
+				return cfg, fmt.Errorf("%s and %s must differ", u.flag, t.flag)
+			}
+		}
 	}
 	return cfg, nil
 }
@@ -123,7 +140,7 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (confi
 // run serves the sandbox on ln until ctx ends, moving its world (seeded at
 // start) at every tick.
 func run(ctx context.Context, cfg config, ln net.Listener, start time.Time, ticks <-chan time.Time, out io.Writer) error {
-	w := newWorld(start, cfg.userToken, cfg.demoToken, cfg.postEvery, cfg.seed)
+	w := newWorld(start, cfg)
 	log := slog.New(slog.NewTextHandler(out, nil))
 	if cfg.state != "" {
 		restored, err := w.load(cfg.state, start)
@@ -148,10 +165,12 @@ func run(ctx context.Context, cfg config, ln net.Listener, start time.Time, tick
 	base := "http://" + ln.Addr().String() + "/v19.0"
 	fmt.Fprintf(out, `adboost-sandbox: network_a on %s
   NETWORK_A_API_URL=%s
-  user token (Sam Sandbox, pages 7000001 Gym, 7000002 Café, 7000003 Getaways): %s
-  demo user token (Dana Demo of "adboost demo", for login-sn):                  %s
+  user token (Sam Sandbox, pages 7000001 Gym, 7000002 Café, 7000003 Getaways, 7000004 Pop-up Gym): %s
+  demo user token (Dana Demo of "adboost demo", for login-sn):                                     %s
+  no-payment user token (Nico Nopay, page 7000011 Boxing Club; act_3000 has no payment method):    %s
+  %s
   a new post every %v; reach and ad insights grow every %v
-`, base, base, cfg.userToken, cfg.demoToken, cfg.postEvery, cfg.tick)
+`, base, base, cfg.userToken, cfg.demoToken, cfg.noPayToken, w.lostPageNote(), cfg.postEvery, cfg.tick)
 
 	var handler http.Handler = w.fake
 	if !cfg.quietPaths {
@@ -163,7 +182,9 @@ func run(ctx context.Context, cfg config, ln net.Listener, start time.Time, tick
 	for {
 		select {
 		case now := <-ticks:
-			w.Tick(now)
+			if w.Tick(now) {
+				log.Info("sandbox page lost its token: its calls answer OAuthException 190", "page", LostPageID)
+			}
 			if now.Sub(lastSave) >= saveEvery {
 				save()
 				lastSave = now

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"strconv"
@@ -78,6 +79,16 @@ func (s *sandbox) tick(at time.Time) {
 
 func (s *sandbox) call(method, path, token string, body any) map[string]any {
 	s.t.Helper()
+	status, m := s.send(method, path, token, body)
+	if status != 200 {
+		s.t.Fatalf("%s %s: %d %v", method, path, status, m)
+	}
+	return m
+}
+
+// send calls the sandbox and answers the status and the decoded answer.
+func (s *sandbox) send(method, path, token string, body any) (int, map[string]any) {
+	s.t.Helper()
 	var rd *bytes.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -94,10 +105,48 @@ func (s *sandbox) call(method, path, token string, body any) map[string]any {
 	}
 	defer resp.Body.Close()
 	var m map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil || resp.StatusCode != 200 {
-		s.t.Fatalf("%s %s: %d %v (%v)", method, path, resp.StatusCode, m, err)
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		s.t.Fatalf("%s %s: %d, not JSON: %v", method, path, resp.StatusCode, err)
 	}
-	return m
+	return resp.StatusCode, m
+}
+
+// graphError is the error of an answer as "STATUS CODE SUBCODE MESSAGE".
+func graphError(status int, m map[string]any) string {
+	e, _ := m["error"].(map[string]any)
+	num := func(v any) string {
+		if f, ok := v.(float64); ok {
+			return strconv.FormatFloat(f, 'f', -1, 64)
+		}
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprintf("%d %s %s %v", status, num(e["code"]), num(e["error_subcode"]), e["message"])
+}
+
+// pageIDs answers the ids of the pages of the user's /me/accounts, every
+// page of the list.
+func (s *sandbox) pageIDs(token string) []string {
+	s.t.Helper()
+	var ids []string
+	path := "/me/accounts?fields=id,name,picture,network_b_account"
+	for range 10 {
+		acc := s.call("GET", path, token, nil)
+		for _, d := range acc["data"].([]any) {
+			p := d.(map[string]any)
+			if p["access_token"] == "" || p["network_b_account"] == nil {
+				s.t.Fatalf("page without token or network_b account: %v", p)
+			}
+			ids = append(ids, p["id"].(string))
+		}
+		paging, _ := acc["paging"].(map[string]any)
+		next, _ := paging["next"].(string)
+		if next == "" {
+			return ids
+		}
+		path = strings.TrimPrefix(next, s.base)
+	}
+	s.t.Fatalf("/me/accounts: more than 10 answers")
+	return nil
 }
 
 const gymToken = "EAAsandbox0page0gym"
@@ -136,23 +185,19 @@ func (s *sandbox) adInsights(adID string) (impressions int, spend float64) {
 func TestSandboxWorld(t *testing.T) {
 	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 	s := startSandbox(t, t0)
-	if out := s.out.String(); !strings.Contains(out, "NETWORK_A_API_URL="+s.base) || !strings.Contains(out, DefaultUserToken) {
-		t.Fatalf("start-up output:\n%s", out)
+	out := s.out.String()
+	for _, want := range []string{"NETWORK_A_API_URL=" + s.base, DefaultUserToken, DefaultDemoToken, DefaultNoPayToken,
+		"page 7000004 (Pop-up Gym) loses its page token at " + t0.Add(2*time.Minute).Local().Format(time.TimeOnly)} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("start-up output without %q:\n%s", want, out)
+		}
 	}
 
-	// The seeded sign-in: three pages with tokens and network_b accounts,
-	// a disabled ad account before the active one.
-	acc := s.call("GET", "/me/accounts?fields=id,name,picture,network_b_account", DefaultUserToken, nil)
-	var pages []string
-	for _, d := range acc["data"].([]any) {
-		p := d.(map[string]any)
-		if p["access_token"] == "" || p["network_b_account"] == nil {
-			t.Fatalf("page without token or network_b account: %v", p)
-		}
-		pages = append(pages, p["id"].(string))
-	}
-	if strings.Join(pages, ",") != "7000001,7000002,7000003" || acc["paging"] != nil {
-		t.Fatalf("pages = %v (%v)", pages, acc["paging"])
+	// The seeded sign-in: four pages with tokens and network_b accounts
+	// (in two answers of /me/accounts), a disabled ad account before the
+	// active one.
+	if pages := strings.Join(s.pageIDs(DefaultUserToken), ","); pages != "7000001,7000002,7000003,7000004" {
+		t.Fatalf("pages = %v", pages)
 	}
 	ads := s.call("GET", "/me/adaccounts?fields=id,account_status,currency", DefaultUserToken, nil)["data"].([]any)
 	if len(ads) != 2 || ads[1].(map[string]any)["account_status"] != float64(1) || ads[1].(map[string]any)["id"] != "act_1000" {
@@ -196,7 +241,7 @@ func TestSandboxWorld(t *testing.T) {
 
 	// An ad boosting the new post: its insights grow with the clock.
 	camp := s.call("POST", "/act_1000/campaigns", DefaultUserToken, map[string]any{
-		"name": "adboost-1", "objective": "POST_ENGAGEMENT", "status": "ACTIVE", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-1", "objective": "OUTCOME_ENGAGEMENT", "status": "ACTIVE", "special_ad_categories": []any{}})["id"].(string)
 	adset := s.call("POST", "/act_1000/adsets", DefaultUserToken, map[string]any{
 		"name": "adboost-1", "campaign_id": camp, "daily_budget": 2000, "bid_strategy": "LOWEST_COST_WITHOUT_CAP",
 		"billing_event": "IMPRESSIONS", "optimization_goal": "POST_ENGAGEMENT", "targeting": map[string]any{}, "status": "ACTIVE"})["id"].(string)
@@ -232,7 +277,17 @@ func TestSandboxFlags(t *testing.T) {
 		cfg.userToken != DefaultUserToken || cfg.tick != time.Second {
 		t.Fatalf("cfg = %+v, %v", cfg, err)
 	}
-	for _, args := range [][]string{{"-post-every", "10ms"}, {"-token", "a b"}, {"-token", DefaultDemoToken}, {"extra"}, {"-seed", "-1"}} {
+	if cfg.noPayToken != DefaultNoPayToken || cfg.pageLostAfter != 2*time.Minute {
+		t.Fatalf("cfg = %+v", cfg)
+	}
+	env = map[string]string{"SANDBOX_NOPAY_TOKEN": "EAAother0nopay", "SANDBOX_PAGE_LOST_AFTER": "0"}
+	cfg, err = parseFlags(nil, func(k string) string { return env[k] }, &bytes.Buffer{})
+	if err != nil || cfg.noPayToken != "EAAother0nopay" || cfg.pageLostAfter != 0 {
+		t.Fatalf("cfg = %+v, %v", cfg, err)
+	}
+	for _, args := range [][]string{{"-post-every", "10ms"}, {"-token", "a b"}, {"-token", DefaultDemoToken}, {"extra"}, {"-seed", "-1"},
+		{"-nopay-token", DefaultUserToken}, {"-demo-token", DefaultNoPayToken}, {"-nopay-token", "a b"},
+		{"-page-lost-after", "-1s"}, {"-page-lost-after", "soon"}} {
 		if _, err := parseFlags(args, func(string) string { return "" }, &bytes.Buffer{}); err == nil {
 			t.Errorf("%v accepted", args)
 		}
@@ -249,7 +304,7 @@ func TestSandboxState(t *testing.T) {
 	s.tick(t0.Add(10 * time.Second))
 	newest := s.gymPosts()[0]["id"].(string)
 	camp := s.call("POST", "/act_1000/campaigns", DefaultUserToken, map[string]any{
-		"name": "adboost-1", "objective": "REACH", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-1", "objective": "OUTCOME_AWARENESS", "special_ad_categories": []any{}})["id"].(string)
 	adset := s.call("POST", "/act_1000/adsets", DefaultUserToken, map[string]any{
 		"name": "adboost-1", "campaign_id": camp, "daily_budget": 2000, "bid_strategy": "LOWEST_COST_WITHOUT_CAP",
 		"billing_event": "IMPRESSIONS", "optimization_goal": "REACH", "targeting": map[string]any{}})["id"].(string)
@@ -280,7 +335,7 @@ func TestSandboxState(t *testing.T) {
 		t.Fatalf("a post after restart got id %s, not after %s", got, newest)
 	}
 	next := s.call("POST", "/act_1000/campaigns", DefaultUserToken, map[string]any{
-		"name": "adboost-2", "objective": "REACH", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-2", "objective": "OUTCOME_AWARENESS", "special_ad_categories": []any{}})["id"].(string)
 	if next <= ad {
 		t.Fatalf("an object after restart got id %s, not after %s", next, ad)
 	}
@@ -290,4 +345,83 @@ func TestSandboxState(t *testing.T) {
 	if !strings.Contains(other.out.String(), "a fresh sandbox world") {
 		t.Fatalf("another user's sandbox restored the saved world:\n%s", other.out.String())
 	}
+}
+
+// TestSandboxBrokenOnPurpose: the no-payment user's ad account refuses every
+// create with code 200 (the engine's state refused), and the pop-up page
+// loses its token two minutes after the start (page_lost), also after a
+// restart from the state file.
+func TestSandboxBrokenOnPurpose(t *testing.T) {
+	state := t.TempDir() + "/sandbox.json"
+	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	s, stop := startSandboxStop(t, t0, "-state", state)
+
+	// The no-payment user: an active ad account, a page with posts that
+	// the demo presets boost.
+	if me := s.call("GET", "/me?fields=id,first_name,last_name,email", DefaultNoPayToken, nil); me["id"] != "5550200" || me["first_name"] != "Nico" {
+		t.Fatalf("no-payment user = %v", me)
+	}
+	ads := s.call("GET", "/me/adaccounts?fields=id,account_status,currency", DefaultNoPayToken, nil)["data"].([]any)
+	if len(ads) != 1 || ads[0].(map[string]any)["id"] != NoPayAccount || ads[0].(map[string]any)["account_status"] != float64(1) {
+		t.Fatalf("ad accounts = %v", ads)
+	}
+	if pages := s.pageIDs(DefaultNoPayToken); len(pages) != 1 || pages[0] != "7000011" {
+		t.Fatalf("pages = %v", pages)
+	}
+	var gymlife int
+	for _, d := range s.call("GET", "/7000011/posts?fields=id,message&limit=100", "EAAsandbox0page0boxing", nil)["data"].([]any) {
+		if msg := d.(map[string]any)["message"].(string); strings.Contains(msg, "#gymlife") && strings.Contains(msg, "workout") {
+			gymlife++
+		}
+	}
+	if gymlife < 2 {
+		t.Fatalf("%d posts with #gymlife and workout on the no-payment user's page", gymlife)
+	}
+	// Every create is refused for the payment method, with code 200.
+	const refused = "400 200 1359188 (#200) The ad account has no valid payment method. Add one in the account's payment settings."
+	if got := graphError(s.send("POST", "/act_3000/campaigns", DefaultNoPayToken, map[string]any{
+		"name": "adboost-1", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}})); got != refused {
+		t.Fatalf("a campaign in the account without payment method: %s", got)
+	}
+	// Sam's account creates.
+	s.call("POST", "/act_1000/campaigns", DefaultUserToken, map[string]any{
+		"name": "adboost-2", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}})
+
+	// The pop-up page answers with its token until two minutes after the
+	// start, then 190.
+	const popupPosts = "/7000004/posts?fields=id,message&limit=100"
+	s.tick(t0.Add(119 * time.Second))
+	if n := len(s.call("GET", popupPosts, LostPageToken, nil)["data"].([]any)); n < 3 {
+		t.Fatalf("%d pop-up posts", n)
+	}
+	s.tick(t0.Add(121 * time.Second))
+	if got := graphError(s.send("GET", popupPosts, LostPageToken, nil)); !strings.HasPrefix(got, "400 190 <nil> Error validating access token") {
+		t.Fatalf("the pop-up page after two minutes: %s", got)
+	}
+	s.call("GET", "/7000001/posts?fields=id&limit=1", gymToken, nil) // the other pages keep theirs
+	if out := s.out.String(); !strings.Contains(out, "sandbox page lost its token") {
+		t.Fatalf("no log of the lost token:\n%s", out)
+	}
+	stop()
+
+	// Restarted from the state file: still lost, still no payment method.
+	s = startSandbox(t, t0.Add(time.Hour), "-state", state)
+	if out := s.out.String(); !strings.Contains(out, "sandbox world restored") || !strings.Contains(out, "page 7000004 (Pop-up Gym) has lost its page token") {
+		t.Fatalf("restart output:\n%s", out)
+	}
+	if got := graphError(s.send("GET", popupPosts, LostPageToken, nil)); !strings.HasPrefix(got, "400 190 ") {
+		t.Fatalf("the pop-up page after a restart: %s", got)
+	}
+	if got := graphError(s.send("POST", "/act_3000/campaigns", DefaultNoPayToken, map[string]any{
+		"name": "adboost-1", "objective": "OUTCOME_TRAFFIC", "special_ad_categories": []any{}})); got != refused {
+		t.Fatalf("a campaign in the account without payment method after a restart: %s", got)
+	}
+
+	// -page-lost-after 0: the page keeps its token.
+	keep := startSandbox(t, t0, "-page-lost-after", "0")
+	if !strings.Contains(keep.out.String(), "keeps its page token") {
+		t.Fatalf("start-up output:\n%s", keep.out.String())
+	}
+	keep.tick(t0.Add(time.Hour))
+	keep.call("GET", popupPosts, LostPageToken, nil)
 }

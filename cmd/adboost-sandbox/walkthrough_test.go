@@ -25,12 +25,18 @@ import (
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
 
-// TestSandboxWalkthrough is the README's "Sandbox network_a" walk-through
-// against the sandbox, the real API and the real engine: sign up with the
-// sandbox's token, start a campaign on the gym page with preset 1 and
-// #gymlife, and after one engine cycle the page's matching posts are boosted;
-// as the sandbox's clock moves, batch-insights grow.
-func TestSandboxWalkthrough(t *testing.T) {
+// stack is the sandbox served beside the real API and the real engine, on
+// a database with the demo data.
+type stack struct {
+	t     *testing.T
+	sb    *sandbox
+	t0    time.Time
+	api   *httptest.Server
+	cycle func() error
+}
+
+func startStack(t *testing.T) *stack {
+	t.Helper()
 	ctx := context.Background()
 	pool := dbtest.New(t)
 	if _, err := pool.Exec(ctx, `INSERT INTO geo_country (code, name) VALUES
@@ -55,43 +61,74 @@ func TestSandboxWalkthrough(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
 	api := httptest.NewServer(httpapi.New(httpapi.Config{NetworkAAPIURL: sb.base, TokenCipher: cipher}, pool, tokens, log).Handler())
 	t.Cleanup(api.Close)
-	call := func(method, path, token, body string) []byte {
-		t.Helper()
-		req, _ := http.NewRequest(method, api.URL+path, strings.NewReader(body))
-		if body != "" {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 {
-			t.Fatalf("%s: %d %s", path, resp.StatusCode, b)
-		}
-		return b
-	}
-	post := func(path, token, body string) []byte { t.Helper(); return call("POST", path, token, body) }
-
-	var user struct {
-		AccessToken string `json:"access_token"`
-	}
-	json.Unmarshal(post("/v1/user/signup-sn", "", `{"access-token":"`+DefaultUserToken+`"}`), &user)
-	var campaign struct{ ID int64 }
-	json.Unmarshal(post("/v1/boosted-pages/create", user.AccessToken, `{"preset_id":1,"page_id":"7000001","budget":"20.00","hashtag":"#gymlife",
-		"targeting":{"geo_locations":{"countries":["CZ"]},"age_min":18,"age_max":35}}`), &campaign)
-
 	eng, err := boost.New(pool, boost.Config{NetworkAURL: sb.base, Cipher: cipher}, log)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return &stack{t: t, sb: sb, t0: t0, api: api, cycle: func() error { return eng.Cycle(ctx) }}
+}
+
+// call calls the API and fails unless it answers 200.
+func (s *stack) call(method, path, token, body string) []byte {
+	s.t.Helper()
+	req, _ := http.NewRequest(method, s.api.URL+path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		s.t.Fatalf("%s: %d %s", path, resp.StatusCode, b)
+	}
+	return b
+}
+
+func (s *stack) post(path, token, body string) []byte {
+	s.t.Helper()
+	return s.call("POST", path, token, body)
+}
+
+// signUp signs up with a network_a token of the sandbox and answers adboost's token.
+func (s *stack) signUp(networkAToken string) string {
+	s.t.Helper()
+	var user struct {
+		AccessToken string `json:"access_token"`
+	}
+	json.Unmarshal(s.post("/v1/user/signup-sn", "", `{"access-token":"`+networkAToken+`"}`), &user)
+	if user.AccessToken == "" {
+		s.t.Fatal("sign-up answered no token")
+	}
+	return user.AccessToken
+}
+
+// createGymlife starts a campaign with preset 1 and #gymlife on the page.
+func (s *stack) createGymlife(token, pageID string) int64 {
+	s.t.Helper()
+	var campaign struct{ ID int64 }
+	json.Unmarshal(s.post("/v1/boosted-pages/create", token, `{"preset_id":1,"page_id":"`+pageID+`","budget":"20.00","hashtag":"#gymlife",
+		"targeting":{"geo_locations":{"countries":["CZ"]},"age_min":18,"age_max":35}}`), &campaign)
+	return campaign.ID
+}
+
+// TestSandboxWalkthrough is the README's "Sandbox network_a" walk-through
+// against the sandbox, the real API and the real engine: sign up with the
+// sandbox's token, start a campaign on the gym page with preset 1 and
+// #gymlife, and after one engine cycle the page's matching posts are boosted;
+// as the sandbox's clock moves, batch-insights grow.
+func TestSandboxWalkthrough(t *testing.T) {
+	s := startStack(t)
+	token := s.signUp(DefaultUserToken)
+	campaignID := s.createGymlife(token, "7000001")
 	cycle := func() {
 		t.Helper()
-		if err := eng.Cycle(ctx); err != nil {
+		if err := s.cycle(); err != nil {
 			t.Fatalf("engine cycle: %v", err)
 		}
 	}
@@ -101,7 +138,7 @@ func TestSandboxWalkthrough(t *testing.T) {
 		ID   int64
 		Name string
 	}
-	json.Unmarshal(post("/v1/boosted-posts/list", user.AccessToken, `{}`), &posts)
+	json.Unmarshal(s.post("/v1/boosted-posts/list", token, `{}`), &posts)
 	keyword := regexp.MustCompile(`(?i)(^|[^\pL\pN_])#?(gym|fitness|workout)([^\pL\pN_]|$)`)
 	var ids []string
 	for _, p := range posts {
@@ -113,7 +150,7 @@ func TestSandboxWalkthrough(t *testing.T) {
 	if len(posts) < 2 {
 		t.Fatalf("%d posts boosted after the first cycle, want the seeded matching ones", len(posts))
 	}
-	history := string(call("GET", "/v1/boosted-pages/history/"+strconv.FormatInt(campaign.ID, 10), user.AccessToken, ""))
+	history := string(s.call("GET", "/v1/boosted-pages/history/"+strconv.FormatInt(campaignID, 10), token, ""))
 	if n := strings.Count(history, `"action":"boosted"`); n != len(posts) {
 		t.Fatalf("%d boosted history entries for %d posts: %s", n, len(posts), history)
 	}
@@ -121,22 +158,64 @@ func TestSandboxWalkthrough(t *testing.T) {
 	spend := func() float64 {
 		t.Helper()
 		var in struct{ Spend string }
-		json.Unmarshal(post("/v1/boosted-posts/batch-insights", user.AccessToken, fmt.Sprintf(`{"ids":%q}`, strings.Join(ids, ","))), &in)
+		json.Unmarshal(s.post("/v1/boosted-posts/batch-insights", token, fmt.Sprintf(`{"ids":%q}`, strings.Join(ids, ","))), &in)
 		v, err := strconv.ParseFloat(in.Spend, 64)
 		if err != nil {
 			t.Fatalf("spend %q", in.Spend)
 		}
 		return v
 	}
-	sb.tick(t0.Add(30 * time.Second))
+	s.sb.tick(s.t0.Add(30 * time.Second))
 	cycle()
 	first := spend()
-	sb.tick(t0.Add(90 * time.Second))
+	s.sb.tick(s.t0.Add(90 * time.Second))
 	cycle()
 	if second := spend(); !(0 < first && first < second) {
 		t.Fatalf("batch-insights spend %.2f, then %.2f: want growth", first, second)
 	}
-	if bytes.Contains(call("GET", "/v1/user/detail", user.AccessToken, ""), []byte(DefaultUserToken)) {
+	if bytes.Contains(s.call("GET", "/v1/user/detail", token, ""), []byte(DefaultUserToken)) {
 		t.Fatal("user/detail answers the network_a token")
+	}
+}
+
+// TestSandboxEngineStates: the states the sandbox breaks on purpose, seen
+// through the real API and engine: a campaign of the no-payment user is
+// refused with network_a's message, and one on the pop-up page runs until
+// the page loses its token two minutes after the start, then is page_lost.
+func TestSandboxEngineStates(t *testing.T) {
+	s := startStack(t)
+	engine := func(token string, id int64) (state, message string) {
+		t.Helper()
+		var c struct {
+			Engine struct{ State, Message string }
+		}
+		json.Unmarshal(s.call("GET", "/v1/boosted-pages/detail/"+strconv.FormatInt(id, 10), token, ""), &c)
+		return c.Engine.State, c.Engine.Message
+	}
+	noPay := s.signUp(DefaultNoPayToken)
+	refused := s.createGymlife(noPay, "7000011")
+	sam := s.signUp(DefaultUserToken)
+	popup := s.createGymlife(sam, LostPageID)
+
+	cycle := func() {
+		t.Helper()
+		if err := s.cycle(); err != nil {
+			t.Logf("engine cycle: %v", err) // a refused campaign may fail the cycle
+		}
+	}
+	cycle()
+	if state, msg := engine(noPay, refused); state != boost.StateRefused || !strings.Contains(msg, "no valid payment method") {
+		t.Errorf("the no-payment user's campaign: %q %q, want refused with network_a's message", state, msg)
+	}
+	if state, msg := engine(sam, popup); state != boost.StateRunning {
+		t.Errorf("the pop-up page's campaign: %q %q, want running", state, msg)
+	}
+	s.sb.tick(s.t0.Add(2*time.Minute + time.Second))
+	cycle()
+	if state, msg := engine(sam, popup); state != boost.StatePageLost {
+		t.Errorf("the pop-up page's campaign after the page lost its token: %q %q, want page_lost", state, msg)
+	}
+	if state, _ := engine(noPay, refused); state != boost.StateRefused {
+		t.Errorf("the no-payment user's campaign later: %q, want refused", state)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,9 +21,22 @@ import (
 // The sandbox's fixed tokens: the README documents them, so that they work
 // without reading the start-up output.
 const (
-	DefaultUserToken = "EAAsandbox0user0token"
-	DefaultDemoToken = "EAAsandbox0demo0token"
+	DefaultUserToken  = "EAAsandbox0user0token"
+	DefaultDemoToken  = "EAAsandbox0demo0token"
+	DefaultNoPayToken = "EAAsandbox0nopay0token"
 )
+
+// The page that loses its token (page_lost, CONTRACT §17): a page of the
+// sandbox user whose page token the sandbox expires a while after it starts
+// (-page-lost-after).
+const (
+	LostPageID    = "7000004"
+	LostPageToken = "EAAsandbox0page0popup"
+)
+
+// The ad account without a payment method (refused, CONTRACT §17): the only
+// one of the no-payment user; every create in it is refused with code 200.
+const NoPayAccount = "act_3000"
 
 // page is a page of the sandbox and what its posts talk about.
 type page struct {
@@ -34,6 +48,7 @@ type page struct {
 // hashtags and keywords of the demo data set's presets and campaigns
 // (#gymlife, #spinclass, #healthybrunch; gym, workout, coffee, brunch,
 // weekend, spa, getaway), and some near misses (#gymnastics, no keyword).
+// The last one, LostPageID, loses its page token a while after the start.
 func sandboxPages() []page {
 	return []page{
 		{Page: networkafake.Page{ID: "7000001", Name: "Sandbox Gym", Token: "EAAsandbox0page0gym", Followers: 1000,
@@ -64,6 +79,31 @@ func sandboxPages() []page {
 				"Last rooms for the ski season #alps",
 				"Weekend deal: the lake house, 20 % off",
 				"Our team's favourite hiking trails",
+			}},
+		{Page: networkafake.Page{ID: LostPageID, Name: "Sandbox Pop-up Gym", Token: LostPageToken, Followers: 500,
+			Picture: "https://picsum.photos/seed/sandbox-popup/200",
+			B:       &networkafake.AccountB{ID: "7100004", Username: "sandboxpopup", Picture: "https://picsum.photos/seed/sandboxpopup/200"}},
+			posts: []string{
+				"Pop-up workout in the park today #gymlife",
+				"Our pop-up gym closes soon: last classes this week #gymlife",
+				"Free fitness check at the pop-up #workout #gymlife",
+			}},
+	}
+}
+
+// noPayPages are the pages of the no-payment user: posts that the demo
+// presets boost (preset 1 with #gymlife, preset 3 with #healthybrunch), so
+// that the engine gets as far as a create, which network_a refuses.
+func noPayPages() []page {
+	return []page{
+		{Page: networkafake.Page{ID: "7000011", Name: "Sandbox Boxing Club", Token: "EAAsandbox0page0boxing", Followers: 800,
+			Picture: "https://picsum.photos/seed/sandbox-boxing/200",
+			B:       &networkafake.AccountB{ID: "7100011", Username: "sandboxboxing", Picture: "https://picsum.photos/seed/sandboxboxing/200"}},
+			posts: []string{
+				"Sparring night at the gym #gymlife",
+				"Boxing workout for beginners, Saturdays at 10 #gymlife",
+				"After the workout: brunch and coffee on us #healthybrunch #gymlife",
+				"New gloves in the shop",
 			}},
 	}
 }
@@ -96,6 +136,7 @@ func demoPages() []page {
 type world struct {
 	fake      *networkafake.Fake
 	postEvery time.Duration
+	loseAt    time.Time // when LostPageID loses its token; zero: never
 
 	mu       sync.Mutex
 	rng      *rand.Rand
@@ -105,6 +146,7 @@ type world struct {
 	seq      int   // posts published
 	lastPost time.Time
 	last     time.Time
+	lost     bool // LostPageID's token is expired
 	posts    map[string]*postGrowth
 	ads      map[string]*adGrowth
 }
@@ -133,21 +175,27 @@ type adGrowth struct {
 // tau is how fast a post's organic reach grows.
 const tau = time.Minute
 
-// newWorld seeds the sandbox at now: the sandbox user (userToken) with three
-// pages, the demo user (demoToken) with the demo data set's two pages, an
-// active ad account each (after a disabled one), and a few posts of the last
-// hours on every page.
-func newWorld(now time.Time, userToken, demoToken string, postEvery time.Duration, seed uint64) *world {
+// newWorld seeds the sandbox at now: the sandbox user (cfg.userToken) with
+// four pages, the last of which loses its token cfg.pageLostAfter after now;
+// the demo user (cfg.demoToken) with the demo data set's two pages; an
+// active ad account each (after a disabled one for the sandbox user); the
+// no-payment user (cfg.noPayToken) with one page and an active ad account
+// without a payment method; and a few posts of the last hours on every page.
+func newWorld(now time.Time, cfg config) *world {
+	seed := cfg.seed
 	w := &world{
 		fake:      networkafake.New(),
-		postEvery: postEvery,
+		postEvery: cfg.postEvery,
 		rng:       rand.New(rand.NewPCG(seed, seed^0x5eed)),
 		lastPost:  now,
 		last:      now,
 		posts:     map[string]*postGrowth{},
 		ads:       map[string]*adGrowth{},
 	}
-	user := networkafake.User{Token: userToken, ID: "5550100", FirstName: "Sam", LastName: "Sandbox",
+	if cfg.pageLostAfter > 0 {
+		w.loseAt = now.Add(cfg.pageLostAfter)
+	}
+	user := networkafake.User{Token: cfg.userToken, ID: "5550100", FirstName: "Sam", LastName: "Sandbox",
 		Email: "sam@sandbox.network-a.example",
 		AdAccounts: []networkafake.AdAccount{
 			{ID: "act_1001", Status: 2, Currency: "USD"}, // disabled: the engine takes the first active one
@@ -158,7 +206,7 @@ func newWorld(now time.Time, userToken, demoToken string, postEvery time.Duratio
 		w.pages = append(w.pages, p)
 	}
 	w.fake.AddUser(user)
-	demo := networkafake.User{Token: demoToken, ID: "1000100", FirstName: "Dana", LastName: "Demo",
+	demo := networkafake.User{Token: cfg.demoToken, ID: "1000100", FirstName: "Dana", LastName: "Demo",
 		Email:      "demo@adboost.example",
 		AdAccounts: []networkafake.AdAccount{{ID: "act_2000", Status: 1, Currency: "EUR"}}}
 	for _, p := range demoPages() {
@@ -166,6 +214,15 @@ func newWorld(now time.Time, userToken, demoToken string, postEvery time.Duratio
 		w.pages = append(w.pages, p)
 	}
 	w.fake.AddUser(demo)
+	noPay := networkafake.User{Token: cfg.noPayToken, ID: "5550200", FirstName: "Nico", LastName: "Nopay",
+		Email:      "nico@sandbox.network-a.example",
+		AdAccounts: []networkafake.AdAccount{{ID: NoPayAccount, Status: 1, Currency: "USD"}}}
+	for _, p := range noPayPages() {
+		noPay.Pages = append(noPay.Pages, p.Page)
+		w.pages = append(w.pages, p)
+	}
+	w.fake.AddUser(noPay)
+	w.fake.SetPaymentMethod(NoPayAccount, false)
 	w.turn = make([]int, len(w.pages))
 
 	// The last hours: every template of every page once, an hour apart at
@@ -177,6 +234,20 @@ func newWorld(now time.Time, userToken, demoToken string, postEvery time.Duratio
 		}
 	}
 	return w
+}
+
+// lostPageNote says when LostPageID loses its token, for the start-up output.
+func (w *world) lostPageNote() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.lost:
+		return "page " + LostPageID + " (Pop-up Gym) has lost its page token: its campaigns are page_lost"
+	case w.loseAt.IsZero():
+		return "page " + LostPageID + " (Pop-up Gym) keeps its page token (-page-lost-after 0)"
+	}
+	return fmt.Sprintf("page %s (Pop-up Gym) loses its page token at %s (-page-lost-after): its campaigns become page_lost",
+		LostPageID, w.loseAt.Local().Format(time.TimeOnly))
 }
 
 // publish adds the next post of page i, created at created, seen at now.
@@ -210,10 +281,15 @@ func (g *postGrowth) reach(now time.Time) int {
 
 // Tick moves the world to now: the posts due since the last one (a new post
 // every postEvery, pages in turn; at most 10 at once), the organic reach of
-// every post, and the insights of every running ad.
-func (w *world) Tick(now time.Time) {
+// every post, and the insights of every running ad. Once loseAt has come,
+// LostPageID's token is expired: Tick answers true the time it does so.
+func (w *world) Tick(now time.Time) (lost bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if !w.lost && !w.loseAt.IsZero() && !now.Before(w.loseAt) {
+		w.fake.ExpireToken(LostPageToken)
+		w.lost, lost = true, true
+	}
 	if w.postEvery > 0 {
 		for due := 0; now.Sub(w.lastPost) >= w.postEvery && due < 10; due++ {
 			w.lastPost = w.lastPost.Add(w.postEvery)
@@ -232,7 +308,7 @@ func (w *world) Tick(now time.Time) {
 	elapsed := now.Sub(w.last).Seconds()
 	w.last = now
 	if elapsed <= 0 {
-		return
+		return lost
 	}
 	status := map[string]string{}
 	objects := w.fake.Objects("")
@@ -271,6 +347,7 @@ func (w *world) Tick(now time.Time) {
 			Spend:       cents(imp * a.CPM / 1000),
 		})
 	}
+	return lost
 }
 
 // cents writes an amount of cents as network_a writes money: "12.34".
@@ -330,6 +407,7 @@ func (w *world) load(path string, now time.Time) (bool, error) {
 		return false, nil
 	}
 	w.fake.SetState(st.Fake)
+	w.lost = slices.Contains(st.Fake.Expired, LostPageToken)
 	w.turn, w.next, w.seq, w.lastPost, w.last = st.Turn, st.Next, st.Seq, st.LastPost, now
 	if now.Sub(w.lastPost) > w.postEvery { // the time it was down publishes nothing
 		w.lastPost = now

@@ -248,7 +248,7 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 			return "", err
 		}
 		// Another engine may have started it first with another account.
-		c, err := w.q.EngineCampaignLoad(ctx, w.id)
+		c, err := w.q.EngineCampaignLoad(ctx, db.EngineCampaignLoadParams{CampaignID: w.id, Since: w.since()})
 		if err != nil {
 			return "", err
 		}

@@ -46,7 +46,7 @@ func (w *work) pageScope() networka.Scope {
 // or no usable user token (then the state says so: a campaign that should
 // stop stays `pausing` with the reason, any other is `token_refused`).
 func (w *work) load(ctx context.Context) (bool, error) {
-	c, err := w.q.EngineCampaignLoad(ctx, w.id)
+	c, err := w.q.EngineCampaignLoad(ctx, db.EngineCampaignLoadParams{CampaignID: w.id, Since: w.since()})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
 	}
@@ -160,11 +160,20 @@ func (w *work) run(ctx context.Context) error {
 
 // delivery stops the posts whose ads network_a no longer delivers (deleted,
 // archived, disapproved, left out of the list) or whose posts it no longer
-// has (NetworkAAdsDelivery).
+// has (NetworkAAdsDelivery). A steady campaign, whose running ads are all
+// listed and delivering and whose recent posts were all read, needs no
+// statement.
 func (w *work) delivery(ctx context.Context, ads []networka.Ad, seen []int64, postsRead bool) error {
 	status := make(map[string]string, len(ads))
 	for _, a := range ads {
 		status[a.ID] = a.Status
+	}
+	stopped := slices.ContainsFunc(w.c.RunningAds, func(id string) bool {
+		s, listed := status[id]
+		return !listed || s == "DELETED" || s == "ARCHIVED" || s == "DISAPPROVED"
+	}) || (postsRead && slices.ContainsFunc(w.c.RecentPosts, func(id int64) bool { return !slices.Contains(seen, id) }))
+	if !stopped {
+		return nil
 	}
 	arg, err := jsonMarshal(status)
 	if err != nil {
@@ -231,6 +240,9 @@ func (w *work) pause(ctx context.Context) error {
 		case err == nil:
 		case networka.Gone(err):
 			w.log.Warn("engine: network_a no longer has the campaign: recorded as paused", "err", err)
+		case networka.TokenRefused(err):
+			// The caller records the refused token and the state it means.
+			return fmt.Errorf("pausing the network_a campaign: %w", err)
 		default:
 			msg := w.c.StopReason + ": the pause is being sent to network_a"
 			var api *networka.Error

@@ -95,7 +95,7 @@ func TestQualifyingPostsRules(t *testing.T) {
 	}
 	// Reach is read only for campaign 8 (advanced_settings), as R.
 	for id, want := range map[int64]int32{7: 0, 8: 20} {
-		c, err := q.EngineCampaignLoad(ctx, id)
+		c, err := q.EngineCampaignLoad(ctx, db.EngineCampaignLoadParams{CampaignID: id, Since: time.Now()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,8 +40,11 @@ ORDER BY 1;
 -- what the engine made on network_a so far (null ids before the first boost;
 -- a null currency with an ad account: a campaign started before 00094), and
 -- whether its ads' statistics are still read (it runs on network_a, or was
--- paused there within the last 28 days), and how many of its ad attempts
--- an earlier cycle left unfinished (network_a_attempt_pending_idx).
+-- paused there within the last 28 days), how many of its ad attempts an
+-- earlier cycle left unfinished (network_a_attempt_pending_idx), the ids of
+-- its running ads, and its boosted posts published at or after @since:
+-- what the cycle's reads are compared with, so that the delivery statement
+-- runs only when something stopped.
 -- No row when neither the campaign nor any network_a object of it exists.
 SELECT
     w.id::bigint                                               AS id,
@@ -77,7 +80,14 @@ SELECT
     coalesce(n.status, '')::text                               AS network_a_status,
     coalesce(n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days', false)::boolean AS reads_insights,
     (SELECT count(*) FROM network_a_attempt AS a
-     WHERE a.campaign_id = w.id AND a.state = 'pending' AND a.kind = 'ad')::bigint AS pending_ads
+     WHERE a.campaign_id = w.id AND a.state = 'pending' AND a.kind = 'ad')::bigint AS pending_ads,
+    coalesce((SELECT array_agg(a.object_id ORDER BY a.object_id) FROM network_a_attempt AS a
+              WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'), '{}')::text[] AS running_ads,
+    coalesce((SELECT array_agg(p.id ORDER BY p.id)
+              FROM network_a_attempt AS a
+              JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
+              WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'
+                AND p.created >= @since::timestamptz), '{}')::bigint[] AS recent_posts
 FROM (SELECT @campaign_id::bigint AS id) AS w
 LEFT JOIN campaign AS c ON c.id = w.id
 LEFT JOIN network_a_campaign AS n ON n.campaign_id = w.id

@@ -1,0 +1,253 @@
+package networkafake_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+
+	"adboost/auth/networkafake"
+)
+
+// refusal is a Graph error answer as the fake writes it.
+func refusal(code, subcode int, message string) string {
+	e := map[string]any{"message": message, "type": "OAuthException", "code": code, "fbtrace_id": "AbCdEf0fake"}
+	if subcode != 0 {
+		e["error_subcode"] = subcode
+	}
+	b, _ := json.Marshal(map[string]any{"error": e})
+	return string(b)
+}
+
+// invalid is the fake's refusal of a parameter: 400, code 100.
+func invalid(message string) string { return refusal(100, 0, "(#100) "+message) }
+
+// noPayment is the fake's refusal of a create in an ad account without a
+// payment method.
+var noPayment = refusal(200, 1359188, "(#200) The ad account has no valid payment method. Add one in the account's payment settings.")
+
+// sendJSON sends body as JSON and answers the status and the body as text.
+func sendJSON(t *testing.T, method, rawURL, token string, body any) (int, string) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	status, _, text := send(t, method, rawURL, token, string(b))
+	return status, text
+}
+
+// refused fails unless the call answers 400 with exactly want.
+func refused(t *testing.T, what, method, rawURL, token string, body any, want string) {
+	t.Helper()
+	status, got := sendJSON(t, method, rawURL, token, body)
+	if status != http.StatusBadRequest || got != want {
+		t.Errorf("%s: %d %s\nwant 400 %s", what, status, got, want)
+	}
+}
+
+// adSetBody is a valid ad set body of the campaign, changed by the pairs of
+// change (a nil value removes the field).
+func adSetBody(campaign string, change map[string]any) map[string]any {
+	m := map[string]any{"name": "adboost-7", "campaign_id": campaign, "daily_budget": 2500,
+		"bid_strategy": "LOWEST_COST_WITHOUT_CAP", "billing_event": "IMPRESSIONS", "optimization_goal": "POST_ENGAGEMENT",
+		"targeting": map[string]any{}, "status": "ACTIVE"}
+	for k, v := range change {
+		if v == nil {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// TestObjectives: a campaign is created only with one of the OUTCOME_
+// objectives; the old names are refused, at creation and in an update.
+func TestObjectives(t *testing.T) {
+	f, base := world(t)
+	const valid = "OUTCOME_ENGAGEMENT, OUTCOME_TRAFFIC, OUTCOME_AWARENESS, OUTCOME_SALES, OUTCOME_APP_PROMOTION, OUTCOME_LEADS"
+	for _, old := range []string{"POST_ENGAGEMENT", "VIDEO_VIEWS", "LINK_CLICKS", "REACH", "BRAND_AWARENESS", "CONVERSIONS",
+		"APP_INSTALLS", "LEAD_GENERATION", "MESSAGES", "outcome_traffic"} {
+		refused(t, old, "POST", base+"/act_1/campaigns", userToken,
+			map[string]any{"name": "n", "objective": old, "status": "ACTIVE", "special_ad_categories": []any{}},
+			invalid("Objective "+old+" is invalid. Use one of: "+valid+"."))
+	}
+	if n := len(f.Objects("")); n != 0 {
+		t.Fatalf("%d objects made by refused creates", n)
+	}
+	var camp string
+	for _, o := range strings.Split(valid, ", ") {
+		camp = mustOK(t, "POST", base+"/act_1/campaigns", userToken,
+			map[string]any{"name": "c-" + o, "objective": o, "status": "ACTIVE", "special_ad_categories": []any{}})["id"].(string)
+	}
+	// Updates: an old objective is refused, a status alone passes.
+	refused(t, "update to an old objective", "POST", base+"/"+camp, userToken, map[string]any{"objective": "LEAD_GENERATION"},
+		invalid("Objective LEAD_GENERATION is invalid. Use one of: "+valid+"."))
+	mustOK(t, "POST", base+"/"+camp, userToken, map[string]any{"status": "PAUSED"})
+	if c := f.Objects("campaign")[5]; c.Fields["objective"] != "OUTCOME_LEADS" || len(c.Updates) != 1 {
+		t.Fatalf("campaign after a refused update = %+v", c)
+	}
+
+	// In a batch, an entry is refused as the call alone.
+	out := batch(t, base, userToken, post("act_1/campaigns", map[string]any{"name": "b", "objective": "POST_ENGAGEMENT", "special_ad_categories": []any{}}))
+	if out[0].Code != 400 || out[0].Body != invalid("Objective POST_ENGAGEMENT is invalid. Use one of: "+valid+".") {
+		t.Fatalf("batch entry = %+v", out[0])
+	}
+}
+
+// TestAdSetRules: an ad set with a lifetime budget needs an end_time, one
+// optimised for conversions or installs a promoted_object, one with a
+// capped bid strategy a bid_amount; at creation, and after an update that
+// touches these fields.
+func TestAdSetRules(t *testing.T) {
+	f, base := world(t)
+	camp := mustOK(t, "POST", base+"/act_1/campaigns", userToken, map[string]any{
+		"name": "adboost-7", "objective": "OUTCOME_SALES", "special_ad_categories": []any{}})["id"].(string)
+	url := base + "/act_1/adsets"
+	for name, tc := range map[string]struct {
+		change map[string]any
+		want   string
+	}{
+		"lifetime without end_time": {map[string]any{"daily_budget": nil, "lifetime_budget": 10000},
+			invalid("end_time is required for an ad set with a lifetime budget")},
+		"lifetime with an empty end_time": {map[string]any{"daily_budget": nil, "lifetime_budget": 10000, "end_time": ""},
+			invalid("Param end_time must be an RFC 3339 time")},
+		"lifetime with a null end_time": {map[string]any{"daily_budget": nil, "lifetime_budget": 10000, "end_time": json.RawMessage("null")},
+			invalid("Param end_time must be an RFC 3339 time")},
+		"conversions without promoted_object": {map[string]any{"optimization_goal": "OFFSITE_CONVERSIONS"},
+			invalid("promoted_object is required for an ad set with optimization_goal OFFSITE_CONVERSIONS")},
+		"installs without promoted_object": {map[string]any{"optimization_goal": "APP_INSTALLS"},
+			invalid("promoted_object is required for an ad set with optimization_goal APP_INSTALLS")},
+		"installs with a null promoted_object": {map[string]any{"optimization_goal": "APP_INSTALLS", "promoted_object": json.RawMessage("null")},
+			invalid("promoted_object is required for an ad set with optimization_goal APP_INSTALLS")},
+		"promoted_object not an object": {map[string]any{"optimization_goal": "OFFSITE_CONVERSIONS", "promoted_object": "123"},
+			invalid("Param promoted_object must be a JSON object")},
+		"cost cap without bid_amount": {map[string]any{"bid_strategy": "COST_CAP"},
+			invalid("bid_amount is required for an ad set with bid_strategy COST_CAP")},
+		"bid cap without bid_amount": {map[string]any{"bid_strategy": "LOWEST_COST_WITH_BID_CAP"},
+			invalid("bid_amount is required for an ad set with bid_strategy LOWEST_COST_WITH_BID_CAP")},
+	} {
+		refused(t, name, "POST", url, userToken, adSetBody(camp, tc.change), tc.want)
+	}
+	if n := len(f.Objects("adset")); n != 0 {
+		t.Fatalf("%d ad sets made by refused creates", n)
+	}
+
+	// What the rules ask for is enough.
+	for _, change := range []map[string]any{
+		{"daily_budget": nil, "lifetime_budget": 10000, "end_time": "2026-12-31T23:59:59Z"},
+		{"optimization_goal": "OFFSITE_CONVERSIONS", "promoted_object": map[string]any{"pixel_id": "1", "custom_event_type": "PURCHASE"}},
+		{"optimization_goal": "APP_INSTALLS", "promoted_object": map[string]any{"application_id": "2", "object_store_url": "https://apps.example/x"}},
+		{"bid_strategy": "COST_CAP", "bid_amount": 45},
+		{"bid_strategy": "LOWEST_COST_WITH_BID_CAP", "bid_amount": 45},
+		{"optimization_goal": "THRUPLAY", "bid_strategy": "LOWEST_COST_WITHOUT_CAP"},
+	} {
+		mustOK(t, "POST", url, userToken, adSetBody(camp, change))
+	}
+	sets := f.Objects("adset")
+	lifetime, daily := sets[0].ID, sets[5].ID
+
+	// Updates that would leave an ad set breaking a rule are refused, and
+	// change nothing.
+	for name, tc := range map[string]struct {
+		id     string
+		update map[string]any
+		want   string
+	}{
+		"lifetime budget without end_time": {daily, map[string]any{"lifetime_budget": 5000},
+			invalid("end_time is required for an ad set with a lifetime budget")},
+		"end_time removed from a lifetime ad set": {lifetime, map[string]any{"end_time": json.RawMessage("null")},
+			invalid("end_time is required for an ad set with a lifetime budget")},
+		"end_time emptied": {lifetime, map[string]any{"end_time": ""},
+			invalid("end_time is required for an ad set with a lifetime budget")},
+		"goal changed to conversions": {daily, map[string]any{"optimization_goal": "OFFSITE_CONVERSIONS"},
+			invalid("promoted_object is required for an ad set with optimization_goal OFFSITE_CONVERSIONS")},
+		"promoted_object removed": {sets[2].ID, map[string]any{"promoted_object": json.RawMessage("null")},
+			invalid("promoted_object is required for an ad set with optimization_goal APP_INSTALLS")},
+		"promoted_object not an object": {sets[1].ID, map[string]any{"promoted_object": []any{"1"}},
+			invalid("Param promoted_object must be a JSON object")},
+		"bid strategy capped without amount": {daily, map[string]any{"bid_strategy": "COST_CAP"},
+			invalid("bid_amount is required for an ad set with bid_strategy COST_CAP")},
+	} {
+		refused(t, name, "POST", base+"/"+tc.id, userToken, tc.update, tc.want)
+	}
+	for _, o := range f.Objects("adset") {
+		if len(o.Updates) != 0 {
+			t.Fatalf("a refused update changed %+v", o)
+		}
+	}
+	// Updates that keep the rules pass.
+	mustOK(t, "POST", base+"/"+daily, userToken, map[string]any{"bid_strategy": "COST_CAP", "bid_amount": 60})
+	mustOK(t, "POST", base+"/"+daily, userToken, map[string]any{"optimization_goal": "APP_INSTALLS", "promoted_object": map[string]any{"application_id": "2"}})
+	mustOK(t, "POST", base+"/"+lifetime, userToken, map[string]any{"lifetime_budget": 20000, "end_time": "2027-01-31T23:59:59Z"})
+	mustOK(t, "POST", base+"/"+sets[3].ID, userToken, map[string]any{"bid_strategy": "LOWEST_COST_WITHOUT_CAP"})
+	if o := f.Objects("adset")[5]; o.Fields["bid_amount"] != json.Number("60") || o.Fields["optimization_goal"] != "APP_INSTALLS" {
+		t.Fatalf("ad set after updates = %+v", o.Fields)
+	}
+
+	// An ad set made before these rules (restored from an old state)
+	// still takes updates that do not touch them: a pause, a new targeting.
+	s := f.State()
+	old := s.Objects[1]
+	old.ID, old.Name, old.Fields = "120200000000000999", "old", map[string]any{"name": "old", "campaign_id": camp,
+		"lifetime_budget": json.Number("10000"), "bid_strategy": "COST_CAP", "optimization_goal": "OFFSITE_CONVERSIONS", "targeting": map[string]any{}}
+	s.Objects = append(s.Objects, old)
+	f.SetState(s)
+	mustOK(t, "POST", base+"/"+old.ID, userToken, map[string]any{"status": "PAUSED", "targeting": map[string]any{"age_min": 18}})
+	refused(t, "old ad set's new bid strategy", "POST", base+"/"+old.ID, userToken, map[string]any{"bid_strategy": "LOWEST_COST_WITH_BID_CAP"},
+		invalid("bid_amount is required for an ad set with bid_strategy LOWEST_COST_WITH_BID_CAP"))
+}
+
+// TestSetPaymentMethod: without a payment method every create in the ad
+// account answers code 200 (not 100: it is not about the post), in a batch
+// too; reads and updates go on, other accounts too; State keeps it.
+func TestSetPaymentMethod(t *testing.T) {
+	f, base := world(t)
+	f.AddPost("456", networkafake.Post{ID: "456_9001", Message: "#gym"})
+	camp := mustOK(t, "POST", base+"/act_1/campaigns", userToken, map[string]any{
+		"name": "adboost-7", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}})["id"].(string)
+	adset := mustOK(t, "POST", base+"/act_1/adsets", userToken, adSetBody(camp, nil))["id"].(string)
+
+	f.SetPaymentMethod("1", false) // "1" is act_1
+	campaignBody := map[string]any{"name": "adboost-8", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}}
+	adBody := map[string]any{"name": "adboost-7-9001", "adset_id": adset, "creative": map[string]any{"object_story_id": "456_9001"}}
+	refused(t, "campaign", "POST", base+"/act_1/campaigns", userToken, campaignBody, noPayment)
+	refused(t, "ad set", "POST", base+"/act_1/adsets", userToken, adSetBody(camp, map[string]any{"name": "adboost-8"}), noPayment)
+	refused(t, "ad", "POST", base+"/act_1/ads", userToken, adBody, noPayment)
+	// A body network_a refuses for itself is refused for that first.
+	refused(t, "ad of an unknown post", "POST", base+"/act_1/ads", userToken,
+		map[string]any{"name": "n", "adset_id": adset, "creative": map[string]any{"object_story_id": "456_1"}},
+		invalid("Param creative.object_story_id must be the id of an existing post"))
+	out := batch(t, base, userToken, post("act_1/ads", adBody), get("act_1/campaigns?fields=id,name"))
+	if out[0].Code != 400 || out[0].Body != noPayment || out[1].Code != 200 {
+		t.Fatalf("batch = %+v", out)
+	}
+	// Reads, updates and pauses go on; another account creates.
+	mustOK(t, "POST", base+"/"+camp, userToken, map[string]any{"status": "PAUSED"})
+	mustOK(t, "POST", base+"/"+adset, userToken, map[string]any{"daily_budget": 3000})
+	mustOK(t, "POST", base+"/act_2/campaigns", userToken, campaignBody)
+	if n := len(f.Objects("")); n != 3 {
+		t.Fatalf("%d objects, want the 2 made before and act_2's campaign", n)
+	}
+
+	// Saved and restored.
+	s := f.State()
+	if !reflect.DeepEqual(s.NoPayment, []string{"act_1"}) {
+		t.Fatalf("State().NoPayment = %v", s.NoPayment)
+	}
+	b, _ := json.Marshal(s)
+	if !strings.Contains(string(b), `"noPaymentMethod":["act_1"]`) {
+		t.Fatalf("state JSON: %s", b)
+	}
+	g, base2 := networkafake.Start(t)
+	var restored networkafake.State
+	json.Unmarshal(b, &restored)
+	g.SetState(restored)
+	refused(t, "campaign after restore", "POST", base2+"/act_1/campaigns", userToken, campaignBody, noPayment)
+
+	// A payment method again: creates pass.
+	f.SetPaymentMethod("act_1", true)
+	mustOK(t, "POST", base+"/act_1/ads", userToken, adBody)
+	if s := f.State(); s.NoPayment != nil {
+		t.Fatalf("State().NoPayment = %v after SetPaymentMethod(true)", s.NoPayment)
+	}
+}
