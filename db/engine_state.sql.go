@@ -122,7 +122,7 @@ WITH facts AS (
       AND c.id = $2
 ),
 cur AS (
-    SELECT f.id, coalesce(e.state, 'waiting') AS state
+    SELECT f.id, coalesce(e.state, CASE WHEN f.state = 'waiting' THEN 'paused' ELSE 'waiting' END) AS state
     FROM facts AS f
     LEFT JOIN engine_campaign AS e ON e.campaign_id = f.id
 ),
@@ -157,6 +157,9 @@ type EngineStateAfterSaveParams struct {
 // confirms its pause, one that never ran there is `paused`; a reactivated
 // one is `waiting` for the engine. The change is recorded as
 // EngineStateSet records one. Answers the state.
+// A campaign without a row was in the state its former `active` implied
+// (the save just changed it): `paused` before an activation, `waiting`
+// before a deactivation.
 func (q *Queries) EngineStateAfterSave(ctx context.Context, arg EngineStateAfterSaveParams) (string, error) {
 	row := q.db.QueryRow(ctx, engineStateAfterSave, arg.UserID, arg.CampaignID)
 	var state string

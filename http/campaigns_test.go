@@ -22,6 +22,9 @@ var campaign2 = map[string]any{
 	"page":      map[string]any{"id": 456, "name": "Ana's Gym", "picture": "https://img.example/456.png"},
 	"network_b": map[string]any{"id": 789, "name": "anasgym", "picture": "https://img.example/789.png"},
 	"preset":    map[string]any{"id": 2, "title": "Café buzz"},
+	// Inactive, never run by the engine.
+	"promoted_object": nil,
+	"engine":          map[string]any{"state": "paused", "message": "", "checked_at": nil},
 }
 
 func TestBoostedPageDetail(t *testing.T) {
@@ -49,7 +52,8 @@ func TestBoostedPageDetail(t *testing.T) {
 		"campaign_bid_amount": 0, "goal": "BRAND_AWARENESS", "audience_targeting": map[string]any{},
 		"hashtag": "", "end_date": "", "page": nil,
 		"network_b": map[string]any{"id": 790, "name": "ana.travels", "picture": "https://img.example/790.png"},
-		"preset":    nil,
+		"preset":    nil, "promoted_object": nil,
+		"engine": map[string]any{"state": "waiting", "message": "", "checked_at": nil},
 	})
 	if !strings.Contains(string(e.get("/v1/boosted-pages/detail/4", ana).body), `"campaign_bid_amount":0.00`) {
 		t.Fatal("bid amount 0 is not rendered as 0.00")
@@ -370,11 +374,15 @@ func TestBoostedPageSave(t *testing.T) {
 	e.post("/v1/boosted-pages/save/2", ana, map[string]any{"active": "1", "budget": 40}).ok(&ok)
 	e.post("/v1/boosted-pages/save/2", ana, map[string]any{"active": false}).ok(&ok)
 	h = history(t, e, ana, 2)
-	if got := actions(h); !reflect.DeepEqual(got, []string{"deactivated", "activated", "updated", "updated", "updated", "updated", "created"}) {
+	// Each change of `active` changes the engine's state too: `waiting` for
+	// the engine, then `paused` (nothing ran on network_a).
+	if got := actions(h); !reflect.DeepEqual(got, []string{"engine", "deactivated", "engine", "activated", "updated", "updated", "updated", "updated", "created"}) {
 		t.Fatalf("history = %v", got)
 	}
-	if !reflect.DeepEqual(h[1]["details"], map[string]any{"active": map[string]any{"old": false, "new": true}}) ||
-		!reflect.DeepEqual(h[2]["details"], map[string]any{"campaign_budget_value": map[string]any{"old": 35.5, "new": 40.0}}) {
+	if !reflect.DeepEqual(h[0]["details"], map[string]any{"state": "paused", "message": ""}) ||
+		!reflect.DeepEqual(h[2]["details"], map[string]any{"state": "waiting", "message": ""}) ||
+		!reflect.DeepEqual(h[3]["details"], map[string]any{"active": map[string]any{"old": false, "new": true}}) ||
+		!reflect.DeepEqual(h[4]["details"], map[string]any{"campaign_budget_value": map[string]any{"old": 35.5, "new": 40.0}}) {
 		t.Fatalf("history details = %v", h)
 	}
 	for i := 1; i < len(h); i++ {
@@ -508,9 +516,11 @@ func TestBoostedPageCreate(t *testing.T) {
 		"campaign_bid_amount": 0, "goal": "LINK_CLICKS",
 		"audience_targeting": map[string]any{"geo_locations": map[string]any{"countries": []any{"CZ"}}, "age_min": 18},
 		"hashtag":            "#launch", "end_date": end,
-		"page":      map[string]any{"id": 456, "name": "Ana's Gym", "picture": "https://img.example/456.png"},
-		"network_b": nil,
-		"preset":    map[string]any{"id": 1, "title": "Gym launch"},
+		"page":            map[string]any{"id": 456, "name": "Ana's Gym", "picture": "https://img.example/456.png"},
+		"network_b":       nil,
+		"preset":          map[string]any{"id": 1, "title": "Gym launch"},
+		"promoted_object": nil,
+		"engine":          map[string]any{"state": "waiting", "message": "", "checked_at": nil},
 	}
 	raw, _ := json.Marshal(page)
 	requireJSON(t, "created campaign", raw, want)

@@ -464,7 +464,8 @@ func TestConformanceCatchesDrift(t *testing.T) {
 		"campaign_bid_strategy_enabled": false, "campaign_bid_strategy": "COST_CAP", "campaign_bid_amount": 0.45,
 		"goal": "LINK_CLICKS", "audience_targeting": {"age_min": 18, "geo_locations": {"countries": ["CZ"]}},
 		"hashtag": "#gym", "end_date": "2030-12-31", "page": {"id": 456, "name": "Gym", "picture": ""},
-		"network_b": null, "preset": {"id": 1, "title": "Gym"}}`
+		"network_b": null, "preset": {"id": 1, "title": "Gym"},
+		"promoted_object": null, "engine": {"state": "running", "message": "", "since": "2026-01-02 10:00:00", "checked_at": null}}`
 	noPage := strings.NewReplacer(`"page_id": 456`, `"page_id": 0`, `"network_b_id": 0`, `"network_b_id": 789`,
 		`"page": {"id": 456, "name": "Gym", "picture": ""}`, `"page": null`,
 		`"network_b": null`, `"network_b": {"id": 789, "name": "gym", "picture": ""}`).Replace(campaign)

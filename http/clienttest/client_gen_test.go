@@ -306,6 +306,51 @@ func (e BoostedPageGoal) Valid() bool {
 	}
 }
 
+// Defines values for EngineState.
+const (
+	NeedsSetup      EngineState = "needs_setup"
+	NoAdAccount     EngineState = "no_ad_account"
+	PageLost        EngineState = "page_lost"
+	Paused          EngineState = "paused"
+	Pausing         EngineState = "pausing"
+	Refused         EngineState = "refused"
+	Running         EngineState = "running"
+	SpendCapReached EngineState = "spend_cap_reached"
+	Throttled       EngineState = "throttled"
+	TokenRefused    EngineState = "token_refused"
+	Waiting         EngineState = "waiting"
+)
+
+// Valid indicates whether the value is a known member of the EngineState enum.
+func (e EngineState) Valid() bool {
+	switch e {
+	case NeedsSetup:
+		return true
+	case NoAdAccount:
+		return true
+	case PageLost:
+		return true
+	case Paused:
+		return true
+	case Pausing:
+		return true
+	case Refused:
+		return true
+	case Running:
+		return true
+	case SpendCapReached:
+		return true
+	case Throttled:
+		return true
+	case TokenRefused:
+		return true
+	case Waiting:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ErrorError.
 const (
 	ErrorErrorBadRequest           ErrorError = "bad_request"
@@ -403,6 +448,9 @@ const (
 	Created     HistoryEntryAction = "created"
 	Deactivated HistoryEntryAction = "deactivated"
 	Deleted     HistoryEntryAction = "deleted"
+	Engine      HistoryEntryAction = "engine"
+	PostRefused HistoryEntryAction = "post_refused"
+	PostStopped HistoryEntryAction = "post_stopped"
 	Updated     HistoryEntryAction = "updated"
 )
 
@@ -418,6 +466,12 @@ func (e HistoryEntryAction) Valid() bool {
 	case Deactivated:
 		return true
 	case Deleted:
+		return true
+	case Engine:
+		return true
+	case PostRefused:
+		return true
+	case PostStopped:
 		return true
 	case Updated:
 		return true
@@ -871,7 +925,7 @@ type BoolLike1 int
 // BoolLike2 defines model for BoolLike.2.
 type BoolLike2 = string
 
-// BoostedPage A campaign. `page`, `network_b` and `preset` are null exactly when `page_id`, `network_b_id` and `preset_id` are 0.
+// BoostedPage A campaign. `page`, `network_b` and `preset` are null exactly when `page_id`, `network_b_id` and `preset_id` are 0. `promoted_object` and `engine` are additions to the spec.
 type BoostedPage struct {
 	Active                    bool `json:"active"`
 	AdsetBudgetSharingEnabled bool `json:"adset_budget_sharing_enabled"`
@@ -891,7 +945,13 @@ type BoostedPage struct {
 	CampaignBudgetValue float64 `json:"campaign_budget_value"`
 
 	// EndDate An addition to the spec. The last day the campaign runs, `YYYY-MM-DD`; empty when it runs until stopped.
-	EndDate  string          `json:"end_date"`
+	EndDate string `json:"end_date"`
+
+	// Engine What the boosting engine (CONTRACT §14) is doing with the campaign, and what, if anything, the user should do. Each change of `state` adds an `engine` entry to the campaign's history. Entering `token_refused`, `page_lost`, `no_ad_account`, `needs_setup`, `refused` or `spend_cap_reached`, or staying `pausing` for 10 minutes, also sends the user an e-mail (one a cycle listing the campaigns, never about the same campaign and state twice in 24 hours).
+	//
+	//
+	// Examples: {"checked_at":"2026-11-25 16:00:00","message":"","since":"2026-11-20 10:05:00","state":"running"}, {"checked_at":"2026-11-25 16:00:00","message":"promoted_object: a CONVERSIONS campaign needs the object it promotes","since":"2026-11-25 16:00:00","state":"needs_setup"}
+	Engine   CampaignEngine  `json:"engine"`
 	Goal     BoostedPageGoal `json:"goal"`
 	Hashtag  string          `json:"hashtag"`
 	Id       int64           `json:"id"`
@@ -912,6 +972,12 @@ type BoostedPage struct {
 
 	// PresetId The preset the campaign was made from; 0 when none (imported without one, or deleted).
 	PresetId int64 `json:"preset_id"`
+
+	// PromotedObject The object the campaign promotes, as `save` or `create` stored it, passed to the network_a ad set as is (a pixel and its event, an application and its store URL); null when the campaign has none. `CONVERSIONS` and `APP_INSTALLS` campaigns need one: without it the engine does not boost and `engine.state` is `needs_setup`.
+	//
+	//
+	// Examples: {"custom_event_type":"PURCHASE","pixel_id":"1234567890"}
+	PromotedObject *map[string]interface{} `json:"promoted_object"`
 }
 
 // BoostedPageCampaignBidStrategy defines model for BoostedPage.CampaignBidStrategy.
@@ -1015,6 +1081,54 @@ type Budget0 = string
 // Budget1 defines model for Budget.1.
 type Budget1 = float64
 
+// CampaignEngine What the boosting engine (CONTRACT §14) is doing with the campaign, and what, if anything, the user should do. Each change of `state` adds an `engine` entry to the campaign's history. Entering `token_refused`, `page_lost`, `no_ad_account`, `needs_setup`, `refused` or `spend_cap_reached`, or staying `pausing` for 10 minutes, also sends the user an e-mail (one a cycle listing the campaigns, never about the same campaign and state twice in 24 hours).
+//
+// Examples: {"checked_at":"2026-11-25 16:00:00","message":"","since":"2026-11-20 10:05:00","state":"running"}, {"checked_at":"2026-11-25 16:00:00","message":"promoted_object: a CONVERSIONS campaign needs the object it promotes","since":"2026-11-25 16:00:00","state":"needs_setup"}
+type CampaignEngine struct {
+	// CheckedAt When the engine last looked at the campaign, UTC; null until it has.
+	CheckedAt *DateTime `json:"checked_at"`
+
+	// Message Why, for people: what stops a `pausing` campaign from being paused, the field `needs_setup` lacks, network_a's own words for `refused`, until when `throttled` waits; often empty for `waiting`, `running` and `paused`.
+	//
+	//
+	// Examples: deactivated: the pause is being sent to network_a
+	Message string `json:"message"`
+
+	// Since When the campaign entered the state (its creation, for a campaign the engine has not looked at), UTC.
+	//
+	// Examples: 2026-01-02 10:00:00
+	Since DateTime `json:"since"`
+
+	// State The engine's state of a campaign (CONTRACT §17), and what the user
+	// should do about it:
+	//
+	// | state | meaning | what to do |
+	// |---|---|---|
+	// | `waiting` | Active, not yet run by the engine (new, just resumed, or the engine has not had a cycle since). | Nothing: the next cycle takes it. |
+	// | `running` | Active; the last cycle did its work (new posts boosted, ads kept in step, statistics read). | Nothing. |
+	// | `pausing` | Should not spend (deactivated, its end date passed, deleted with its source, its spend cap reached) but network_a has not confirmed the pause yet; the message says why. Retried every cycle whatever else is wrong; while `adboost serve` runs, network_a has the pause within 60 s. | Usually nothing. When the message says network_a refused the user's token, sign in again with `login-sn`: it carries the pause out at once. After 10 minutes the user is mailed: pause the campaign on network_a by hand. |
+	// | `paused` | Not active, and network_a confirmed the pause (or nothing was ever created there). | Nothing; `save` with `active` true resumes it. |
+	// | `token_refused` | network_a refused the user's token. | Sign in again with network_a (`login-sn`). |
+	// | `page_lost` | The token of the campaign's page (or network_b account) was refused or is missing, or network_a answers that the page is gone or no longer the user's. | Sign in again with `login-sn` as an admin of the page, or delete the source. |
+	// | `no_ad_account` | The user has no network_a ad account with `account_status` 1 (or the campaign's ad account stopped being one). | Open or re-enable an ad account on network_a. |
+	// | `needs_setup` | The campaign lacks what network_a requires: an `end_date` for a lifetime budget, a `promoted_object` for `CONVERSIONS` or `APP_INSTALLS`, a bid amount for a capped bid strategy; the message names the field. Checked before any call to network_a. | Set the field with `save`. |
+	// | `refused` | network_a refused the campaign, its ad set or an ad for a reason that is not the post's own (permissions, payment method, a disabled account, the ad limit); the message is network_a's. The posts stay candidates. | Fix it on network_a; the engine tries again every cycle and leaves the state once the cause is gone. |
+	// | `throttled` | Waiting for network_a's rate limit of the ad account, until the time in the message. | Nothing: the engine goes on by itself. |
+	// | `spend_cap_reached` | The campaign's spend cap is spent; it is paused on network_a (`active` stays as it is). | Raise the cap with `save`. |
+	//
+	// One state at a time: when several hold, the campaign is in the first
+	// of `pausing`, `spend_cap_reached`, `paused`, `token_refused`,
+	// `page_lost`, `no_ad_account`, `needs_setup`, `throttled`, `refused`,
+	// `running`, `waiting` (CONTRACT §20.6). `refused`, `needs_setup` and
+	// the token states are looked at again every cycle and left when their
+	// cause is gone. A campaign the engine has never looked at is `waiting`
+	// when active, else `paused`.
+	//
+	//
+	// Examples: running
+	State EngineState `json:"state"`
+}
+
 // CountString A count, as a decimal string.
 //
 // Examples: 1200
@@ -1040,6 +1154,34 @@ type DateTime = string
 //
 // Examples: 2030-12-31
 type EndDate = string
+
+// EngineState The engine's state of a campaign (CONTRACT §17), and what the user
+// should do about it:
+//
+// | state | meaning | what to do |
+// |---|---|---|
+// | `waiting` | Active, not yet run by the engine (new, just resumed, or the engine has not had a cycle since). | Nothing: the next cycle takes it. |
+// | `running` | Active; the last cycle did its work (new posts boosted, ads kept in step, statistics read). | Nothing. |
+// | `pausing` | Should not spend (deactivated, its end date passed, deleted with its source, its spend cap reached) but network_a has not confirmed the pause yet; the message says why. Retried every cycle whatever else is wrong; while `adboost serve` runs, network_a has the pause within 60 s. | Usually nothing. When the message says network_a refused the user's token, sign in again with `login-sn`: it carries the pause out at once. After 10 minutes the user is mailed: pause the campaign on network_a by hand. |
+// | `paused` | Not active, and network_a confirmed the pause (or nothing was ever created there). | Nothing; `save` with `active` true resumes it. |
+// | `token_refused` | network_a refused the user's token. | Sign in again with network_a (`login-sn`). |
+// | `page_lost` | The token of the campaign's page (or network_b account) was refused or is missing, or network_a answers that the page is gone or no longer the user's. | Sign in again with `login-sn` as an admin of the page, or delete the source. |
+// | `no_ad_account` | The user has no network_a ad account with `account_status` 1 (or the campaign's ad account stopped being one). | Open or re-enable an ad account on network_a. |
+// | `needs_setup` | The campaign lacks what network_a requires: an `end_date` for a lifetime budget, a `promoted_object` for `CONVERSIONS` or `APP_INSTALLS`, a bid amount for a capped bid strategy; the message names the field. Checked before any call to network_a. | Set the field with `save`. |
+// | `refused` | network_a refused the campaign, its ad set or an ad for a reason that is not the post's own (permissions, payment method, a disabled account, the ad limit); the message is network_a's. The posts stay candidates. | Fix it on network_a; the engine tries again every cycle and leaves the state once the cause is gone. |
+// | `throttled` | Waiting for network_a's rate limit of the ad account, until the time in the message. | Nothing: the engine goes on by itself. |
+// | `spend_cap_reached` | The campaign's spend cap is spent; it is paused on network_a (`active` stays as it is). | Raise the cap with `save`. |
+//
+// One state at a time: when several hold, the campaign is in the first
+// of `pausing`, `spend_cap_reached`, `paused`, `token_refused`,
+// `page_lost`, `no_ad_account`, `needs_setup`, `throttled`, `refused`,
+// `running`, `waiting` (CONTRACT §20.6). `refused`, `needs_setup` and
+// the token states are looked at again every cycle and left when their
+// cause is gone. A campaign the engine has never looked at is `waiting`
+// when active, else `paused`.
+//
+// Examples: running
+type EngineState string
 
 // Error The body of every failure.
 type Error struct {
@@ -1079,7 +1221,7 @@ type GeoTypeFilter string
 // Examples: #gym
 type Hashtag = string
 
-// HistoryEntry One thing that happened to a campaign. `details` depends on `action`: the campaign's initial values for `created`, `{field: {old, new}}` of each changed field for `updated`, `{active: {old, new}}` for `activated` and `deactivated`, the source for `deleted`, and the post with its network_a ad for `boosted` (written by the boosting engine, CONTRACT §14, each time it boosts one of the page's posts).
+// HistoryEntry One thing that happened to a campaign. `details` depends on `action`: the campaign's initial values for `created`, `{field: {old, new}}` of each changed field for `updated`, `{active: {old, new}}` for `activated` and `deactivated`, the source for `deleted`. The boosting engine (CONTRACT §14, §17) writes the rest: the post with its network_a ad for `boosted` (each time it boosts one of the source's posts), the new state and its message for `engine` (each change of the campaign's `engine.state`), the post and network_a's message for `post_refused` (network_a refused to boost the post itself: deleted, or not boostable; it is not tried again), and the post, its ad and the reason for `post_stopped` (the ad was deleted, archived or disapproved on network_a, or the post is gone there: the post's boosting stopped, and resuming the campaign does not bring it back).
 type HistoryEntry struct {
 	Action HistoryEntryAction `json:"action"`
 
@@ -1242,6 +1384,19 @@ type PresetFilterLocation1 = string
 type PresetFilter_Location struct {
 	union json.RawMessage
 }
+
+// PromotedObjectInput An addition to the spec. The object the campaign promotes, passed to its network_a ad set as is (`CONVERSIONS` and `APP_INSTALLS` campaigns need one, e.g. `{"pixel_id", "custom_event_type"}` or `{"application_id", "object_store_url"}`): a JSON object of at most 8 KiB (8,192 bytes of JSON text as sent); anything else is `400 bad_request` naming `promoted_object`. Null or an empty string is absent.
+//
+// Examples: {"custom_event_type":"PURCHASE","pixel_id":"1234567890"}
+type PromotedObjectInput struct {
+	union json.RawMessage
+}
+
+// PromotedObjectInput0 defines model for PromotedObjectInput.0.
+type PromotedObjectInput0 = map[string]interface{}
+
+// PromotedObjectInput1 defines model for PromotedObjectInput.1.
+type PromotedObjectInput1 = string
 
 // Result The answer of user/save and user/verify-email.
 type Result struct {
@@ -1594,6 +1749,12 @@ type BoostedPageCreateJSONBody struct {
 	// PresetId A positive integer (an id, a page number), or its decimal string form (`"42"`). An empty string or `null` means the field is absent.
 	PresetId *PositiveIntLike `json:"preset_id"`
 
+	// PromotedObject An addition to the spec. The object the campaign promotes, passed to its network_a ad set as is (`CONVERSIONS` and `APP_INSTALLS` campaigns need one, e.g. `{"pixel_id", "custom_event_type"}` or `{"application_id", "object_store_url"}`): a JSON object of at most 8 KiB (8,192 bytes of JSON text as sent); anything else is `400 bad_request` naming `promoted_object`. Null or an empty string is absent.
+	//
+	//
+	// Examples: {"custom_event_type":"PURCHASE","pixel_id":"1234567890"}
+	PromotedObject *PromotedObjectInput `json:"promoted_object,omitempty"`
+
 	// Targeting The audience; absent, null or empty for none (`{}`).
 	Targeting *BoostedPageCreateJSONBody_Targeting `json:"targeting,omitempty"`
 	union     json.RawMessage
@@ -1656,8 +1817,14 @@ type BoostedPageSaveJSONBody struct {
 	//
 	//
 	// Examples: #gym
-	Hashtag   *Hashtag                           `json:"hashtag,omitempty"`
-	Targeting *BoostedPageSaveJSONBody_Targeting `json:"targeting,omitempty"`
+	Hashtag *Hashtag `json:"hashtag,omitempty"`
+
+	// PromotedObject An addition to the spec. The object the campaign promotes, passed to its network_a ad set as is (`CONVERSIONS` and `APP_INSTALLS` campaigns need one, e.g. `{"pixel_id", "custom_event_type"}` or `{"application_id", "object_store_url"}`): a JSON object of at most 8 KiB (8,192 bytes of JSON text as sent); anything else is `400 bad_request` naming `promoted_object`. Null or an empty string is absent.
+	//
+	//
+	// Examples: {"custom_event_type":"PURCHASE","pixel_id":"1234567890"}
+	PromotedObject *PromotedObjectInput               `json:"promoted_object,omitempty"`
+	Targeting      *BoostedPageSaveJSONBody_Targeting `json:"targeting,omitempty"`
 }
 
 // BoostedPageSaveJSONBodyTargeting1 defines parameters for BoostedPageSave.
@@ -2358,6 +2525,68 @@ func (t *PresetFilter_Location) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPromotedObjectInput0 returns the union data inside the PromotedObjectInput as a PromotedObjectInput0
+func (t PromotedObjectInput) AsPromotedObjectInput0() (PromotedObjectInput0, error) {
+	var body PromotedObjectInput0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPromotedObjectInput0 overwrites any union data inside the PromotedObjectInput as the provided PromotedObjectInput0
+func (t *PromotedObjectInput) FromPromotedObjectInput0(v PromotedObjectInput0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePromotedObjectInput0 performs a merge with any union data inside the PromotedObjectInput, using the provided PromotedObjectInput0
+func (t *PromotedObjectInput) MergePromotedObjectInput0(v PromotedObjectInput0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPromotedObjectInput1 returns the union data inside the PromotedObjectInput as a PromotedObjectInput1
+func (t PromotedObjectInput) AsPromotedObjectInput1() (PromotedObjectInput1, error) {
+	var body PromotedObjectInput1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPromotedObjectInput1 overwrites any union data inside the PromotedObjectInput as the provided PromotedObjectInput1
+func (t *PromotedObjectInput) FromPromotedObjectInput1(v PromotedObjectInput1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePromotedObjectInput1 performs a merge with any union data inside the PromotedObjectInput, using the provided PromotedObjectInput1
+func (t *PromotedObjectInput) MergePromotedObjectInput1(v PromotedObjectInput1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PromotedObjectInput) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PromotedObjectInput) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsTargetingGenders0 returns the union data inside the Targeting_Genders_Item as a TargetingGenders0
 func (t Targeting_Genders_Item) AsTargetingGenders0() (TargetingGenders0, error) {
 	var body TargetingGenders0
@@ -2585,6 +2814,13 @@ func (t BoostedPageCreateJSONBody) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("error marshaling 'preset_id': %w", err)
 	}
 
+	if t.PromotedObject != nil {
+		object["promoted_object"], err = json.Marshal(t.PromotedObject)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'promoted_object': %w", err)
+		}
+	}
+
 	if t.Targeting != nil {
 		object["targeting"], err = json.Marshal(t.Targeting)
 		if err != nil {
@@ -2645,6 +2881,13 @@ func (t *BoostedPageCreateJSONBody) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(raw, &t.PresetId)
 		if err != nil {
 			return fmt.Errorf("error reading 'preset_id': %w", err)
+		}
+	}
+
+	if raw, found := object["promoted_object"]; found {
+		err = json.Unmarshal(raw, &t.PromotedObject)
+		if err != nil {
+			return fmt.Errorf("error reading 'promoted_object': %w", err)
 		}
 	}
 
@@ -3050,7 +3293,7 @@ type ClientInterface interface {
 
 	// BoostedPageCreateWithBody Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective. Adds a `created` history entry and answers the campaign. A preset the user may not use is 400; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3059,7 +3302,7 @@ type ClientInterface interface {
 
 	// BoostedPageCreate Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective. Adds a `created` history entry and answers the campaign. A preset the user may not use is 400; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3068,7 +3311,7 @@ type ClientInterface interface {
 
 	// BoostedPageDeleteSource Delete every campaign of a source
 	//
-	// Deletes, in one transaction, every campaign of the user whose `page_id` or `network_b_id` is `id`, with a `deleted` history entry each (the history stays). 404 when `id` is neither a source of the user nor the page or account of one of the user's campaigns.
+	// Deletes, in one transaction, every campaign of the user whose `page_id` or `network_b_id` is `id`, with a `deleted` history entry each (the history stays), and enqueues the pause on network_a of those that run there: while `adboost serve` runs, network_a has the `PAUSED` within 60 s. The campaigns are gone for the user at once (detail and source-detail 404, out of sources and count); the engine keeps only what it needs to confirm their pause, then forgets them. 404 when `id` is neither a source of the user nor the page or account of one of the user's campaigns.
 	//
 	// Corresponds with DELETE /v1/boosted-pages/delete-source/{id} (the `BoostedPageDeleteSource` operationId).
 	BoostedPageDeleteSource(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3118,23 +3361,27 @@ type ClientInterface interface {
 
 	// BoostedPageHistory The history of a campaign, newest first
 	//
-	// Also of a campaign the user has deleted.
+	// What the user and the boosting engine did with the campaign (see `HistoryEntry`); also of a campaign the user has deleted.
 	//
 	// Corresponds with GET /v1/boosted-pages/history/{id} (the `BoostedPageHistory` operationId).
 	BoostedPageHistory(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// BoostedPageSaveWithBody Change a campaign's budget, targeting, hashtag, end date or state
+	// BoostedPageSaveWithBody Change a campaign's budget, targeting, hashtag, end date, promoted object or state
 	//
-	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields) and the end date (`YYYY-MM-DD`, not in the past), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole.
+	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+	//
+	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/boosted-pages/save/{id} (the `BoostedPageSave` operationId).
 	BoostedPageSaveWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// BoostedPageSave Change a campaign's budget, targeting, hashtag, end date or state
+	// BoostedPageSave Change a campaign's budget, targeting, hashtag, end date, promoted object or state
 	//
-	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields) and the end date (`YYYY-MM-DD`, not in the past), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole.
+	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+	//
+	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3329,7 +3576,7 @@ type ClientInterface interface {
 
 	// UserLoginSNWithBody Sign in with a network_a token
 	//
-	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; a network_a user who has not signed up is 404.
+	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3338,7 +3585,7 @@ type ClientInterface interface {
 
 	// UserLoginSN Sign in with a network_a token
 	//
-	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; a network_a user who has not signed up is 404.
+	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3703,7 +3950,7 @@ func (c *Client) BoostedPageCount(ctx context.Context, body BoostedPageCountJSON
 
 // BoostedPageCreateWithBody Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective. Adds a `created` history entry and answers the campaign. A preset the user may not use is 400; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 //
 // Takes any type of body and a specified content type.
 //
@@ -3722,7 +3969,7 @@ func (c *Client) BoostedPageCreateWithBody(ctx context.Context, contentType stri
 
 // BoostedPageCreate Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective. Adds a `created` history entry and answers the campaign. A preset the user may not use is 400; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3741,7 +3988,7 @@ func (c *Client) BoostedPageCreate(ctx context.Context, body BoostedPageCreateJS
 
 // BoostedPageDeleteSource Delete every campaign of a source
 //
-// Deletes, in one transaction, every campaign of the user whose `page_id` or `network_b_id` is `id`, with a `deleted` history entry each (the history stays). 404 when `id` is neither a source of the user nor the page or account of one of the user's campaigns.
+// Deletes, in one transaction, every campaign of the user whose `page_id` or `network_b_id` is `id`, with a `deleted` history entry each (the history stays), and enqueues the pause on network_a of those that run there: while `adboost serve` runs, network_a has the `PAUSED` within 60 s. The campaigns are gone for the user at once (detail and source-detail 404, out of sources and count); the engine keeps only what it needs to confirm their pause, then forgets them. 404 when `id` is neither a source of the user nor the page or account of one of the user's campaigns.
 //
 // Corresponds with DELETE /v1/boosted-pages/delete-source/{id} (the `BoostedPageDeleteSource` operationId).
 func (c *Client) BoostedPageDeleteSource(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3851,7 +4098,7 @@ func (c *Client) GeoLocationsByCode(ctx context.Context, body GeoLocationsByCode
 
 // BoostedPageHistory The history of a campaign, newest first
 //
-// Also of a campaign the user has deleted.
+// What the user and the boosting engine did with the campaign (see `HistoryEntry`); also of a campaign the user has deleted.
 //
 // Corresponds with GET /v1/boosted-pages/history/{id} (the `BoostedPageHistory` operationId).
 func (c *Client) BoostedPageHistory(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3866,9 +4113,11 @@ func (c *Client) BoostedPageHistory(ctx context.Context, id Id, reqEditors ...Re
 	return c.Client.Do(req)
 }
 
-// BoostedPageSaveWithBody Change a campaign's budget, targeting, hashtag, end date or state
+// BoostedPageSaveWithBody Change a campaign's budget, targeting, hashtag, end date, promoted object or state
 //
-// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields) and the end date (`YYYY-MM-DD`, not in the past), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole.
+// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+//
+// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3885,9 +4134,11 @@ func (c *Client) BoostedPageSaveWithBody(ctx context.Context, id Id, contentType
 	return c.Client.Do(req)
 }
 
-// BoostedPageSave Change a campaign's budget, targeting, hashtag, end date or state
+// BoostedPageSave Change a campaign's budget, targeting, hashtag, end date, promoted object or state
 //
-// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields) and the end date (`YYYY-MM-DD`, not in the past), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole.
+// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+//
+// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4312,7 +4563,7 @@ func (c *Client) UserLoginPassword(ctx context.Context, body UserLoginPasswordJS
 
 // UserLoginSNWithBody Sign in with a network_a token
 //
-// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; a network_a user who has not signed up is 404.
+// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4331,7 +4582,7 @@ func (c *Client) UserLoginSNWithBody(ctx context.Context, contentType string, bo
 
 // UserLoginSN Sign in with a network_a token
 //
-// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; a network_a user who has not signed up is 404.
+// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6127,7 +6378,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoostedPageCreateWithBodyWithResponse Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective. Adds a `created` history entry and answers the campaign. A preset the user may not use is 400; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6136,7 +6387,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoostedPageCreateWithResponse Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective. Adds a `created` history entry and answers the campaign. A preset the user may not use is 400; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6145,7 +6396,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoostedPageDeleteSourceWithResponse Delete every campaign of a source
 	//
-	// Deletes, in one transaction, every campaign of the user whose `page_id` or `network_b_id` is `id`, with a `deleted` history entry each (the history stays). 404 when `id` is neither a source of the user nor the page or account of one of the user's campaigns.
+	// Deletes, in one transaction, every campaign of the user whose `page_id` or `network_b_id` is `id`, with a `deleted` history entry each (the history stays), and enqueues the pause on network_a of those that run there: while `adboost serve` runs, network_a has the `PAUSED` within 60 s. The campaigns are gone for the user at once (detail and source-detail 404, out of sources and count); the engine keeps only what it needs to confirm their pause, then forgets them. 404 when `id` is neither a source of the user nor the page or account of one of the user's campaigns.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6199,25 +6450,29 @@ type ClientWithResponsesInterface interface {
 
 	// BoostedPageHistoryWithResponse The history of a campaign, newest first
 	//
-	// Also of a campaign the user has deleted.
+	// What the user and the boosting engine did with the campaign (see `HistoryEntry`); also of a campaign the user has deleted.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/boosted-pages/history/{id} (the `BoostedPageHistory` operationId).
 	BoostedPageHistoryWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*BoostedPageHistoryResponse, error)
 
-	// BoostedPageSaveWithBodyWithResponse Change a campaign's budget, targeting, hashtag, end date or state
+	// BoostedPageSaveWithBodyWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object or state
 	//
-	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields) and the end date (`YYYY-MM-DD`, not in the past), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole.
+	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+	//
+	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/boosted-pages/save/{id} (the `BoostedPageSave` operationId).
 	BoostedPageSaveWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BoostedPageSaveResponse, error)
 
-	// BoostedPageSaveWithResponse Change a campaign's budget, targeting, hashtag, end date or state
+	// BoostedPageSaveWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object or state
 	//
-	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields) and the end date (`YYYY-MM-DD`, not in the past), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole.
+	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+	//
+	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6424,7 +6679,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserLoginSNWithBodyWithResponse Sign in with a network_a token
 	//
-	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; a network_a user who has not signed up is 404.
+	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6433,7 +6688,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserLoginSNWithResponse Sign in with a network_a token
 	//
-	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; a network_a user who has not signed up is 404.
+	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9858,7 +10113,7 @@ func (c *ClientWithResponses) BoostedPageCountWithResponse(ctx context.Context, 
 
 // BoostedPageCreateWithBodyWithResponse Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective. Adds a `created` history entry and answers the campaign. A preset the user may not use is 400; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9873,7 +10128,7 @@ func (c *ClientWithResponses) BoostedPageCreateWithBodyWithResponse(ctx context.
 
 // BoostedPageCreateWithResponse Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective. Adds a `created` history entry and answers the campaign. A preset the user may not use is 400; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9888,7 +10143,7 @@ func (c *ClientWithResponses) BoostedPageCreateWithResponse(ctx context.Context,
 
 // BoostedPageDeleteSourceWithResponse Delete every campaign of a source
 //
-// Deletes, in one transaction, every campaign of the user whose `page_id` or `network_b_id` is `id`, with a `deleted` history entry each (the history stays). 404 when `id` is neither a source of the user nor the page or account of one of the user's campaigns.
+// Deletes, in one transaction, every campaign of the user whose `page_id` or `network_b_id` is `id`, with a `deleted` history entry each (the history stays), and enqueues the pause on network_a of those that run there: while `adboost serve` runs, network_a has the `PAUSED` within 60 s. The campaigns are gone for the user at once (detail and source-detail 404, out of sources and count); the engine keeps only what it needs to confirm their pause, then forgets them. 404 when `id` is neither a source of the user nor the page or account of one of the user's campaigns.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -9978,7 +10233,7 @@ func (c *ClientWithResponses) GeoLocationsByCodeWithResponse(ctx context.Context
 
 // BoostedPageHistoryWithResponse The history of a campaign, newest first
 //
-// Also of a campaign the user has deleted.
+// What the user and the boosting engine did with the campaign (see `HistoryEntry`); also of a campaign the user has deleted.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -9991,9 +10246,11 @@ func (c *ClientWithResponses) BoostedPageHistoryWithResponse(ctx context.Context
 	return ParseBoostedPageHistoryResponse(rsp)
 }
 
-// BoostedPageSaveWithBodyWithResponse Change a campaign's budget, targeting, hashtag, end date or state
+// BoostedPageSaveWithBodyWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object or state
 //
-// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields) and the end date (`YYYY-MM-DD`, not in the past), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole.
+// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+//
+// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10006,9 +10263,11 @@ func (c *ClientWithResponses) BoostedPageSaveWithBodyWithResponse(ctx context.Co
 	return ParseBoostedPageSaveResponse(rsp)
 }
 
-// BoostedPageSaveWithResponse Change a campaign's budget, targeting, hashtag, end date or state
+// BoostedPageSaveWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object or state
 //
-// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields) and the end date (`YYYY-MM-DD`, not in the past), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole.
+// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+//
+// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10353,7 +10612,7 @@ func (c *ClientWithResponses) UserLoginPasswordWithResponse(ctx context.Context,
 
 // UserLoginSNWithBodyWithResponse Sign in with a network_a token
 //
-// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; a network_a user who has not signed up is 404.
+// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10368,7 +10627,7 @@ func (c *ClientWithResponses) UserLoginSNWithBodyWithResponse(ctx context.Contex
 
 // UserLoginSNWithResponse Sign in with a network_a token
 //
-// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; a network_a user who has not signed up is 404.
+// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -83,8 +83,11 @@ WITH facts AS (
     WHERE c.user_id = @user_id
       AND c.id = @campaign_id
 ),
+-- A campaign without a row was in the state its former `active` implied
+-- (the save just changed it): `paused` before an activation, `waiting`
+-- before a deactivation.
 cur AS (
-    SELECT f.id, coalesce(e.state, 'waiting') AS state
+    SELECT f.id, coalesce(e.state, CASE WHEN f.state = 'waiting' THEN 'paused' ELSE 'waiting' END) AS state
     FROM facts AS f
     LEFT JOIN engine_campaign AS e ON e.campaign_id = f.id
 ),
