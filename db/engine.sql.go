@@ -23,7 +23,7 @@ WHERE c.active
 UNION
 SELECT n.campaign_id
 FROM network_a_campaign AS n
-WHERE n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days'
+WHERE n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days' OR n.resume_sent_at IS NOT NULL
 UNION
 SELECT e.campaign_id
 FROM engine_campaign AS e
@@ -97,6 +97,7 @@ SELECT
     n.campaign_object_id,
     n.adset_object_id,
     coalesce(n.status, '')::text                               AS network_a_status,
+    (n.resume_sent_at IS NOT NULL)::boolean                    AS resume_unconfirmed,
     coalesce(n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days', false)::boolean AS reads_insights,
     (SELECT count(*) FROM network_a_attempt AS a
      WHERE a.campaign_id = w.id AND a.state = 'pending' AND a.kind = 'ad')::bigint AS pending_ads,
@@ -145,6 +146,7 @@ type EngineCampaignLoadRow struct {
 	CampaignObjectID  *string  `json:"campaign_object_id"`
 	AdsetObjectID     *string  `json:"adset_object_id"`
 	NetworkAStatus    string   `json:"network_a_status"`
+	ResumeUnconfirmed bool     `json:"resume_unconfirmed"`
 	ReadsInsights     bool     `json:"reads_insights"`
 	PendingAds        int64    `json:"pending_ads"`
 	RunningAds        []string `json:"running_ads"`
@@ -188,6 +190,7 @@ func (q *Queries) EngineCampaignLoad(ctx context.Context, arg EngineCampaignLoad
 		&i.CampaignObjectID,
 		&i.AdsetObjectID,
 		&i.NetworkAStatus,
+		&i.ResumeUnconfirmed,
 		&i.ReadsInsights,
 		&i.PendingAds,
 		&i.RunningAds,
@@ -212,13 +215,26 @@ func (q *Queries) EngineCampaignLock(ctx context.Context, campaignID int64) (boo
 	return locked, err
 }
 
-const engineCampaignUnlock = `-- name: EngineCampaignUnlock :exec
-SELECT pg_advisory_unlock(hashtextextended('adboost engine campaign ' || $1::bigint, 0))
+const engineCampaignUnlock = `-- name: EngineCampaignUnlock :one
+SELECT pg_advisory_unlock(hashtextextended('adboost engine campaign ' || $1::bigint, 0))::boolean AS released
 `
 
-// Releases the lock taken by EngineCampaignLock.
-func (q *Queries) EngineCampaignUnlock(ctx context.Context, campaignID int64) error {
-	_, err := q.db.Exec(ctx, engineCampaignUnlock, campaignID)
+// Releases the lock taken by EngineCampaignLock; false when the session did
+// not hold it.
+func (q *Queries) EngineCampaignUnlock(ctx context.Context, campaignID int64) (bool, error) {
+	row := q.db.QueryRow(ctx, engineCampaignUnlock, campaignID)
+	var released bool
+	err := row.Scan(&released)
+	return released, err
+}
+
+const engineLockSessionAlive = `-- name: EngineLockSessionAlive :exec
+SELECT 1
+`
+
+// The engine's lock session answers: its locks still hold.
+func (q *Queries) EngineLockSessionAlive(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, engineLockSessionAlive)
 	return err
 }
 

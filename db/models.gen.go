@@ -263,17 +263,18 @@ type NetworkAAdInsight struct {
 }
 
 type NetworkAAttempt struct {
-	ID         int64           `json:"id"`
-	CampaignID int64           `json:"campaign_id"`
-	Kind       string          `json:"kind"`
-	PostID     int64           `json:"post_id"`
-	Name       string          `json:"name"`
-	Post       json.RawMessage `json:"post"`
-	State      string          `json:"state"`
-	Tries      int32           `json:"tries"`
-	ObjectID   *string         `json:"object_id"`
-	CreatedAt  time.Time       `json:"created_at"`
-	UpdatedAt  time.Time       `json:"updated_at"`
+	ID         int64              `json:"id"`
+	CampaignID int64              `json:"campaign_id"`
+	Kind       string             `json:"kind"`
+	PostID     int64              `json:"post_id"`
+	Name       string             `json:"name"`
+	Post       json.RawMessage    `json:"post"`
+	State      string             `json:"state"`
+	Tries      int32              `json:"tries"`
+	ObjectID   *string            `json:"object_id"`
+	CreatedAt  time.Time          `json:"created_at"`
+	UpdatedAt  time.Time          `json:"updated_at"`
+	SentAt     pgtype.Timestamptz `json:"sent_at"`
 }
 
 type NetworkACampaign struct {
@@ -288,7 +289,8 @@ type NetworkACampaign struct {
 	CreatedAt        time.Time          `json:"created_at"`
 	UpdatedAt        time.Time          `json:"updated_at"`
 	// ISO 4217 code of the ad account's currency as network_a gave it at the first boost; NULL (rows made before it was kept, or an account that gave none) counts as two decimals.
-	Currency *string `json:"currency"`
+	Currency     *string            `json:"currency"`
+	ResumeSentAt pgtype.Timestamptz `json:"resume_sent_at"`
 }
 
 type NetworkAThrottle struct {

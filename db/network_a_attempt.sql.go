@@ -251,21 +251,24 @@ VALUES ($1, $2, $3, $4, $5::jsonb)
 ON CONFLICT (campaign_id, kind, post_id) DO UPDATE SET
     tries      = a.tries + (a.state = 'pending')::integer,
     updated_at = now()
-RETURNING a.state, a.tries, a.object_id
+RETURNING a.state, a.tries, a.object_id,
+          coalesce(a.sent_at > now() - make_interval(secs => $6::float8), false)::boolean AS in_flight
 `
 
 type NetworkAAttemptBeginParams struct {
-	CampaignID int64           `json:"campaign_id"`
-	Kind       string          `json:"kind"`
-	PostID     int64           `json:"post_id"`
-	Name       string          `json:"name"`
-	Post       json.RawMessage `json:"post"`
+	CampaignID      int64           `json:"campaign_id"`
+	Kind            string          `json:"kind"`
+	PostID          int64           `json:"post_id"`
+	Name            string          `json:"name"`
+	Post            json.RawMessage `json:"post"`
+	InFlightSeconds float64         `json:"in_flight_seconds"`
 }
 
 type NetworkAAttemptBeginRow struct {
 	State    string  `json:"state"`
 	Tries    int32   `json:"tries"`
 	ObjectID *string `json:"object_id"`
+	InFlight bool    `json:"in_flight"`
 }
 
 // The engine's create calls on network_a, each recorded (and committed)
@@ -273,7 +276,9 @@ type NetworkAAttemptBeginRow struct {
 // Records that the engine is about to create an object (@kind, @post_id 0
 // for the campaign and the ad set) named @name, or finds the earlier attempt
 // at it. `tries` > 1 on a pending attempt means an earlier call may have
-// created the object already: look it up by name before creating it.
+// created the object already: look it up by name before creating it;
+// `in_flight`, that its create was sent less than @in_flight_seconds ago
+// and may still be on its way: leave it for a later cycle.
 func (q *Queries) NetworkAAttemptBegin(ctx context.Context, arg NetworkAAttemptBeginParams) (NetworkAAttemptBeginRow, error) {
 	row := q.db.QueryRow(ctx, networkAAttemptBegin,
 		arg.CampaignID,
@@ -281,9 +286,15 @@ func (q *Queries) NetworkAAttemptBegin(ctx context.Context, arg NetworkAAttemptB
 		arg.PostID,
 		arg.Name,
 		arg.Post,
+		arg.InFlightSeconds,
 	)
 	var i NetworkAAttemptBeginRow
-	err := row.Scan(&i.State, &i.Tries, &i.ObjectID)
+	err := row.Scan(
+		&i.State,
+		&i.Tries,
+		&i.ObjectID,
+		&i.InFlight,
+	)
 	return i, err
 }
 
@@ -299,12 +310,14 @@ WHERE EXISTS (
 ON CONFLICT (campaign_id, kind, post_id) DO UPDATE SET
     tries      = a.tries + (a.state = 'pending')::integer,
     updated_at = now()
-RETURNING a.post_id, a.state, a.tries, a.object_id
+RETURNING a.post_id, a.state, a.tries, a.object_id,
+          coalesce(a.sent_at > now() - make_interval(secs => $3::float8), false)::boolean AS in_flight
 `
 
 type NetworkAAttemptBeginAdsParams struct {
-	CampaignID int64           `json:"campaign_id"`
-	Posts      json.RawMessage `json:"posts"`
+	CampaignID      int64           `json:"campaign_id"`
+	Posts           json.RawMessage `json:"posts"`
+	InFlightSeconds float64         `json:"in_flight_seconds"`
 }
 
 type NetworkAAttemptBeginAdsRow struct {
@@ -312,6 +325,7 @@ type NetworkAAttemptBeginAdsRow struct {
 	State    string  `json:"state"`
 	Tries    int32   `json:"tries"`
 	ObjectID *string `json:"object_id"`
+	InFlight bool    `json:"in_flight"`
 }
 
 // Records that the engine is about to create the ads of @posts (a JSON array
@@ -320,9 +334,11 @@ type NetworkAAttemptBeginAdsRow struct {
 // runs (active, end date not past in UTC): a campaign deactivated while its
 // posts were being read gets no new ad, and the answer is empty. `tries` > 1
 // on a pending attempt means an earlier call may have created the ad
-// already: look it up by name before creating it.
+// already: look it up by name before creating it; `in_flight`, that its
+// create was sent less than @in_flight_seconds ago and may still be on its
+// way: leave it for a later cycle.
 func (q *Queries) NetworkAAttemptBeginAds(ctx context.Context, arg NetworkAAttemptBeginAdsParams) ([]NetworkAAttemptBeginAdsRow, error) {
-	rows, err := q.db.Query(ctx, networkAAttemptBeginAds, arg.CampaignID, arg.Posts)
+	rows, err := q.db.Query(ctx, networkAAttemptBeginAds, arg.CampaignID, arg.Posts, arg.InFlightSeconds)
 	if err != nil {
 		return nil, err
 	}
@@ -335,6 +351,7 @@ func (q *Queries) NetworkAAttemptBeginAds(ctx context.Context, arg NetworkAAttem
 			&i.State,
 			&i.Tries,
 			&i.ObjectID,
+			&i.InFlight,
 		); err != nil {
 			return nil, err
 		}
@@ -417,4 +434,48 @@ func (q *Queries) NetworkAAttemptPendingAds(ctx context.Context, campaignID int6
 		return nil, err
 	}
 	return items, nil
+}
+
+const networkAAttemptsAnswered = `-- name: NetworkAAttemptsAnswered :exec
+UPDATE network_a_attempt
+SET sent_at = NULL
+WHERE campaign_id = $1
+  AND kind = $2
+  AND post_id = ANY ($3::bigint[])
+  AND state = 'pending'
+`
+
+type NetworkAAttemptsAnsweredParams struct {
+	CampaignID int64   `json:"campaign_id"`
+	Kind       string  `json:"kind"`
+	PostIds    []int64 `json:"post_ids"`
+}
+
+// network_a answered the creates of the campaign's attempts of @kind for
+// @post_ids with an error: nothing of them is on its way any more.
+func (q *Queries) NetworkAAttemptsAnswered(ctx context.Context, arg NetworkAAttemptsAnsweredParams) error {
+	_, err := q.db.Exec(ctx, networkAAttemptsAnswered, arg.CampaignID, arg.Kind, arg.PostIds)
+	return err
+}
+
+const networkAAttemptsSent = `-- name: NetworkAAttemptsSent :exec
+UPDATE network_a_attempt
+SET sent_at = now()
+WHERE campaign_id = $1
+  AND kind = $2
+  AND post_id = ANY ($3::bigint[])
+  AND state = 'pending'
+`
+
+type NetworkAAttemptsSentParams struct {
+	CampaignID int64   `json:"campaign_id"`
+	Kind       string  `json:"kind"`
+	PostIds    []int64 `json:"post_ids"`
+}
+
+// The creates of the campaign's attempts of @kind for @post_ids (0 for the
+// campaign and the ad set) are being sent now.
+func (q *Queries) NetworkAAttemptsSent(ctx context.Context, arg NetworkAAttemptsSentParams) error {
+	_, err := q.db.Exec(ctx, networkAAttemptsSent, arg.CampaignID, arg.Kind, arg.PostIds)
+	return err
 }

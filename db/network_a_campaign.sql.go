@@ -110,9 +110,9 @@ func (q *Queries) NetworkACampaignCurrencyLearnt(ctx context.Context, arg Networ
 const networkACampaignPaused = `-- name: NetworkACampaignPaused :one
 WITH paused AS (
     UPDATE network_a_campaign AS n
-    SET status = 'PAUSED', paused_at = now(), updated_at = now()
+    SET status = 'PAUSED', paused_at = coalesce(n.paused_at, now()), resume_sent_at = NULL, updated_at = now()
     WHERE n.campaign_id = $1
-      AND n.status = 'ACTIVE'
+      AND (n.status = 'ACTIVE' OR n.resume_sent_at IS NOT NULL)
     RETURNING n.campaign_id, n.user_id, n.paused_at
 ),
 stopped AS (
@@ -139,8 +139,9 @@ LEFT JOIN stopped AS x ON true
 GROUP BY paused.campaign_id
 `
 
-// The campaign was paused on network_a: remembers it and stops its boosted
-// posts (active false, stopped = the time of the pause), in one statement.
+// The campaign was paused on network_a: remembers it (and that no
+// resumption is on its way any more) and stops its boosted posts (active
+// false, stopped = the time of the pause), in one statement.
 // A post that another campaign still runs on network_a (an ad of it `done`
 // in a campaign whose network_a campaign is ACTIVE) keeps running: it stops
 // when its last campaign pauses. Answers how many posts stopped; no row when
@@ -171,12 +172,31 @@ func (q *Queries) NetworkACampaignPostsLock(ctx context.Context, userID int64) e
 	return err
 }
 
+const networkACampaignResumeSent = `-- name: NetworkACampaignResumeSent :exec
+UPDATE network_a_campaign
+SET resume_sent_at = now(), updated_at = now()
+WHERE campaign_id = $1
+`
+
+// The engine is about to send a campaign's resumption: until network_a's
+// answer is recorded (NetworkACampaignResumed), the campaign counts as
+// possibly running there, and a pause is always sent.
+func (q *Queries) NetworkACampaignResumeSent(ctx context.Context, campaignID int64) error {
+	_, err := q.db.Exec(ctx, networkACampaignResumeSent, campaignID)
+	return err
+}
+
 const networkACampaignResumed = `-- name: NetworkACampaignResumed :one
 WITH resumed AS (
     UPDATE network_a_campaign AS n
-    SET status = 'ACTIVE', paused_at = NULL, updated_at = now()
+    SET status = 'ACTIVE', paused_at = NULL, resume_sent_at = NULL, updated_at = now()
     WHERE n.campaign_id = $1
       AND n.status = 'PAUSED'
+      AND EXISTS (
+          SELECT 1 FROM campaign AS c
+          WHERE c.id = n.campaign_id
+            AND c.active
+            AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date))
     RETURNING n.campaign_id, n.user_id
 ),
 started AS (
@@ -196,7 +216,10 @@ GROUP BY resumed.campaign_id
 
 // The campaign was resumed on network_a: its boosted posts run again (active
 // true, stopped 0), in one statement, those it shares with other campaigns
-// too (they run in this one again). No row when it was not paused.
+// too (they run in this one again), except those whose ads stopped
+// delivering. Only while the campaign still runs (active, end date not
+// past): a campaign stopped while the resumption was on its way is left to
+// its pause. No row when it was not paused or stopped meanwhile.
 func (q *Queries) NetworkACampaignResumed(ctx context.Context, campaignID int64) (int64, error) {
 	row := q.db.QueryRow(ctx, networkACampaignResumed, campaignID)
 	var posts int64

@@ -74,15 +74,16 @@ func (c *Client) Followers(ctx context.Context, token, pageID string, s Scope) (
 
 // Posts answers the page's posts created at or after since, newest first,
 // at most max (page token): network_a is asked with `since`, and a post
-// older than since that it answers all the same ends the list.
-func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Time, max int, s Scope) ([]Post, error) {
+// older than since that it answers all the same ends the list. truncated
+// tells that max cut the list: older posts of the window were not read.
+func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Time, max int, s Scope) (posts []Post, truncated bool, err error) {
 	var out []Post
 	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(pageID) + "/posts", query: url.Values{
 		"fields": {"id,message,created_time,permalink_url,full_picture"},
 		"limit":  {"100"},
 		"since":  {strconv.FormatInt(since.Unix(), 10)},
 	}, token: token, scope: s}
-	err := c.list(ctx, cl, func(raw json.RawMessage) (bool, error) {
+	err = c.list(ctx, cl, func(raw json.RawMessage) (bool, error) {
 		var p struct {
 			ID        string `json:"id"`
 			Message   string `json:"message"`
@@ -101,12 +102,13 @@ func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Tim
 			return false, nil
 		}
 		out = append(out, Post{ID: p.ID, Message: clean(p.Message), Created: created, Permalink: clean(p.Permalink), Picture: clean(p.Picture)})
-		return len(out) < max, nil
+		truncated = len(out) >= max
+		return !truncated, nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return out, nil
+	return out, truncated, nil
 }
 
 // PostReach answers a post's organic reach, post_impressions_unique (page
@@ -276,7 +278,7 @@ func (c *Client) Update(ctx context.Context, token, objectID string, body map[st
 // row is not in the map. A row whose values are not network_a's (a count
 // that is no whole number, a spend that is no amount) is left out, its ad
 // answered in bad, so that one ad's bad statistics cost the others
-// nothing; a row without an ad id fails the read.
+// nothing; a row without an ad id is left out too (answered as "").
 func (c *Client) AdInsights(ctx context.Context, token, campaignID string, s Scope) (rows map[string]Insights, bad []string, err error) {
 	rows = map[string]Insights{}
 	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(campaignID) + "/insights", query: url.Values{
@@ -290,7 +292,8 @@ func (c *Client) AdInsights(ctx context.Context, token, campaignID string, s Sco
 			AdID string `json:"ad_id"`
 		}
 		if err := json.Unmarshal(raw, &id); err != nil || id.AdID == "" {
-			return false, fmt.Errorf("an insights row without ad_id")
+			bad = append(bad, "") // a row of no ad: nothing to lay it at
+			return true, nil
 		}
 		var d insightsRow
 		if err := json.Unmarshal(raw, &d); err != nil {

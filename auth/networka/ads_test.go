@@ -2,7 +2,6 @@ package networka
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -56,7 +55,7 @@ func TestPostsSince(t *testing.T) {
 			Created: now.Add(-age), Permalink: fmt.Sprintf("https://a.example/11_%d", i+1), Picture: fmt.Sprintf("https://cdn.example/%d.jpg", i+1)})
 	}
 	c := newClient(t, base, Options{})
-	posts, err := c.Posts(context.Background(), page11, "11", since, 500, Scope{Page: "11"})
+	posts, _, err := c.Posts(context.Background(), page11, "11", since, 500, Scope{Page: "11"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +99,7 @@ func TestPostsStopAtOlder(t *testing.T) {
 		})
 	})
 	c := newClient(t, api.URL, Options{})
-	posts, err := c.Posts(context.Background(), page11, "11", now.Add(-48*time.Hour), 500, Scope{})
+	posts, _, err := c.Posts(context.Background(), page11, "11", now.Add(-48*time.Hour), 500, Scope{})
 	if err != nil || len(posts) != 1 || posts[0].ID != "11_9" || !posts[0].Created.Equal(now.Add(-time.Hour)) {
 		t.Fatalf("Posts = %+v, %v; want only 11_9", posts, err)
 	}
@@ -122,9 +121,9 @@ func TestPostsMax(t *testing.T) {
 	since := now.Add(-24 * time.Hour)
 	for _, c2 := range []struct{ max, posts, requests int }{{3, 3, 1}, {99, 99, 1}, {120, 120, 2}, {500, 150, 2}} {
 		fake.ClearRequests()
-		posts, err := c.Posts(context.Background(), page11, "11", since, c2.max, Scope{Page: "11"})
-		if err != nil || len(posts) != c2.posts {
-			t.Fatalf("Posts max %d = %d posts, %v; want %d", c2.max, len(posts), err, c2.posts)
+		posts, truncated, err := c.Posts(context.Background(), page11, "11", since, c2.max, Scope{Page: "11"})
+		if err != nil || len(posts) != c2.posts || truncated != (c2.max < 150) {
+			t.Fatalf("Posts max %d = %d posts, truncated %v, %v; want %d", c2.max, len(posts), truncated, err, c2.posts)
 		}
 		for i, p := range posts {
 			if want := fmt.Sprintf("11_%d", 1149-i); p.ID != want {
@@ -154,8 +153,8 @@ func TestPostsMaxNoExtraPage(t *testing.T) {
 		fake.AddPost("11", networkafake.Post{ID: fmt.Sprintf("11_%d", 1000+i), Created: now.Add(-time.Duration(150-i) * time.Minute)})
 	}
 	c := newClient(t, base, Options{})
-	posts, err := c.Posts(context.Background(), page11, "11", now.Add(-24*time.Hour), 100, Scope{Page: "11"})
-	if err != nil || len(posts) != 100 {
+	posts, truncated, err := c.Posts(context.Background(), page11, "11", now.Add(-24*time.Hour), 100, Scope{Page: "11"})
+	if err != nil || len(posts) != 100 || !truncated {
 		t.Fatalf("Posts max 100 = %d posts, %v", len(posts), err)
 	}
 	if reqs := fake.Requests(); len(reqs) != 1 {
@@ -262,9 +261,9 @@ func TestAdInsightsRows(t *testing.T) {
 			got, bad, err := c.AdInsights(context.Background(), tokenA, "555", Scope{})
 			switch {
 			case want == nil && !strings.Contains(row, `"ad_id":"9"`):
-				// No ad to lay the row at: the read fails.
-				if !errors.Is(err, ErrUnavailable) || got != nil {
-					t.Fatalf("AdInsights = %+v, %v; want ErrUnavailable", got, err)
+				// No ad to lay the row at: left out, answered as "".
+				if err != nil || len(got) != 0 || !reflect.DeepEqual(bad, []string{""}) {
+					t.Fatalf("AdInsights = %+v, bad %q, %v; want nothing and one bad row of no ad", got, bad, err)
 				}
 			case want == nil:
 				// The ad's bad row is left out; the read goes on.

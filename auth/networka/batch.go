@@ -53,8 +53,12 @@ func newBatcher(c *Client, calls int, linger time.Duration) *batcher {
 	return b
 }
 
-var errClosed = fmt.Errorf("%w: the client is closed", ErrUnavailable)
+var errClosed = fmt.Errorf("%w: %w: the client is closed", ErrUnavailable, errNotSent)
 
+// close stops the batching: queued calls fail, and it waits, up to the
+// client's request time-out, for the requests in flight to end (so that a
+// caller knows what reached network_a before it lets another process take
+// over its work).
 func (b *batcher) close() {
 	b.once.Do(func() {
 		close(b.stop)
@@ -62,6 +66,15 @@ func (b *batcher) close() {
 		b.closed = true
 		b.mu.Unlock()
 		b.failQueued()
+		deadline := time.NewTimer(b.c.timeout)
+		defer deadline.Stop()
+		for range cap(b.slots) {
+			select {
+			case b.slots <- struct{}{}:
+			case <-deadline.C:
+				return
+			}
+		}
 	})
 }
 
@@ -208,22 +221,25 @@ func (b *batcher) send(batch []*pending) {
 		return
 	}
 	if a.status != http.StatusOK {
+		// An answer to the request as a whole is about its bearer token (or
+		// network_a at large), not about the other calls: the calls with
+		// that token get it as their own; for the others it says only that
+		// they were not made, and a refused token sends them again with
+		// another token.
 		apiErr := parseError(a.status, a.body, "POST / (batch)")
-		if apiErr != nil && !apiErr.Temporary() {
-			var again []*pending
-			for _, p := range batch {
-				if p.call.token == bearer {
-					p.done <- result{a: a}
-				} else {
-					again = append(again, p)
-				}
-			}
-			b.requeue(again)
-			return
-		}
+		notMade := fmt.Errorf("%w: %w: POST / (batch) answered %d", ErrUnavailable, errNotSent, a.status)
+		var again []*pending
 		for _, p := range batch {
-			p.done <- result{a: a}
+			switch {
+			case p.call.token == bearer:
+				p.done <- result{a: a}
+			case apiErr != nil && apiErr.Kind() == KindToken:
+				again = append(again, p)
+			default:
+				p.done <- result{err: notMade}
+			}
 		}
+		b.requeue(again)
 		return
 	}
 	var answers []*struct {

@@ -523,7 +523,10 @@ func TestBatchCloseFailsQueued(t *testing.T) {
 			_, errs = c.PostReaches(ctx, page11, []string{"11_1", "11_2", "11_3"}, Scope{})
 		}),
 	}
-	c.Close()
+	// Close fails the queued calls at once, then waits for the one in
+	// flight to end.
+	closed := make(chan struct{})
+	go func() { defer close(closed); c.Close() }()
 	for _, d := range done {
 		await(t, d, "the queued calls to fail")
 	}
@@ -532,10 +535,16 @@ func TestBatchCloseFailsQueued(t *testing.T) {
 			t.Errorf("queued call %d after Close = %v, want ErrUnavailable", i, err)
 		}
 	}
+	select {
+	case <-closed:
+		t.Fatal("Close returned while a request was in flight")
+	default:
+	}
 	release()
 	if err := <-blocker; err != nil {
 		t.Fatalf("the call in flight = %v", err)
 	}
+	await(t, closed, "Close to return once the request in flight ended")
 	if n := g.requests(); n != 1 {
 		t.Fatalf("%d requests sent, want only the one in flight", n)
 	}

@@ -557,7 +557,7 @@ func TestBadTokenSendsNothing(t *testing.T) {
 				errs = append(errs, err)
 				_, err = c.Followers(ctx, bad, "11", s)
 				errs = append(errs, err)
-				_, err = c.Posts(ctx, bad, "11", time.Now().Add(-time.Hour), 10, s)
+				_, _, err = c.Posts(ctx, bad, "11", time.Now().Add(-time.Hour), 10, s)
 				errs = append(errs, err)
 				_, err = c.PostReach(ctx, bad, "11_1", s)
 				errs = append(errs, err)
@@ -754,7 +754,7 @@ func TestTokenNeverInErrorsOrURLs(t *testing.T) {
 		if _, err := c.Accounts(ctx, secret); err != nil {
 			t.Fatalf("Accounts = %v", err)
 		}
-		_, err := c.Posts(ctx, secret, "404", time.Now(), 10, Scope{})
+		_, _, err := c.Posts(ctx, secret, "404", time.Now(), 10, Scope{})
 		errs = append(errs, err)
 		fake.SetDelay(time.Minute)
 		_, err = c.Me(ctx, secret)

@@ -17,6 +17,10 @@ import (
 // may be made again later. The wrapped errors never carry a token.
 var ErrUnavailable = errors.New("network_a is unavailable")
 
+// errNotSent is wrapped by the failures of calls that never left adboost
+// (the client closed, a pause asked for, the batch refused as a whole).
+var errNotSent = errors.New("the call was not sent")
+
 // ErrToken is returned for an access token that cannot be one (empty, too
 // long, or with characters no bearer token has); such a token is never sent.
 var ErrToken = errors.New("not a network_a access token")
@@ -133,8 +137,9 @@ func (e *ThrottledError) Error() string {
 	return fmt.Sprintf("not sent: network_a asked for a pause of the %s's calls until %s", what, e.Until.UTC().Format(time.RFC3339))
 }
 
-// Unwrap makes a throttled call match ErrUnavailable.
-func (e *ThrottledError) Unwrap() error { return ErrUnavailable }
+// Unwrap makes a throttled call match ErrUnavailable (and tells it was not
+// sent).
+func (e *ThrottledError) Unwrap() []error { return []error{ErrUnavailable, errNotSent} }
 
 // KindOf answers what err means: the Kind of network_a's answer in it;
 // KindTemporary for any other failure of the exchange (ErrUnavailable, a
@@ -151,6 +156,15 @@ func KindOf(err error) Kind {
 		return KindTemporary
 	}
 	return 0
+}
+
+// Settled tells whether a failed call's fate is known: network_a answered
+// it, or it never left adboost. A call that is not settled (a time-out, a
+// connection lost, the caller gone while it was on its way) may still have
+// been carried out.
+func Settled(err error) bool {
+	var api *Error
+	return errors.As(err, &api) || errors.Is(err, errNotSent) || errors.Is(err, ErrToken)
 }
 
 // TokenRefused tells whether err is network_a refusing the access token.

@@ -261,7 +261,7 @@ func TestCodeScopes(t *testing.T) {
 			}}
 		}
 		posts11 = call{"Posts of 11", func(c *Client) error {
-			_, err := c.Posts(context.Background(), page11, "11", time.Now().Add(-time.Hour), 10, Scope{User: "1", Page: "11"})
+			_, _, err := c.Posts(context.Background(), page11, "11", time.Now().Add(-time.Hour), 10, Scope{User: "1", Page: "11"})
 			return err
 		}}
 	)

@@ -198,6 +198,21 @@ func TestEngineKilledMidBatchBoostsOnce(t *testing.T) {
 				t.Fatalf("after the kill: %d posts recorded, ad attempts %s; want 0 and pending:%d", boosted, got, killPosts)
 			}
 
+			// Right after the kill, its creates may still be on their way:
+			// a run at once makes none of them again and says so.
+			fake.ClearRequests()
+			if code, out := runBinary(t, env, "engine"); code != 1 || !strings.Contains(out, "may still be on its way") {
+				t.Fatalf("a run right after the kill: exit %d, want 1 naming the creates on their way\n%s", code, out)
+			}
+			for _, c := range fake.Calls() {
+				if strings.HasPrefix(c.Path, "/act_1/ads") {
+					t.Fatalf("an ad asked again while its create may be on its way: %s %s", c.Method, c.Path)
+				}
+			}
+			// The call time-out later: they landed, or never will.
+			if _, err := pool.Exec(ctx, `UPDATE network_a_attempt SET sent_at = now() - interval '1 hour' WHERE sent_at IS NOT NULL`); err != nil {
+				t.Fatal(err)
+			}
 			fake.ClearRequests()
 			code, out := runBinary(t, env, "engine")
 			if code != 0 {

@@ -67,7 +67,8 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 	if err != nil {
 		return err
 	}
-	begun, err := w.q.NetworkAAttemptBeginAds(ctx, db.NetworkAAttemptBeginAdsParams{CampaignID: w.id, Posts: arg})
+	begun, err := w.q.NetworkAAttemptBeginAds(ctx, db.NetworkAAttemptBeginAdsParams{
+		CampaignID: w.id, Posts: arg, InFlightSeconds: w.e.inFlight.Seconds()})
 	if err != nil {
 		return err
 	}
@@ -91,10 +92,17 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 	var refused []refusal // the posts' own: not tried again
 	var withdrawn []int64 // not the posts' own: candidates again next cycle
 	var failed error
-	// Look-ups of the attempts an earlier call may have completed.
+	// Look-ups of the attempts an earlier call may have completed; an
+	// attempt whose create may still be on its way waits for a later cycle.
 	var lookups []attempt
 	for _, a := range attempts {
-		if b, ok := state[a.PostID]; ok && b.State == "pending" && b.Tries > 1 {
+		b, ok := state[a.PostID]
+		switch {
+		case !ok || b.State != "pending":
+		case b.InFlight:
+			failed = cmp(failed, fmt.Errorf("%w: the create of ad %s may still be on its way", networka.ErrUnavailable, a.Name))
+			delete(state, a.PostID)
+		case b.Tries > 1:
 			lookups = append(lookups, a)
 		}
 	}
@@ -143,7 +151,15 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		}
 	}
 	if len(creates) > 0 {
+		sent := make([]int64, len(creates))
+		for i, a := range creates {
+			sent[i] = a.PostID
+		}
+		if err := w.q.NetworkAAttemptsSent(ctx, db.NetworkAAttemptsSentParams{CampaignID: w.id, Kind: "ad", PostIds: sent}); err != nil {
+			return err
+		}
 		ids, errs := w.e.api.CreateMany(ctx, w.userToken, "ad", bodies, w.scope())
+		var answered []int64 // creates answered with a passing error, or never sent: not on their way
 		for i, a := range creates {
 			var api *networka.Error
 			switch err := errs[i]; {
@@ -163,6 +179,14 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 			default:
 				w.out.blocked(err)
 				failed = cmp(failed, err)
+				if networka.Settled(err) {
+					answered = append(answered, a.PostID)
+				}
+			}
+		}
+		if len(answered) > 0 {
+			if err := w.q.NetworkAAttemptsAnswered(ctx, db.NetworkAAttemptsAnsweredParams{CampaignID: w.id, Kind: "ad", PostIds: answered}); err != nil {
+				return err
 			}
 		}
 	}
@@ -242,6 +266,11 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 		if w.account == "" {
 			w.out.observe(StateNoAdAccount, "the user has no active network_a ad account")
 			w.log.Warn("engine: no ad made: the user has no active network_a ad account")
+			return "", nil
+		}
+		if currency == "" {
+			w.out.observe(StateRefused, errNoCurrency)
+			w.account = ""
 			return "", nil
 		}
 		if err := w.q.NetworkACampaignStart(ctx, db.NetworkACampaignStartParams{CampaignID: w.id, AdAccountID: w.account, Currency: currency}); err != nil {
@@ -325,13 +354,16 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 // the create call.
 func (w *work) ensure(ctx context.Context, kind, name string, body map[string]any) (id string, created bool, err error) {
 	a, err := w.q.NetworkAAttemptBegin(ctx, db.NetworkAAttemptBeginParams{
-		CampaignID: w.id, Kind: kind, PostID: 0, Name: name, Post: nil,
+		CampaignID: w.id, Kind: kind, PostID: 0, Name: name, Post: nil, InFlightSeconds: w.e.inFlight.Seconds(),
 	})
 	if err != nil {
 		return "", false, err
 	}
 	if a.State == "done" && a.ObjectID != nil {
 		return *a.ObjectID, false, nil
+	}
+	if a.InFlight {
+		return "", false, fmt.Errorf("%w: the create of %s %s may still be on its way", networka.ErrUnavailable, kind, name)
 	}
 	if a.Tries > 1 {
 		id, found, err := w.e.api.Find(ctx, w.userToken, kind, name, w.scope())
@@ -348,6 +380,15 @@ func (w *work) ensure(ctx context.Context, kind, name string, body map[string]an
 			return id, false, nil
 		}
 	}
+	if err := w.q.NetworkAAttemptsSent(ctx, db.NetworkAAttemptsSentParams{CampaignID: w.id, Kind: kind, PostIds: []int64{0}}); err != nil {
+		return "", false, err
+	}
 	id, err = w.e.api.Create(ctx, w.userToken, kind, body, w.scope())
+	if err != nil && networka.Settled(err) {
+		// Answered, or never sent: nothing of it is on its way.
+		if aerr := w.q.NetworkAAttemptsAnswered(ctx, db.NetworkAAttemptsAnsweredParams{CampaignID: w.id, Kind: kind, PostIds: []int64{0}}); aerr != nil {
+			return "", false, aerr
+		}
+	}
 	return id, err == nil, err
 }

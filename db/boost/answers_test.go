@@ -249,6 +249,7 @@ func TestEngineFindFailureIsRetried(t *testing.T) {
 		t.Fatalf("interrupted work: %v", err)
 	}
 	w.fake.AfterCreate(nil)
+	w.landed()
 
 	for _, answer := range []networkafake.Error{
 		{Code: 100, Message: "(#100) Filtering field name with operation EQUAL is not supported"},
@@ -291,6 +292,7 @@ func TestEngineFoundAdSetGetsSavedChanges(t *testing.T) {
 		t.Fatalf("interrupted work: %v", err)
 	}
 	w.fake.AfterCreate(nil)
+	w.landed()
 	if got := w.object("adset", "adboost-7").Fields["daily_budget"]; fmt.Sprint(got) != "2000" {
 		t.Fatalf("ad set created with daily_budget %v, want 2000", got)
 	}

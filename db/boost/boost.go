@@ -84,6 +84,9 @@ type Engine struct {
 	log       *slog.Logger
 	locks     *locker
 	throttles *throttleStore
+	// inFlight is how long after its create was sent an attempt may still be
+	// on its way (a batch outlives its caller up to the call time-out).
+	inFlight time.Duration
 }
 
 // New makes an engine over the database.
@@ -115,7 +118,7 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Engine, error) {
 	}
 	throttles.api = api
 	return &Engine{pool: pool, api: api, cipher: cfg.Cipher, maxAge: cfg.PostMaxAge, workers: cfg.Workers,
-		log: log, locks: newLocker(pool), throttles: throttles}, nil
+		log: log, locks: newLocker(pool), throttles: throttles, inFlight: cfg.CallTimeout + 30*time.Second}, nil
 }
 
 // Close ends the engine's batching and its lock session. Work still under

@@ -102,7 +102,8 @@ func (w *work) run(ctx context.Context) error {
 		return w.insights(ctx)
 	}
 	if w.c.NetworkAStatus == "PAUSED" {
-		if err := w.resume(ctx); err != nil {
+		stopped, err := w.resume(ctx)
+		if err != nil || stopped {
 			return err
 		}
 	}
@@ -111,12 +112,21 @@ func (w *work) run(ctx context.Context) error {
 			return err
 		}
 	}
-	if w.c.SetupMissing != "" {
-		// Checked before any call that network_a would refuse; what runs
-		// already is still read.
+	// Nothing is sent that network_a would refuse (needs_setup, checked
+	// before any call), nor money in an unknown currency, which could go out
+	// 100 times too high; what runs already is still read.
+	sends := true
+	switch {
+	case w.c.SetupMissing != "":
 		w.out.observe(StateNeedsSetup, w.c.SetupMissing)
-	} else if err := w.syncAdSet(ctx); err != nil {
-		return err
+		sends = false
+	case w.c.AdAccountID != nil && w.c.AdAccountCurrency == nil:
+		w.out.observe(StateRefused, errNoCurrency)
+		sends = false
+	default:
+		if err := w.syncAdSet(ctx); err != nil {
+			return err
+		}
 	}
 	// The page's new posts, the ads' statistics and their delivery at once:
 	// one round trip for a steady campaign.
@@ -143,7 +153,7 @@ func (w *work) run(ctx context.Context) error {
 	if postsErr != nil {
 		return postsErr
 	}
-	if w.c.SetupMissing == "" {
+	if sends {
 		if err := w.boost(ctx, candidates); err != nil {
 			return err
 		}
@@ -194,6 +204,10 @@ func (w *work) delivery(ctx context.Context, ads []networka.Ad, seen []int64, po
 	return nil
 }
 
+// errNoCurrency is the state message of a campaign whose ad account's
+// currency network_a did not tell.
+const errNoCurrency = "network_a did not tell the ad account's currency: adboost sends no budget until it does"
+
 // since is the oldest publication time a post may have and still be
 // boosted in this cycle.
 func (w *work) since() time.Time {
@@ -230,7 +244,7 @@ func (w *work) refused(ctx context.Context) error {
 // refusal too, since the campaign may still spend on network_a. A deleted
 // campaign whose pause is confirmed is forgotten (its history stays).
 func (w *work) pause(ctx context.Context) error {
-	if w.c.NetworkAStatus != "ACTIVE" {
+	if w.c.NetworkAStatus != "ACTIVE" && !w.c.ResumeUnconfirmed {
 		w.out.observe(StatePaused, "")
 		return w.forgetDeleted(ctx)
 	}
@@ -277,29 +291,42 @@ func (w *work) forgetDeleted(ctx context.Context) error {
 	return w.q.EngineStateForget(ctx, w.id)
 }
 
-// resume resumes the network_a campaign of a campaign running again. The
-// resumption is recorded only when network_a accepted it: any error answer
-// (a campaign network_a no longer has included: nothing would run) leaves
-// the campaign recorded as paused, and is tried again in a later cycle.
-func (w *work) resume(ctx context.Context) error {
+// resume resumes the network_a campaign of a campaign running again. That
+// a resumption is on its way is recorded before the call, so that a pause
+// is always sent until its answer is recorded; the resumption is recorded
+// only when network_a accepted it (any error answer, a campaign network_a
+// no longer has included, is tried again in a later cycle), and only while
+// the campaign still runs: one stopped meanwhile is paused at once, and
+// stopped is true.
+func (w *work) resume(ctx context.Context) (stopped bool, err error) {
 	if w.c.CampaignObjectID != nil {
+		if err := w.q.NetworkACampaignResumeSent(ctx, w.id); err != nil {
+			return false, err
+		}
+		w.c.ResumeUnconfirmed = true
 		err := w.e.api.Update(ctx, w.userToken, *w.c.CampaignObjectID, map[string]any{"status": "ACTIVE"}, w.scope())
 		if err != nil {
 			w.out.blocked(err)
-			return fmt.Errorf("resuming the network_a campaign: %w", err)
+			return false, fmt.Errorf("resuming the network_a campaign: %w", err)
 		}
 	}
 	var posts int64
-	err := inPostsTx(ctx, w.e.pool, w.c.UserID, func(q *db.Queries) (err error) {
+	err = inPostsTx(ctx, w.e.pool, w.c.UserID, func(q *db.Queries) (err error) {
 		posts, err = q.NetworkACampaignResumed(ctx, w.id)
 		return err
 	})
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return err
+	if errors.Is(err, pgx.ErrNoRows) {
+		// Stopped while the resumption was on its way: pause it again now.
+		w.log.Warn("engine: campaign stopped while it was being resumed: pausing it again")
+		w.c.Runs, w.c.StopReason = false, "deactivated"
+		return true, w.pause(ctx)
 	}
-	w.c.NetworkAStatus = "ACTIVE"
+	if err != nil {
+		return false, err
+	}
+	w.c.NetworkAStatus, w.c.ResumeUnconfirmed = "ACTIVE", false
 	w.log.Info("engine: campaign resumed on network_a", "posts_started", posts)
-	return nil
+	return false, nil
 }
 
 // learnCurrency asks network_a for the currency of the ad account of a
@@ -314,7 +341,12 @@ func (w *work) learnCurrency(ctx context.Context) error {
 	}
 	for _, a := range accounts {
 		if a.ID == w.account && a.Currency != "" {
-			return w.q.NetworkACampaignCurrencyLearnt(ctx, db.NetworkACampaignCurrencyLearntParams{CampaignID: w.id, Currency: a.Currency})
+			if err := w.q.NetworkACampaignCurrencyLearnt(ctx, db.NetworkACampaignCurrencyLearntParams{CampaignID: w.id, Currency: a.Currency}); err != nil {
+				return err
+			}
+			c := a.Currency
+			w.c.AdAccountCurrency = &c
+			return nil
 		}
 	}
 	w.log.Debug("engine: the ad account's currency is unknown: money goes out with two decimals", "ad_account", w.account)

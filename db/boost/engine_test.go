@@ -332,6 +332,16 @@ func TestEngineNoDuplicateAdAfterCrash(t *testing.T) {
 				t.Fatalf("recorded before the commit: %v", got)
 			}
 			w.fake.AfterCreate(nil)
+			// Right after, the create may still be on its way (its batch
+			// outlives the work): it is neither looked up nor made again.
+			w.fake.ClearRequests()
+			w.failedUnavailable(w.engine.Cycle(context.Background()), "a create on its way")
+			for _, c := range w.fake.Calls() {
+				if strings.HasPrefix(c.Path, "/act_1/"+kind+"s") {
+					t.Errorf("%s asked again while its create may be on its way: %s %s", kind, c.Method, c.Path)
+				}
+			}
+			w.landed()
 			w.cycle()
 			if got := w.names("campaign"); got != "adboost-7" {
 				t.Errorf("campaigns %s", got)
@@ -525,7 +535,7 @@ func TestEngineCampaignLockedElsewhere(t *testing.T) {
 	if got := w.fake.TakeRequests(); len(got) != 0 {
 		t.Fatalf("network_a called while another engine works on the campaign: %v", got)
 	}
-	if err := db.New(conn).EngineCampaignUnlock(ctx, 7); err != nil {
+	if _, err := db.New(conn).EngineCampaignUnlock(ctx, 7); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.engine.Campaign(ctx, 7); err != nil {

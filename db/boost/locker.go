@@ -15,20 +15,28 @@ import (
 // database session.
 var errLockLost = errors.New("the engine's lock session was lost")
 
+// heartbeat is how often the lock session is asked whether it is alive
+// while it holds locks.
+const heartbeat = 2 * time.Second
+
 // locker holds the locks of the campaigns this process works on, all in one
 // database session (EngineCampaignLock): the work itself does not hold a
 // connection while it waits for network_a, and a process that dies releases
-// every lock with its session. When the session fails, every lock it held
-// is lost: the context handed out with them ends, so that their work stops
-// before another engine takes the campaigns, and the next lock opens a new
-// session. The session goes back to the pool when it holds no lock.
+// every lock with its session. A campaign is locked once in the process too
+// (PostgreSQL's session locks are re-entrant, and a pause and a cycle of one
+// process share the session). When the session fails (a statement fails, or
+// the heartbeat finds it gone), every lock it held is lost: the context
+// handed out with them ends, so that their work stops before another engine
+// takes the campaigns, and the next lock opens a new session. The session
+// goes back to the pool when it holds no lock.
 type locker struct {
 	pool *pgxpool.Pool
 	mu   sync.Mutex
 	conn *pgxpool.Conn
-	n    int             // locks held
-	held context.Context // ends when conn's locks are lost
+	held map[int64]bool  // the campaigns locked in conn's session
+	ctx  context.Context // ends when conn's locks are lost
 	lost context.CancelFunc
+	beat chan struct{} // closed to stop conn's heartbeat
 }
 
 func newLocker(pool *pgxpool.Pool) *locker { return &locker{pool: pool} }
@@ -37,11 +45,15 @@ func newLocker(pool *pgxpool.Pool) *locker { return &locker{pool: pool} }
 // caller's context, whose end would close the session and its other locks.
 const statementTimeout = 10 * time.Second
 
-// lock takes the campaign's lock without waiting: false when another engine
-// holds it. The context answered ends when the lock is lost.
+// lock takes the campaign's lock without waiting: false when another engine,
+// or another work of this one, holds it. The context answered ends when the
+// lock is lost.
 func (l *locker) lock(id int64) (context.Context, bool, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.held[id] {
+		return nil, false, nil
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), statementTimeout)
 	defer cancel()
 	if l.conn == nil {
@@ -49,8 +61,10 @@ func (l *locker) lock(id int64) (context.Context, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		l.conn = conn
-		l.held, l.lost = context.WithCancel(context.Background())
+		l.conn, l.held = conn, map[int64]bool{}
+		l.ctx, l.lost = context.WithCancel(context.Background())
+		l.beat = make(chan struct{})
+		go l.heartbeat(conn, l.beat)
 	}
 	locked, err := db.New(l.conn).EngineCampaignLock(ctx, id)
 	if err != nil {
@@ -61,30 +75,60 @@ func (l *locker) lock(id int64) (context.Context, bool, error) {
 		l.idle()
 		return nil, false, nil
 	}
-	l.n++
-	return l.held, true, nil
+	l.held[id] = true
+	return l.ctx, true, nil
 }
 
-// unlock releases the campaign's lock.
+// unlock releases the campaign's lock, when the current session holds it (a
+// lock lost with an earlier session is gone already).
 func (l *locker) unlock(id int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.conn == nil {
+	if l.conn == nil || !l.held[id] {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), statementTimeout)
 	defer cancel()
-	if err := db.New(l.conn).EngineCampaignUnlock(ctx, id); err != nil {
+	released, err := db.New(l.conn).EngineCampaignUnlock(ctx, id)
+	if err != nil || !released {
+		// The session no longer is what this locker believes: start anew.
 		l.drop()
 		return
 	}
-	l.n--
+	delete(l.held, id)
 	l.idle()
+}
+
+// heartbeat asks the session whether it is alive every few seconds until
+// stop is closed; a session that does not answer is dropped.
+func (l *locker) heartbeat(conn *pgxpool.Conn, stop chan struct{}) {
+	t := time.NewTicker(heartbeat)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		l.mu.Lock()
+		if l.conn != conn {
+			l.mu.Unlock()
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), statementTimeout)
+		err := db.New(conn).EngineLockSessionAlive(ctx)
+		cancel()
+		if err != nil {
+			l.drop()
+		}
+		l.mu.Unlock()
+	}
 }
 
 // idle gives the session back to the pool when it holds no lock. Under l.mu.
 func (l *locker) idle() {
-	if l.n == 0 && l.conn != nil {
+	if len(l.held) == 0 && l.conn != nil {
+		close(l.beat)
 		l.conn.Release()
 		l.conn = nil
 		l.lost()
@@ -96,9 +140,9 @@ func (l *locker) idle() {
 func (l *locker) drop() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
+	close(l.beat)
 	_ = l.conn.Hijack().Close(ctx)
-	l.conn = nil
-	l.n = 0
+	l.conn, l.held = nil, nil
 	l.lost()
 }
 

@@ -59,7 +59,7 @@ func (w *work) candidates(ctx context.Context) (candidates []candidate, seen []i
 	candidates, seen, err = w.pagePosts(ctx, pageToken)
 	switch {
 	case err == nil:
-		return candidates, seen, true, nil
+		return candidates, seen, seen != nil, nil
 	case networka.TokenRefused(err):
 		// The page's token, not the user's: only this page's boosting stops.
 		lost("network_a refused the page's token")
@@ -99,14 +99,19 @@ func (w *work) pageRefused(ctx context.Context, refusal error) error {
 func (w *work) pagePosts(ctx context.Context, pageToken string) ([]candidate, []int64, error) {
 	pageID := strconv.FormatInt(w.c.PageID, 10)
 	since := w.since()
-	posts, err := w.e.api.Posts(ctx, pageToken, pageID, since, MaxPosts, w.pageScope())
+	posts, truncated, err := w.e.api.Posts(ctx, pageToken, pageID, since, MaxPosts, w.pageScope())
 	if err != nil {
 		return nil, nil, err
 	}
-	seen := make([]int64, 0, len(posts))
-	for _, p := range posts {
-		if id, ok := PostID(p.ID); ok {
-			seen = append(seen, id)
+	// seen says which posts the page still has: nil when MaxPosts cut the
+	// read (older posts of the window were not read, not deleted).
+	var seen []int64
+	if !truncated {
+		seen = make([]int64, 0, len(posts))
+		for _, p := range posts {
+			if id, ok := PostID(p.ID); ok {
+				seen = append(seen, id)
+			}
 		}
 	}
 	candidates, err := w.qualifying(ctx, posts, since)

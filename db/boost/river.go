@@ -79,12 +79,10 @@ type PauseArgs struct {
 // Kind is the job's kind.
 func (PauseArgs) Kind() string { return KindPause }
 
-// InsertOpts: one unfinished pause per campaign.
+// InsertOpts: pauses are not unique (a pause enqueued while an earlier one
+// runs must run too; the campaign's lock serialises them).
 func (PauseArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{
-		MaxAttempts: PauseMaxAttempts,
-		UniqueOpts:  river.UniqueOpts{ByArgs: true, ByState: unfinished},
-	}
+	return river.InsertOpts{MaxAttempts: PauseMaxAttempts}
 }
 
 // PauseQueue enqueues pauses. It is an insert-only River client: the API

@@ -117,6 +117,16 @@ ALTER TABLE network_a_attempt DROP CONSTRAINT network_a_attempt_state_check;
 ALTER TABLE network_a_attempt ADD CONSTRAINT network_a_attempt_state_check
     CHECK (state IN ('pending', 'done', 'refused', 'stopped'));
 
+-- A resumption sent to network_a but not yet recorded (its answer lost, or
+-- the campaign stopped meanwhile): until it is recorded, the campaign may
+-- run on network_a, so a pause is always sent.
+ALTER TABLE network_a_campaign ADD COLUMN resume_sent_at timestamptz;
+
+-- When the engine last sent the create of an attempt: a pending attempt
+-- sent less than the call time-out ago may still be on its way, so it is
+-- neither looked up nor made again until then.
+ALTER TABLE network_a_attempt ADD COLUMN sent_at timestamptz;
+
 CREATE TABLE engine_notice (
     id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     user_id     bigint NOT NULL REFERENCES app_user (id) ON DELETE CASCADE,
@@ -194,6 +204,8 @@ LEFT JOIN preset AS p ON p.id = c.preset_id
 LEFT JOIN engine_campaign AS e ON e.campaign_id = c.id;
 
 -- +goose Down
+ALTER TABLE network_a_attempt DROP COLUMN sent_at;
+ALTER TABLE network_a_campaign DROP COLUMN resume_sent_at;
 UPDATE network_a_attempt SET state = 'done' WHERE state = 'stopped';
 ALTER TABLE network_a_attempt
     DROP CONSTRAINT network_a_attempt_state_check,

@@ -150,7 +150,8 @@ logged AS (
 running AS (
     SELECT d.id, d.user_id
     FROM deleted AS d
-    JOIN network_a_campaign AS n ON n.campaign_id = d.id AND n.status = 'ACTIVE'
+    JOIN network_a_campaign AS n
+      ON n.campaign_id = d.id AND (n.status = 'ACTIVE' OR n.resume_sent_at IS NOT NULL)
 ),
 pausing AS (
     INSERT INTO engine_campaign AS e (campaign_id, user_id, state, message, since)

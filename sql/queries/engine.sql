@@ -23,7 +23,7 @@ WHERE c.active
 UNION
 SELECT n.campaign_id
 FROM network_a_campaign AS n
-WHERE n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days'
+WHERE n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days' OR n.resume_sent_at IS NOT NULL
 UNION
 SELECT e.campaign_id
 FROM engine_campaign AS e
@@ -78,6 +78,7 @@ SELECT
     n.campaign_object_id,
     n.adset_object_id,
     coalesce(n.status, '')::text                               AS network_a_status,
+    (n.resume_sent_at IS NOT NULL)::boolean                    AS resume_unconfirmed,
     coalesce(n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days', false)::boolean AS reads_insights,
     (SELECT count(*) FROM network_a_attempt AS a
      WHERE a.campaign_id = w.id AND a.state = 'pending' AND a.kind = 'ad')::bigint AS pending_ads,
@@ -170,9 +171,14 @@ RETURNING id;
 -- a process that dies releases them at once.
 SELECT pg_try_advisory_lock(hashtextextended('adboost engine campaign ' || @campaign_id::bigint, 0))::boolean AS locked;
 
--- name: EngineCampaignUnlock :exec
--- Releases the lock taken by EngineCampaignLock.
-SELECT pg_advisory_unlock(hashtextextended('adboost engine campaign ' || @campaign_id::bigint, 0));
+-- name: EngineCampaignUnlock :one
+-- Releases the lock taken by EngineCampaignLock; false when the session did
+-- not hold it.
+SELECT pg_advisory_unlock(hashtextextended('adboost engine campaign ' || @campaign_id::bigint, 0))::boolean AS released;
+
+-- name: EngineLockSessionAlive :exec
+-- The engine's lock session answers: its locks still hold.
+SELECT 1;
 
 -- name: EngineMigrationLock :exec
 -- Serialises River's migrations between instances that start at once (a

@@ -3,25 +3,33 @@
 
 -- name: EngineStateSet :one
 -- Records the state the engine found a campaign in (@state, @message) and
--- that it checked it now, in one statement. On a change of state (a
+-- that it checked it now, in one statement. A state that says the campaign
+-- runs (any but pausing, paused and spend_cap_reached) is not recorded for
+-- a campaign that no longer should run: the work that found it began before
+-- a deactivation, whose pause has the last word. On a change of state (a
 -- campaign without a row was `waiting` when active, else `paused`): `since`
 -- moves to now, the campaign's history gets {"state", "message"} under
 -- `engine` (while the campaign exists), and entering token_refused,
 -- page_lost, no_ad_account, needs_setup, refused or spend_cap_reached
 -- leaves a notice for the user's next mail; so does a campaign that has
--- stayed `pausing` for 10 minutes, once per stay. The user's campaign
--- version moves on, so that no cached answer shows the old state. Answers
--- whether the state changed.
+-- stayed `pausing` for 10 minutes, once per stay. A change of state or
+-- message moves the user's campaign version on, so that no cached answer
+-- shows the old one (`checked_at` alone does not). Answers whether the
+-- state changed.
 WITH cur AS (
     SELECT w.id, coalesce(e.state, CASE WHEN c.active THEN 'waiting' ELSE 'paused' END) AS state,
-           e.since, e.mailed
+           coalesce(e.message, '') AS message, e.since, e.mailed,
+           coalesce(c.active AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date),
+                    false) AS runs
     FROM (SELECT @campaign_id::bigint AS id) AS w
     LEFT JOIN engine_campaign AS e ON e.campaign_id = w.id
     LEFT JOIN campaign AS c ON c.id = w.id
 ),
 saved AS (
     INSERT INTO engine_campaign AS e (campaign_id, user_id, state, message, since, checked_at)
-    VALUES (@campaign_id, @user_id, @state, left(@message::text, 2000), now(), now())
+    SELECT @campaign_id, @user_id, @state, left(@message::text, 2000), now(), now()
+    FROM cur
+    WHERE cur.runs OR @state::text IN ('pausing', 'paused', 'spend_cap_reached')
     ON CONFLICT (campaign_id) DO UPDATE SET
         state      = EXCLUDED.state,
         message    = EXCLUDED.message,
@@ -61,6 +69,8 @@ noticed AS (
 bumped AS (
     SELECT user_campaign_version_bump(ARRAY[s.user_id]) AS done
     FROM saved AS s
+    JOIN cur ON cur.id = s.campaign_id
+    WHERE cur.state <> s.state OR cur.message <> s.message
 )
 SELECT EXISTS (SELECT 1 FROM changed) AS changed,
        (SELECT count(*) FROM bumped) AS bumped;
@@ -74,9 +84,9 @@ SELECT EXISTS (SELECT 1 FROM changed) AS changed,
 WITH facts AS (
     SELECT c.id, c.user_id,
            CASE WHEN c.active THEN 'waiting'
-                WHEN n.status = 'ACTIVE' THEN 'pausing'
+                WHEN n.status = 'ACTIVE' OR n.resume_sent_at IS NOT NULL THEN 'pausing'
                 ELSE 'paused' END AS state,
-           CASE WHEN NOT c.active AND n.status = 'ACTIVE'
+           CASE WHEN NOT c.active AND (n.status = 'ACTIVE' OR n.resume_sent_at IS NOT NULL)
                 THEN 'deactivated: the pause is being sent to network_a' ELSE '' END AS message
     FROM campaign AS c
     LEFT JOIN network_a_campaign AS n ON n.campaign_id = c.id

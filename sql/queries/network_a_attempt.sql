@@ -5,13 +5,36 @@
 -- Records that the engine is about to create an object (@kind, @post_id 0
 -- for the campaign and the ad set) named @name, or finds the earlier attempt
 -- at it. `tries` > 1 on a pending attempt means an earlier call may have
--- created the object already: look it up by name before creating it.
+-- created the object already: look it up by name before creating it;
+-- `in_flight`, that its create was sent less than @in_flight_seconds ago
+-- and may still be on its way: leave it for a later cycle.
 INSERT INTO network_a_attempt AS a (campaign_id, kind, post_id, name, post)
 VALUES (@campaign_id, @kind, @post_id, @name, sqlc.narg(post)::jsonb)
 ON CONFLICT (campaign_id, kind, post_id) DO UPDATE SET
     tries      = a.tries + (a.state = 'pending')::integer,
     updated_at = now()
-RETURNING a.state, a.tries, a.object_id;
+RETURNING a.state, a.tries, a.object_id,
+          coalesce(a.sent_at > now() - make_interval(secs => @in_flight_seconds::float8), false)::boolean AS in_flight;
+
+-- name: NetworkAAttemptsSent :exec
+-- The creates of the campaign's attempts of @kind for @post_ids (0 for the
+-- campaign and the ad set) are being sent now.
+UPDATE network_a_attempt
+SET sent_at = now()
+WHERE campaign_id = @campaign_id
+  AND kind = @kind
+  AND post_id = ANY (@post_ids::bigint[])
+  AND state = 'pending';
+
+-- name: NetworkAAttemptsAnswered :exec
+-- network_a answered the creates of the campaign's attempts of @kind for
+-- @post_ids with an error: nothing of them is on its way any more.
+UPDATE network_a_attempt
+SET sent_at = NULL
+WHERE campaign_id = @campaign_id
+  AND kind = @kind
+  AND post_id = ANY (@post_ids::bigint[])
+  AND state = 'pending';
 
 -- name: NetworkAAttemptPendingAds :many
 -- The campaign's unfinished ad attempts, oldest first: each may or may not
@@ -30,7 +53,9 @@ ORDER BY a.id;
 -- runs (active, end date not past in UTC): a campaign deactivated while its
 -- posts were being read gets no new ad, and the answer is empty. `tries` > 1
 -- on a pending attempt means an earlier call may have created the ad
--- already: look it up by name before creating it.
+-- already: look it up by name before creating it; `in_flight`, that its
+-- create was sent less than @in_flight_seconds ago and may still be on its
+-- way: leave it for a later cycle.
 INSERT INTO network_a_attempt AS a (campaign_id, kind, post_id, name, post)
 SELECT @campaign_id, 'ad', (x.attempt ->> 'post_id')::bigint, x.attempt ->> 'name', x.attempt -> 'post'
 FROM jsonb_array_elements(@posts::jsonb) AS x (attempt)
@@ -42,7 +67,8 @@ WHERE EXISTS (
 ON CONFLICT (campaign_id, kind, post_id) DO UPDATE SET
     tries      = a.tries + (a.state = 'pending')::integer,
     updated_at = now()
-RETURNING a.post_id, a.state, a.tries, a.object_id;
+RETURNING a.post_id, a.state, a.tries, a.object_id,
+          coalesce(a.sent_at > now() - make_interval(secs => @in_flight_seconds::float8), false)::boolean AS in_flight;
 
 -- name: NetworkAAttemptObjectDone :exec
 -- The campaign's network_a campaign or ad set (@kind) exists as @object_id:

@@ -74,8 +74,9 @@ SET adset_synced = adset_synced || @fields::jsonb,
 WHERE campaign_id = @campaign_id;
 
 -- name: NetworkACampaignPaused :one
--- The campaign was paused on network_a: remembers it and stops its boosted
--- posts (active false, stopped = the time of the pause), in one statement.
+-- The campaign was paused on network_a: remembers it (and that no
+-- resumption is on its way any more) and stops its boosted posts (active
+-- false, stopped = the time of the pause), in one statement.
 -- A post that another campaign still runs on network_a (an ad of it `done`
 -- in a campaign whose network_a campaign is ACTIVE) keeps running: it stops
 -- when its last campaign pauses. Answers how many posts stopped; no row when
@@ -83,9 +84,9 @@ WHERE campaign_id = @campaign_id;
 -- network_a_attempt_post_idx.
 WITH paused AS (
     UPDATE network_a_campaign AS n
-    SET status = 'PAUSED', paused_at = now(), updated_at = now()
+    SET status = 'PAUSED', paused_at = coalesce(n.paused_at, now()), resume_sent_at = NULL, updated_at = now()
     WHERE n.campaign_id = @campaign_id
-      AND n.status = 'ACTIVE'
+      AND (n.status = 'ACTIVE' OR n.resume_sent_at IS NOT NULL)
     RETURNING n.campaign_id, n.user_id, n.paused_at
 ),
 stopped AS (
@@ -111,15 +112,31 @@ FROM paused
 LEFT JOIN stopped AS x ON true
 GROUP BY paused.campaign_id;
 
+-- name: NetworkACampaignResumeSent :exec
+-- The engine is about to send a campaign's resumption: until network_a's
+-- answer is recorded (NetworkACampaignResumed), the campaign counts as
+-- possibly running there, and a pause is always sent.
+UPDATE network_a_campaign
+SET resume_sent_at = now(), updated_at = now()
+WHERE campaign_id = @campaign_id;
+
 -- name: NetworkACampaignResumed :one
 -- The campaign was resumed on network_a: its boosted posts run again (active
 -- true, stopped 0), in one statement, those it shares with other campaigns
--- too (they run in this one again). No row when it was not paused.
+-- too (they run in this one again), except those whose ads stopped
+-- delivering. Only while the campaign still runs (active, end date not
+-- past): a campaign stopped while the resumption was on its way is left to
+-- its pause. No row when it was not paused or stopped meanwhile.
 WITH resumed AS (
     UPDATE network_a_campaign AS n
-    SET status = 'ACTIVE', paused_at = NULL, updated_at = now()
+    SET status = 'ACTIVE', paused_at = NULL, resume_sent_at = NULL, updated_at = now()
     WHERE n.campaign_id = @campaign_id
       AND n.status = 'PAUSED'
+      AND EXISTS (
+          SELECT 1 FROM campaign AS c
+          WHERE c.id = n.campaign_id
+            AND c.active
+            AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date))
     RETURNING n.campaign_id, n.user_id
 ),
 started AS (
