@@ -26,6 +26,7 @@ type Post struct {
 	Created   time.Time // created_time
 	Permalink string    // permalink_url
 	Picture   string    // full_picture
+	Type      string    // status_type: added_photos, added_video, shared_story, mobile_status_update
 }
 
 // Insights are an ad's statistics over its lifetime.
@@ -79,7 +80,7 @@ func (c *Client) Followers(ctx context.Context, token, pageID string, s Scope) (
 func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Time, max int, s Scope) (posts []Post, truncated bool, err error) {
 	var out []Post
 	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(pageID) + "/posts", query: url.Values{
-		"fields": {"id,message,created_time,permalink_url,full_picture"},
+		"fields": {"id,message,created_time,permalink_url,full_picture,status_type"},
 		"limit":  {"100"},
 		"since":  {strconv.FormatInt(since.Unix(), 10)},
 	}, token: token, scope: s}
@@ -90,6 +91,7 @@ func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Tim
 			Created   string `json:"created_time"`
 			Permalink string `json:"permalink_url"`
 			Picture   string `json:"full_picture"`
+			Type      string `json:"status_type"`
 		}
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return false, err
@@ -101,7 +103,8 @@ func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Tim
 		if created.Before(since) || len(out) >= max {
 			return false, nil
 		}
-		out = append(out, Post{ID: p.ID, Message: clean(p.Message), Created: created, Permalink: clean(p.Permalink), Picture: clean(p.Picture)})
+		out = append(out, Post{ID: p.ID, Message: clean(p.Message), Created: created, Permalink: clean(p.Permalink),
+			Picture: clean(p.Picture), Type: clean(p.Type)})
 		truncated = len(out) >= max
 		return !truncated, nil
 	})

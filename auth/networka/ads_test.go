@@ -78,7 +78,7 @@ func TestPostsSince(t *testing.T) {
 	q := query(t, calls[0].Path)
 	if !strings.HasPrefix(calls[0].Path, "/11/posts?") || calls[0].Token != page11 || len(q) != 3 ||
 		q.Get("since") != strconv.FormatInt(since.Unix(), 10) || q.Get("limit") != "100" ||
-		q.Get("fields") != "id,message,created_time,permalink_url,full_picture" {
+		q.Get("fields") != "id,message,created_time,permalink_url,full_picture,status_type" {
 		t.Fatalf("posts asked as %+v", calls[0])
 	}
 }

@@ -91,6 +91,9 @@ type Post struct {
 	Message, Permalink, Picture string
 	Created                     time.Time // zero: now
 	OrganicReach                int       // answered by /{post_id}/insights?metric=post_impressions_unique
+	// StatusType is the post's status_type ("added_photos", "added_video",
+	// "shared_story", "mobile_status_update"); empty: left out of answers.
+	StatusType string `json:",omitempty"`
 }
 
 // Object is a Marketing-API object created through the API.

@@ -426,7 +426,7 @@ func (f *Fake) pagePostsAnswer(who caller, pageID string, q url.Values, token, b
 	if a := f.pageAccess(who, http.MethodGet, pageID); a != nil {
 		return *a
 	}
-	if a := checkFields(q, nil, []string{"id", "message", "created_time", "permalink_url", "full_picture"}); a != nil {
+	if a := checkFields(q, nil, []string{"id", "message", "created_time", "permalink_url", "full_picture", "status_type"}); a != nil {
 		return *a
 	}
 	after, limit, bad := window(q, 100)
@@ -460,6 +460,10 @@ func (f *Fake) pagePostsAnswer(who caller, pageID string, q url.Values, token, b
 			case "full_picture":
 				if p.Picture != "" {
 					d["full_picture"] = p.Picture
+				}
+			case "status_type":
+				if p.StatusType != "" {
+					d["status_type"] = p.StatusType
 				}
 			}
 		}

@@ -131,13 +131,13 @@ func Run(ctx context.Context, cfg Config, w io.Writer) ([]Result, error) {
 // round is the world of one N: its database, the fake network_a behind its
 // counter, and a connection that reads PostgreSQL's statistics.
 type round struct {
-	cfg     Config
-	n       int
-	dbURL   string
-	dbName  string
-	stats   *pgx.Conn
-	fake    *networkafake.Fake
-	apiURL  string
+	cfg    Config
+	n      int
+	dbURL  string
+	dbName string
+	stats  *pgx.Conn
+	fake   *networkafake.Fake
+	apiURL string
 }
 
 // runRound makes the world of n campaigns and measures a first cycle, which

@@ -29,6 +29,7 @@ type postRow struct {
 	Permalink string `json:"permalink_url"`
 	Picture   string `json:"full_picture"`
 	Created   string `json:"created_time"`
+	Type      string `json:"status_type,omitempty"`
 }
 
 // candidates reads the page's new posts with the page's token and answers
@@ -152,7 +153,7 @@ func (w *work) qualifying(ctx context.Context, posts []networka.Post, since time
 			w.log.Warn("engine: post skipped: its id is not <page id>_<post id>", "post", p.ID)
 			continue
 		}
-		rows = append(rows, postRow{postID, p.ID, p.Message, p.Permalink, p.Picture, p.Created.UTC().Format(time.RFC3339)})
+		rows = append(rows, postRow{postID, p.ID, p.Message, p.Permalink, p.Picture, p.Created.UTC().Format(time.RFC3339), p.Type})
 	}
 	if len(rows) == 0 {
 		return nil, nil

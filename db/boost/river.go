@@ -302,6 +302,12 @@ func (w *pauseWorker) Work(ctx context.Context, job *river.Job[PauseArgs]) error
 		w.r.engine.log.Warn("engine: pause failed; tried again soon",
 			"campaign", job.Args.CampaignID, "attempt", job.Attempt, "err", err)
 	}
+	if w.r.interval == 0 {
+		// No cycle sends the mails: the pauses do.
+		if _, merr := w.r.engine.SendNotices(ctx); merr != nil {
+			w.r.engine.log.Error("engine: the mails of a pause", "err", merr)
+		}
+	}
 	return err
 }
 

@@ -105,16 +105,18 @@ LEFT JOIN LATERAL (
 -- name: EngineQualifyingPosts :many
 -- Rules 1 to 3 of CONTRACT §14 over the posts a cycle read from the page
 -- (@posts: a JSON array of {"post_id", "id", "message", "permalink_url",
--- "full_picture", "created_time"}): published at or after @since, not yet
+-- "full_picture", "created_time", "status_type"}): published at or after @since, not yet
 -- boosted nor attempted in the campaign, holding the campaign's hashtag as a
 -- whole tag (a hashtag given without `#` gets one), and, when the preset
 -- allows advanced_settings and its condition has keywords, at least one
--- keyword as a whole word or tag; all case-insensitive. Answers each
+-- keyword as a whole word or tag; all case-insensitive; a VIDEO_VIEWS
+-- campaign takes video posts only (status_type added_video). Answers each
 -- qualifying post as JSON (the attempt's `post`), oldest first. Rule 4 (reach)
 -- needs network_a and is checked by the engine.
 WITH c AS (
     SELECT
         c.id,
+        c.goal,
         CASE WHEN ltrim(c.hashtag, '#') <> ''
              THEN engine_word_pattern('#' || ltrim(c.hashtag, '#')) END AS hashtag_pattern,
         coalesce((
@@ -144,6 +146,7 @@ WHERE p.created_time >= @since::timestamptz
   AND NOT EXISTS (
       SELECT 1 FROM network_a_attempt AS a
       WHERE a.campaign_id = c.id AND a.kind = 'ad' AND a.post_id = p.post_id)
+  AND (c.goal <> 'VIDEO_VIEWS' OR p.post ->> 'status_type' = 'added_video')
   AND (c.hashtag_pattern IS NULL OR p.message ~* c.hashtag_pattern)
   AND (cardinality(c.keyword_patterns) = 0
        OR EXISTS (SELECT 1 FROM unnest(c.keyword_patterns) AS k (pattern) WHERE p.message ~* k.pattern))
