@@ -167,6 +167,19 @@ func (q *Queries) EngineStateAfterSave(ctx context.Context, arg EngineStateAfter
 	return state, err
 }
 
+const engineStateAsyncCommit = `-- name: EngineStateAsyncCommit :exec
+SET LOCAL synchronous_commit = off
+`
+
+// Lets the transaction that records a campaign's state commit without
+// waiting for its WAL to reach the disk: a state lost in a crash is found
+// and written again by the next cycle, and every campaign's check would
+// otherwise wait for a flush of its own.
+func (q *Queries) EngineStateAsyncCommit(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, engineStateAsyncCommit)
+	return err
+}
+
 const engineStateForget = `-- name: EngineStateForget :exec
 DELETE FROM engine_campaign AS e
 WHERE e.campaign_id = $1

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"adboost/auth/networka"
 	"adboost/db"
 )
@@ -80,8 +82,16 @@ func (w *work) record(ctx context.Context) error {
 	if w.out.state == "" || w.c.UserID == 0 {
 		return nil
 	}
-	res, err := w.q.EngineStateSet(ctx, db.EngineStateSetParams{
-		CampaignID: w.id, UserID: w.c.UserID, State: w.out.state, Message: w.out.message})
+	var res db.EngineStateSetRow
+	err := pgx.BeginFunc(ctx, w.e.pool, func(tx pgx.Tx) (err error) {
+		q := db.New(tx)
+		if err := q.EngineStateAsyncCommit(ctx); err != nil {
+			return err
+		}
+		res, err = q.EngineStateSet(ctx, db.EngineStateSetParams{
+			CampaignID: w.id, UserID: w.c.UserID, State: w.out.state, Message: w.out.message})
+		return err
+	})
 	if err != nil {
 		return err
 	}

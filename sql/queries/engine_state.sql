@@ -184,3 +184,10 @@ queued AS (
     RETURNING 1 AS one
 )
 SELECT count(*) AS mails FROM queued;
+
+-- name: EngineStateAsyncCommit :exec
+-- Lets the transaction that records a campaign's state commit without
+-- waiting for its WAL to reach the disk: a state lost in a crash is found
+-- and written again by the next cycle, and every campaign's check would
+-- otherwise wait for a flush of its own.
+SET LOCAL synchronous_commit = off;
