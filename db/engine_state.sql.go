@@ -168,7 +168,7 @@ func (q *Queries) EngineStateAfterSave(ctx context.Context, arg EngineStateAfter
 }
 
 const engineStateAsyncCommit = `-- name: EngineStateAsyncCommit :exec
-SET LOCAL synchronous_commit = off
+SELECT set_config('synchronous_commit', 'off', true)
 `
 
 // Lets the transaction that records a campaign's state commit without

@@ -190,4 +190,4 @@ SELECT count(*) AS mails FROM queued;
 -- waiting for its WAL to reach the disk: a state lost in a crash is found
 -- and written again by the next cycle, and every campaign's check would
 -- otherwise wait for a flush of its own.
-SET LOCAL synchronous_commit = off;
+SELECT set_config('synchronous_commit', 'off', true);
