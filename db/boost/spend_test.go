@@ -2,6 +2,7 @@ package boost_test
 
 import (
 	"context"
+	"net/http"
 	"testing"
 	"time"
 
@@ -57,5 +58,44 @@ func TestEngineUnknownCurrencySendsNoMoney(t *testing.T) {
 	}
 	if e := w.engineState(7); e.State != "running" {
 		t.Errorf("engine state once the currency is known: %+v", e)
+	}
+}
+
+// A resumption whose answer is lost (network_a took it, the engine never
+// heard back) leaves the campaign possibly running there: when the user
+// deactivates it right after, the campaign is `pausing` and the pause is
+// sent, although the engine's last record of network_a says PAUSED.
+func TestEngineLostResumptionStillPaused(t *testing.T) {
+	w := newWorld(t)
+	w.post("1", "Morning #gym", time.Hour, 0)
+	w.cycle()
+	var ok bool
+	w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{"active": false}, &ok)
+	w.cycle()
+	campaign := w.object("campaign", "adboost-7")
+	if campaign.Status != "PAUSED" {
+		t.Fatalf("network_a campaign %s after the deactivation, want PAUSED", campaign.Status)
+	}
+	// Reactivated; the engine marks the resumption as sent and network_a
+	// takes it, but its answer never comes back (the state such a work
+	// leaves).
+	w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{"active": true}, &ok)
+	if _, err := w.pool.Exec(context.Background(),
+		`UPDATE network_a_campaign SET resume_sent_at = now() WHERE campaign_id = 7`); err != nil {
+		t.Fatal(err)
+	}
+	w.fake.SetObjectStatus(campaign.ID, "ACTIVE")
+	// Deactivated again: the resumption on its way makes it `pausing`, and
+	// the next work sends the pause.
+	w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{"active": false}, &ok)
+	if e := w.engineState(7); e.State != "pausing" {
+		t.Fatalf("engine state after deactivating with a resumption on its way: %+v, want pausing", e)
+	}
+	w.cycle()
+	if got := w.object("campaign", "adboost-7").Status; got != "PAUSED" {
+		t.Errorf("network_a campaign %s, want PAUSED: the pause was not sent", got)
+	}
+	if e := w.engineState(7); e.State != "paused" {
+		t.Errorf("engine state after the pause: %+v, want paused", e)
 	}
 }
