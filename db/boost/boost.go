@@ -22,11 +22,18 @@
 // (network_a_attempt, committed) before it is made, so that a call whose
 // answer was lost is found by name afterwards instead of being made twice.
 //
+// Each campaign's work ends in a state (CONTRACT §17, state.go), answered on
+// every BoostedPage, with a history entry per change and one mail per user
+// and cycle for the states that need the user. A campaign that should stop
+// spending is paused by a unit of work of its own (Engine.Pause), enqueued
+// by the API in the transaction that stops it.
+//
 // The files: boost.go the engine and its cycle; campaign.go one campaign's
-// state (pause, resume, the ad set kept in step); posts.go the posts and
-// the rules; ads.go the campaign, ad set and ads made on network_a;
-// insights.go the statistics; locker.go and throttle.go what engines share
-// through PostgreSQL; river.go the River jobs.
+// state machine (pause, resume, the ad set kept in step, delivery); state.go
+// the states and their mails; posts.go the posts and the rules; ads.go the
+// campaign, ad set and ads made on network_a; insights.go the statistics;
+// locker.go and throttle.go what engines share through PostgreSQL; river.go
+// the River jobs.
 package boost
 
 import (
