@@ -69,7 +69,7 @@ bench-scale: build
 	go build -o $(CURDIR)/.cache/adboost-bench ./cmd/adboost-bench
 	$(CURDIR)/.cache/adboost-bench -adboost $(ADBOOST) $(BENCHFLAGS)
 
-## bench-engine: the engine benchmark of CONTRACT §16 (long; not part of test):
+## bench-engine: the engine benchmark (long; not part of test):
 ## per N, a fresh database adboost_bench_engine of N campaigns, a network_a
 ## fake answering after a delay with 20 posts a page, a first and a steady
 ## `adboost engine` cycle; prints a Markdown table. BENCHFLAGS passes flags,

@@ -32,7 +32,7 @@ ORDER BY 1
 `
 
 // The boosting engine's reads and writes across campaigns, their users,
-// pages and presets (CONTRACT §14). The tables of network_a's objects have
+// pages and presets. The tables of network_a's objects have
 // files of their own (network_a_*.sql).
 // The campaigns of one cycle, by id: every running campaign on a network_a
 // page (active, end date not past in UTC) of a user with a stored network_a
@@ -311,7 +311,7 @@ type EngineQualifyingPostsRow struct {
 	Post   json.RawMessage `json:"post"`
 }
 
-// Rules 1 to 3 of CONTRACT §14 over the posts a cycle read from the page
+// Rules 1 to 3 of the boosting engine over the posts a cycle read from the page
 // (@posts: a JSON array of {"post_id", "id", "message", "permalink_url",
 // "full_picture", "created_time", "status_type"}): published at or after @since, not yet
 // boosted nor attempted in the campaign, holding the campaign's hashtag as a

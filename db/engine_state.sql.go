@@ -267,8 +267,7 @@ type EngineStateSetRow struct {
 	Bumped  int64 `json:"bumped"`
 }
 
-// Each campaign's engine state, its history entries and the mails about it
-// (CONTRACT §17, §20).
+// Each campaign's engine state, its history entries and the mails about it.
 // Records the state the engine found a campaign in (@state, @message) and
 // that it checked it now, in one statement. A state that says the campaign
 // runs (any but pausing, paused and spend_cap_reached) is not recorded for

@@ -76,7 +76,7 @@ type NetworkAAdInsightSyncParams struct {
 	CampaignID int64           `json:"campaign_id"`
 }
 
-// The statistics of the engine's ads (CONTRACT §14, §16).
+// The statistics of the engine's ads.
 // Writes what network_a answered for the campaign's ads (@insights: a JSON
 // array of {"ad_id", "impressions", "reach", "engagement", "clicks",
 // "spend", "conversions"}, the `level=ad` rows of its network_a campaign),

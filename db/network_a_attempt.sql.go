@@ -272,7 +272,7 @@ type NetworkAAttemptBeginRow struct {
 }
 
 // The engine's create calls on network_a, each recorded (and committed)
-// before the call: no duplicate campaigns, ad sets or ads (CONTRACT §14).
+// before the call: no duplicate campaigns, ad sets or ads.
 // Records that the engine is about to create an object (@kind, @post_id 0
 // for the campaign and the ad set) named @name, or finds the earlier attempt
 // at it. `tries` > 1 on a pending attempt means an earlier call may have

@@ -243,7 +243,7 @@ type NetworkACampaignStartParams struct {
 	CampaignID  int64  `json:"campaign_id"`
 }
 
-// What the engine made on network_a for each campaign (CONTRACT §14).
+// What the engine made on network_a for each campaign.
 // The first boost of a campaign: remembers the ad account it uses and that
 // account's currency (kept for the campaign's life; a code that is not three
 // letters is kept as unknown). A second call keeps the first account.

@@ -65,7 +65,7 @@ type NetworkAThrottleRecordParams struct {
 	Until time.Time `json:"until"`
 }
 
-// The pauses network_a asked for (CONTRACT §14, §16): no call in a scope
+// The pauses network_a asked for: no call in a scope
 // until its time.
 // Records a pause; a pause already in force that ends later is kept. Rows
 // that ended more than a day ago are removed on the way, so the table holds

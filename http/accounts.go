@@ -82,7 +82,7 @@ func (s *Server) network() (*networka.Client, error) {
 	return s.networkA, nil
 }
 
-// networkAError maps a failure of network_a to the answer of CONTRACT §6: the
+// networkAError maps a failure of network_a to the sign-in's answer: the
 // token refused is 400 or 401 as network_a said, anything else 503. Only the
 // kind of failure is logged, never the token.
 func (s *Server) networkAError(ctx context.Context, err error) error {
@@ -228,7 +228,7 @@ func (s *Server) userLoginSn(ctx context.Context, req *socialRequest) (userWithT
 }
 
 // sealedTokens are a user's network_a token and the user's pages' tokens,
-// sealed for the database (CONTRACT §14): pages[i] is the token of the i-th
+// sealed for the database: pages[i] is the token of the i-th
 // page, nil where network_a answered none.
 type sealedTokens struct {
 	user  []byte
@@ -311,7 +311,7 @@ type userSaveRequest struct {
 	PhoneCountry string `json:"phone_country"`
 	Password     string `json:"password"`
 	// CurrentPassword must be the account's password to change the password
-	// or the e-mail (CONTRACT §15): a stolen access token alone takes over
+	// or the e-mail: a stolen access token alone takes over
 	// nothing.
 	CurrentPassword string `json:"current_password"`
 }

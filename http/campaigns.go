@@ -15,7 +15,7 @@ import (
 )
 
 // Campaigns ("boosted pages"): every route answers only the signed-in user's
-// campaigns; another user's is 404 (CONTRACT §5, §12).
+// campaigns; another user's is 404.
 
 // budgetText is a decimal amount of a request: a JSON string ("20.50") or
 // a number (20.5). null and "" leave it unset.
@@ -79,7 +79,7 @@ func campaignEndDate(s string) (*string, error) {
 var hashtagPattern = regexp.MustCompile(`^#?[\p{L}\p{M}\p{N}_]+$`)
 
 // campaignHashtag trims the hashtag of a campaign and checks it: empty (no
-// hashtag rule, CONTRACT §14 rule 2) or one tag. "#", "##", "#a b" or
+// hashtag rule of the engine) or one tag. "#", "##", "#a b" or
 // "#gym!" could never be matched as a whole tag; "#" alone used to turn the
 // rule off, so that every post was boosted.
 func campaignHashtag(s *string) error {
@@ -123,7 +123,7 @@ func (s *Server) boostedPageDetail(ctx context.Context, req *pathID) (json.RawMe
 }
 
 // absentJSON tells whether a member of a request is absent: missing, null or
-// "" (CONTRACT §4).
+// "".
 func absentJSON(raw json.RawMessage) bool {
 	t := strings.TrimSpace(string(raw))
 	return t == "" || t == "null" || t == `""`
@@ -240,7 +240,7 @@ func (s *Server) boostedPageSave(ctx context.Context, req *campaignSaveRequest) 
 	return true, nil
 }
 
-// campaignCreateRequest is the body of boosted-pages/create (CONTRACT §12).
+// campaignCreateRequest is the body of boosted-pages/create.
 type campaignCreateRequest struct {
 	PresetID   Int             `json:"preset_id"`
 	PageID     Int             `json:"page_id"`
@@ -332,7 +332,7 @@ func (s *Server) boostedPageCreate(ctx context.Context, req *campaignCreateReque
 		return nil, err
 	case !why.PresetUsable:
 		return nil, badRequest("preset_id %d is not a preset you may use (an active preset, public or of your agency)", p.PresetID)
-	case !why.PageOwned: // another user's page, or none: existence is not revealed (CONTRACT §3)
+	case !why.PageOwned: // another user's page, or none: existence is not revealed
 		return nil, notFound("page_id %d is not one of your network_a pages", *p.PageID)
 	case !why.NetworkBOwned:
 		return nil, notFound("network_b_id %d is not one of your network_b accounts", *p.NetworkBID)

@@ -575,7 +575,7 @@ func TestBoostedPageCreate(t *testing.T) {
 		})
 	}
 	// A source that is not the caller's is 404: whether it exists, as
-	// another user's, is not revealed (CONTRACT §3).
+	// another user's, is not revealed.
 	for _, tc := range []struct {
 		name  string
 		body  any

@@ -575,7 +575,7 @@ func TestConformanceCatchesDrift(t *testing.T) {
 }
 
 // TestOpenAPITolerantTypes: IntLike and BoolLike take exactly what the
-// server's Int and Bool take (CONTRACT §4).
+// server's Int and Bool take.
 func TestOpenAPITolerantTypes(t *testing.T) {
 	t.Parallel()
 	doc, err := apiDoc()

@@ -144,7 +144,7 @@ func TestPostsMax(t *testing.T) {
 }
 
 // TestPostsMaxNoExtraPage: once max posts are read, no further page is
-// asked for (a full first page of 100 with max 100 is one call, §16).
+// asked for (a full first page of 100 with max 100 is one call).
 func TestPostsMaxNoExtraPage(t *testing.T) {
 	t.Parallel()
 	fake, base := startWorld(t)

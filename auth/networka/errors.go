@@ -59,7 +59,7 @@ func (k Kind) String() string {
 }
 
 // Error is network_a's error answer to a call, `{"error": {"message",
-// "type", "code", "error_subcode", "is_transient"}}` (CONTRACT §6), with the
+// "type", "code", "error_subcode", "is_transient"}}`, with the
 // HTTP status and the call's method and path (never its query, which may be
 // long, nor a token).
 type Error struct {

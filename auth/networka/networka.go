@@ -1,6 +1,6 @@
 // Package networka is the one client of network_a's Graph-style API: the
-// social sign-in's /me and /me/accounts (CONTRACT §6) and the boosting
-// engine's pages, posts and Marketing API (§14, §16). Every call goes
+// social sign-in's /me and /me/accounts and the boosting
+// engine's pages, posts and Marketing API. Every call goes
 // through one exchange with one set of rules:
 //
 //   - The access token travels only in the Authorization header (or, in a
@@ -15,7 +15,7 @@
 //     parameter in it is dropped; a list reads at most MaxPages pages.
 //   - Every failure is an *Error of one of four kinds (temporary, token
 //     refused, gone, refused: KindOf) or wraps ErrUnavailable.
-//   - Rate limits (§14): the usage headers and the rate-limit codes pause
+//   - Rate limits: the usage headers and the rate-limit codes pause
 //     the scope they are about (the application, a user, a page, an ad
 //     account) for the time network_a asks, at least a minute; a call in a
 //     paused scope is not sent (*ThrottledError). Pauses are reported to

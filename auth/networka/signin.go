@@ -25,7 +25,7 @@ type Page struct {
 	Name     string
 	Picture  string
 	NetworkB *AccountB
-	// Token is the page's own access token (CONTRACT §14), empty when
+	// Token is the page's own access token, empty when
 	// network_a answered none or one that cannot be a bearer token. It is a
 	// secret: seal it before storing it, never log it.
 	Token string

@@ -35,7 +35,7 @@ type Throttle struct {
 	Until time.Time
 }
 
-// MinThrottle is the shortest pause a throttle asks for (CONTRACT §14).
+// MinThrottle is the shortest pause a throttle asks for.
 const MinThrottle = 60 * time.Second
 
 // UsageLimit is the ad account usage (acc_id_util_pct) from which the
@@ -186,8 +186,8 @@ func readUsage(h http.Header) usage {
 	return u
 }
 
-// learn answers the pauses that a call's answer asks for (CONTRACT §14 and
-// its settled scopes): an ad account used at UsageLimit % or more, or a
+// learn answers the pauses that a call's answer asks for (by the scope each
+// limit is about): an ad account used at UsageLimit % or more, or a
 // rate-limit error code, each for the time the headers give (the
 // estimated_time_to_regain_access minutes, else reset_time_duration), at
 // least MinThrottle.

@@ -239,7 +239,7 @@ func TestBusinessUseCaseKeys(t *testing.T) {
 	}
 }
 
-// TestCodeScopes: each rate-limit code pauses its scope (§20.8) for at
+// TestCodeScopes: each rate-limit code pauses its scope for at
 // least a minute: 4 the application, 17 the user, 32, 80001 and 80002 the
 // page, 613, 80000 and 80003–80014 the ad account; calls in the paused
 // scope are refused before they are sent, the others go out.

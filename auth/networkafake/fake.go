@@ -1,5 +1,5 @@
 // Package networkafake is network_a in memory: the Graph-style API of
-// CONTRACT §6 (social sign-in: /me, /me/accounts) and §14 (pages, posts, post
+// social sign-in (/me, /me/accounts) and of the boosting engine (pages, posts, post
 // insights, ad accounts, the Marketing API's campaigns, ad sets, ads and
 // their insights, batches, usage headers), with the OAuth errors of a real
 // one. It is the one implementation of network_a's behaviour in the
@@ -23,7 +23,7 @@
 //   - POST / with {"batch":[...]}: up to 50 of the calls above in one
 //     request, each answered as it would be alone.
 //
-// Creates are refused as network_a refuses them (CONTRACT §14), each with
+// Creates are refused as network_a refuses them, each with
 // HTTP 400 and OAuthException code 100: a campaign whose objective is not
 // one of OUTCOME_ENGAGEMENT, OUTCOME_TRAFFIC, OUTCOME_AWARENESS,
 // OUTCOME_SALES, OUTCOME_APP_PROMOTION, OUTCOME_LEADS (the old names such as

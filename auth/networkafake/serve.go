@@ -749,7 +749,7 @@ func str(m map[string]any, k string) string {
 }
 
 // checkCreate answers an error when the body misses what network_a requires
-// of the kind (CONTRACT §14).
+// of the kind.
 func (f *Fake) checkCreate(accountID, kind string, m map[string]any) *answer {
 	fail := func(msg string) *answer { a := paramError(msg); return &a }
 	if str(m, "name") == "" {
@@ -909,7 +909,7 @@ func (f *Fake) update(who caller, id string, body []byte) answer {
 	return answer{status: http.StatusOK, body: map[string]any{"success": true}}
 }
 
-// objectives are the campaign objectives network_a accepts (CONTRACT §14);
+// objectives are the campaign objectives network_a accepts;
 // the old names (POST_ENGAGEMENT, LINK_CLICKS, REACH, CONVERSIONS, ...) are
 // refused for new campaigns.
 var objectives = []string{"OUTCOME_ENGAGEMENT", "OUTCOME_TRAFFIC", "OUTCOME_AWARENESS", "OUTCOME_SALES", "OUTCOME_APP_PROMOTION", "OUTCOME_LEADS"}
@@ -935,7 +935,7 @@ func checkPromotedObject(m map[string]any) *answer {
 	return nil
 }
 
-// adSetRule is a rule network_a holds every ad set to (CONTRACT §14): on a
+// adSetRule is a rule network_a holds every ad set to: on a
 // create it is checked against the body, on an update that touches one of
 // its fields against the ad set as the update would leave it.
 type adSetRule struct {

@@ -24,7 +24,7 @@ import (
 const apiPrefix = "/v19.0"
 
 // maxPosts bounds Config.Posts: the engine reads at most 500 posts of a page
-// in a cycle (CONTRACT §14), so more could not all be boosted.
+// in a cycle, so more could not all be boosted.
 const maxPosts = 500
 
 // Config is one run of the benchmark.

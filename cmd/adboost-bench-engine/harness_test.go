@@ -30,8 +30,8 @@ func buildAdboost(t *testing.T) string {
 // TestRun runs the benchmark on 20 campaigns of 20 posts with a fast
 // network_a: the first cycle boosts every post (one network_a campaign and ad
 // set per campaign, one ad and one boosted post per post), in batches; the
-// steady cycle creates nothing and costs at most 3 calls a campaign
-// (CONTRACT §16); the table has a row per cycle.
+// steady cycle creates nothing and costs at most 3 calls a campaign; the
+// table has a row per cycle.
 func TestRun(t *testing.T) {
 	t.Parallel()
 	const n, posts = 20, 20
@@ -62,7 +62,7 @@ func TestRun(t *testing.T) {
 		t.Errorf("steady cycle: %+v; want exit 0 and no new ad", steady)
 	}
 	if got := steady.CallsPerCampaign(); got > 3 {
-		t.Errorf("steady cycle: %.1f network_a calls a campaign (%d in all), want at most 3 (CONTRACT §16)", got, steady.Calls)
+		t.Errorf("steady cycle: %.1f network_a calls a campaign (%d in all), want at most 3", got, steady.Calls)
 	}
 	for _, row := range []string{"| 20 | first | ", "| 20 | steady | "} {
 		if !strings.Contains(table.String(), row) {

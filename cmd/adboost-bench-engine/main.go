@@ -1,4 +1,4 @@
-// Command adboost-bench-engine is the engine benchmark of CONTRACT §16
+// Command adboost-bench-engine is the engine benchmark
 // (`make bench-engine`). For every N it makes a fresh database of N users,
 // each with a network_a page and a campaign on it, serves an in-memory
 // network_a (auth/networkafake) that answers every request after a delay and

@@ -1,12 +1,12 @@
 // Command adboost-sandbox serves a sandbox network_a on a local port: the
-// Graph-style API of CONTRACT §6 and §14 (auth/networkafake) over a seeded
+// Graph-style API of sign-in and the boosting engine (auth/networkafake) over a seeded
 // world that moves. Pages keep publishing posts (some with the demo data
 // set's hashtags and keywords) that gain organic reach, and every ad created
 // through the API gains impressions, clicks and spend. Point adboost at it
 // with NETWORK_A_API_URL=http://127.0.0.1:8090/v19.0; `make run` does.
 //
 // Some of its world is broken on purpose, so that the engine's states of
-// CONTRACT §17 can be seen: the no-payment user's ad account has no payment
+// the engine reports can be seen: the no-payment user's ad account has no payment
 // method (every create is refused: `refused`), and the sandbox user's page
 // LostPageID loses its page token -page-lost-after the start (`page_lost`).
 //

@@ -26,7 +26,7 @@ const (
 	DefaultNoPayToken = "EAAsandbox0nopay0token"
 )
 
-// The page that loses its token (page_lost, CONTRACT §17): a page of the
+// The page that loses its token (page_lost): a page of the
 // sandbox user whose page token the sandbox expires a while after it starts
 // (-page-lost-after).
 const (
@@ -34,7 +34,7 @@ const (
 	LostPageToken = "EAAsandbox0page0popup"
 )
 
-// The ad account without a payment method (refused, CONTRACT §17): the only
+// The ad account without a payment method (refused): the only
 // one of the no-payment user; every create in it is refused with code 200.
 const NoPayAccount = "act_3000"
 

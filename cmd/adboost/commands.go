@@ -106,7 +106,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	// Shutdown ends within its grace of the signal (CONTRACT §15), whatever
+	// Shutdown ends within its grace of the signal, whatever
 	// still runs: the waits for the engine and the mail sender below are cut
 	// at hardStop, and a pool whose connections are still held is then left
 	// to the process's exit (PostgreSQL rolls back what they had begun).

@@ -20,7 +20,7 @@ import (
 	httpapi "adboost/http"
 )
 
-// config is the environment of CONTRACT §1.
+// config is the environment adboost reads (settings.go lists it).
 type config struct {
 	databaseURL     string
 	defaultDatabase bool // DATABASE_URL unset: create the local database if missing

@@ -107,7 +107,7 @@ func adAttempts(t *testing.T, pool *pgxpool.Pool) string {
 	return strings.Join(out, ",")
 }
 
-// CONTRACT §14 "no duplicate ads": `adboost engine` is killed (SIGKILL)
+// No duplicate ads: `adboost engine` is killed (SIGKILL)
 // while network_a makes the ads of campaign 7's 12 posts, right after the
 // 5th, before any of their answers reached it. The next run makes each
 // missing ad and finds the others by name: exactly one ad per post, each

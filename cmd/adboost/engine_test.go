@@ -251,7 +251,7 @@ func TestImportSealsPageTokens(t *testing.T) {
 }
 
 // serve ends within its 15 s grace even while the engine's jobs hang on a
-// network_a that does not answer (CONTRACT §15).
+// network_a that does not answer.
 func TestServeShutdownWithBusyEngine(t *testing.T) {
 	t.Parallel()
 	fake, env := engineWorld(t)

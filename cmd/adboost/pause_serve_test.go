@@ -102,7 +102,7 @@ func fakeCampaignStatus(f *networkafake.Fake, name string) string {
 	return ""
 }
 
-// CONTRACT §17: while `serve` runs, a campaign deactivated (save
+// While `serve` runs, a campaign deactivated (save
 // active=false) or deleted with its source (delete-source) is PAUSED on
 // network_a within 60 s, though the next cycle is an hour away: the pause
 // is its own job, enqueued in the request's transaction.
@@ -224,7 +224,7 @@ func TestServePausesWithinAMinute(t *testing.T) {
 	}
 }
 
-// CONTRACT §17 and §20.5: a campaign deactivated while network_a refuses
+// A campaign deactivated while network_a refuses
 // its user's token stays `pausing` (serve's pause cannot reach network_a);
 // the login-sn that stores a working token enqueues the pause, and while
 // `serve` runs network_a has the PAUSED within 60 s, though the next cycle

@@ -29,7 +29,7 @@ var settings = []setting{
 	{"JWT_TTL", "`24h`", "lifetime of an access token"},
 	{"SERVICE_FIXED_FEE", "`0.00`", "added to every preset `price` and `original_price`"},
 	{"PUBLIC_BASE_URL", "`http://HTTP_ADDR`", "makes stored relative image paths absolute, and starts the links of verification mails"},
-	{"NETWORK_A_API_URL", "none: social sign-up and sign-in answer 503 `unavailable`", "base URL of network_a's Graph-style API (CONTRACT §6)"},
+	{"NETWORK_A_API_URL", "none: social sign-up and sign-in answer 503 `unavailable`", "base URL of network_a's Graph-style API"},
 	{"SMTP_URL", "none: mails are logged instead of sent", "`smtp://user:pass@host:port` for outgoing verification mails (STARTTLS when offered)"},
 	{"MAIL_FROM", "`" + outbox.DefaultFrom + "`", "sender of outgoing mails"},
 	{"ADVERTISER_ACCESS_EMAIL", "none", "answer of `boosted-pages/access-data` when the campaign's preset has no agency e-mail"},

@@ -1,4 +1,4 @@
-// Package boost is the boosting engine of CONTRACT §14 and §16: for every
+// Package boost is the boosting engine: for every
 // running campaign it finds the new posts of the campaign's network_a page
 // that meet the campaign's rules, boosts each once as an ad on network_a,
 // keeps the network_a campaign and ad set in step with the campaign
@@ -22,7 +22,7 @@
 // (network_a_attempt, committed) before it is made, so that a call whose
 // answer was lost is found by name afterwards instead of being made twice.
 //
-// Each campaign's work ends in a state (CONTRACT §17, state.go), answered on
+// Each campaign's work ends in a state (state.go), answered on
 // every BoostedPage, with a history entry per change and one mail per user
 // and cycle for the states that need the user. A campaign that should stop
 // spending is paused by a unit of work of its own (Engine.Pause), enqueued

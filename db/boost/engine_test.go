@@ -622,7 +622,7 @@ func TestEngineAdRefused(t *testing.T) {
 }
 
 // Money goes to network_a in the offset unit of the ad account's currency,
-// network_a's own table (CONTRACT §14): the amount as is for CLP, COP, CRC,
+// network_a's own table: the amount as is for CLP, COP, CRC,
 // HUF, IDR, ISK, JPY, KRW, PYG, TWD and VND, × 100 for every other currency,
 // BHD, JOD and KWD included; rounded half up. The ad set's budget and bid at
 // its create and a later save's change, for one currency of each kind, then

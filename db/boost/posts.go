@@ -173,7 +173,7 @@ func (w *work) qualifying(ctx context.Context, posts []networka.Post, since time
 	return out, nil
 }
 
-// ReachQualifies is rule 4 of CONTRACT §14: a post's organic reach × 100 is
+// ReachQualifies is the reach rule (rule 4 of EngineQualifyingPosts): a post's organic reach × 100 is
 // at least R percent of the page's followers.
 func ReachQualifies(reach, followers int64, percent int32) bool {
 	return reach*100 >= int64(percent)*followers

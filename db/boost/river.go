@@ -35,7 +35,7 @@ const CampaignJobMaxAttempts = 5
 
 // unfinished are the job states in which a campaign's job counts as its one
 // unit of work: a cycle enqueues no second job for a campaign while one is
-// waiting, running or waiting for a retry (CONTRACT §16).
+// waiting, running or waiting for a retry.
 var unfinished = []rivertype.JobState{
 	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
 	rivertype.JobStateRunning, rivertype.JobStateScheduled,
@@ -71,7 +71,7 @@ type CampaignArgs struct {
 func (CampaignArgs) Kind() string { return KindCampaign }
 
 // PauseArgs is the pause of a campaign that should not spend: a unit of
-// work of its own, outside the cycles (CONTRACT §17, §20).
+// work of its own, outside the cycles.
 type PauseArgs struct {
 	CampaignID int64 `json:"campaign_id"`
 }

@@ -49,7 +49,7 @@ func (w *world) unfinishedJobs() (map[string]int, int) {
 }
 
 // campaign8Ends gives campaign 8 (a lifetime budget) the end date network_a
-// requires with one (CONTRACT §20.7: without it the campaign needs setup).
+// requires with one (without it the campaign needs setup).
 func (w *world) campaign8Ends() {
 	w.t.Helper()
 	if _, err := w.pool.Exec(context.Background(), `UPDATE campaign SET end_date = $1 WHERE id = 8`, w.endDate); err != nil {
@@ -57,7 +57,7 @@ func (w *world) campaign8Ends() {
 	}
 }
 
-// CONTRACT §16: at most one unit of work per campaign is pending or running
+// At most one unit of work per campaign is pending or running
 // at a time. A cycle enqueued twice before anything runs inserts its jobs
 // once; a cycle whose campaigns overrun the interval (network_a answers
 // each request after 3 s, the interval is 1 s, the shortest River's unique
@@ -311,7 +311,7 @@ func failedUnavailableOnly(t *testing.T, err error, what string, want ...int64) 
 	}
 }
 
-// CONTRACT §14 and §20.8: a throttled ad account stops the calls on that
+// A throttled ad account stops the calls on that
 // account only; the other users' accounts go on. Ana (act_1) and Bob (act_5)
 // each have their own ad account.
 func TestEngineThrottledAccountOthersServed(t *testing.T) {

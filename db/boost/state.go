@@ -13,7 +13,7 @@ import (
 	"adboost/db"
 )
 
-// The engine states of a campaign (CONTRACT §17), answered in `engine` on
+// The engine states of a campaign, answered in `engine` on
 // every BoostedPage.
 const (
 	StateWaiting         = "waiting"
@@ -30,7 +30,7 @@ const (
 )
 
 // precedence orders the states a campaign's work may find at once: the
-// campaign is in the highest (CONTRACT §20: pausing first, waiting last).
+// campaign is in the highest (pausing first, waiting last).
 var precedence = map[string]int{
 	StatePausing: 11, StateSpendCapReached: 10, StatePaused: 9, StateTokenRefused: 8, StatePageLost: 7,
 	StateNoAdAccount: 6, StateNeedsSetup: 5, StateThrottled: 4, StateRefused: 3, StateRunning: 2, StateWaiting: 1,

@@ -1,6 +1,6 @@
 package boost_test
 
-// The engine's states of CONTRACT §17 and §20, end to end: what a cycle (or
+// The engine's states, end to end: what a cycle (or
 // a pause, or the API) finds is answered as `engine` on the BoostedPage,
 // recorded in the history on each change of state, and mailed to the user
 // (one mail per user per cycle, never the same campaign and state twice in
@@ -223,7 +223,7 @@ func (w *world) stCreates(postID string) int {
 	return n
 }
 
-// stParse parses a TIME of the interface (§4: "YYYY-MM-DD HH:MM:SS", UTC).
+// stParse parses a TIME of the interface ("YYYY-MM-DD HH:MM:SS", UTC).
 func (w *world) stParse(s string) time.Time {
 	w.t.Helper()
 	t, err := time.Parse(time.DateTime, s)
@@ -467,7 +467,7 @@ func TestEngineStatePageLost(t *testing.T) {
 
 // A user without an active ad account: `no_ad_account` (one mail), and
 // nothing made on network_a; an active account brings the campaign back.
-// An ad account that stops being active after the first boost (§20.9) is
+// An ad account that stops being active after the first boost is
 // `no_ad_account` too, not mailed again within 24 hours.
 func TestEngineStateNoAdAccount(t *testing.T) {
 	w := newWorld(t)
@@ -718,7 +718,7 @@ func TestEngineStateThrottled(t *testing.T) {
 	}
 }
 
-// One state at a time, by precedence (§20.6): the page lost wins over a
+// One state at a time, by precedence: the page lost wins over a
 // missing setup (and shows until the page is back); a campaign that never
 // ran on network_a, deactivated, is `paused` whatever is wrong with the
 // user's token.
@@ -746,7 +746,7 @@ func TestEngineStatePrecedence(t *testing.T) {
 	w.stExpect(7, "token_refused", "network_a refused the user's token: sign in again with network_a")
 }
 
-// CONTRACT §17: a campaign deactivated while its user's token is refused
+// A campaign deactivated while its user's token is refused
 // stays `pausing` across cycles, with that reason (not token_refused), and
 // no pause reaches network_a; the other campaign is token_refused (one
 // mail, listing it only). The sign-in that stores a working token lets the

@@ -23,7 +23,7 @@ type sourceRow struct {
 	NetworkBName    string `json:"network_b_name"`
 	NetworkBPicture string `json:"network_b_picture"`
 	// AccessToken is the page's network_a token, stored sealed with the
-	// import's TokenCipher (CONTRACT §14); absent keeps the stored one.
+	// import's TokenCipher; absent keeps the stored one.
 	AccessToken string `json:"access_token"`
 }
 

@@ -947,7 +947,7 @@ type BoostedPage struct {
 	// EndDate An addition to the spec. The last day the campaign runs, `YYYY-MM-DD`; empty when it runs until stopped.
 	EndDate string `json:"end_date"`
 
-	// Engine What the boosting engine (CONTRACT §14) is doing with the campaign, and what, if anything, the user should do. Each change of `state` adds an `engine` entry to the campaign's history. Entering `token_refused`, `page_lost`, `no_ad_account`, `needs_setup`, `refused` or `spend_cap_reached`, or staying `pausing` for 10 minutes, also sends the user an e-mail (one a cycle listing the campaigns, never about the same campaign and state twice in 24 hours).
+	// Engine What the boosting engine is doing with the campaign, and what, if anything, the user should do. Each change of `state` adds an `engine` entry to the campaign's history. Entering `token_refused`, `page_lost`, `no_ad_account`, `needs_setup`, `refused` or `spend_cap_reached`, or staying `pausing` for 10 minutes, also sends the user an e-mail (one a cycle listing the campaigns, never about the same campaign and state twice in 24 hours).
 	//
 	//
 	// Examples: {"checked_at":"2026-11-25 16:00:00","message":"","since":"2026-11-20 10:05:00","state":"running"}, {"checked_at":"2026-11-25 16:00:00","message":"promoted_object: a CONVERSIONS campaign needs the object it promotes","since":"2026-11-25 16:00:00","state":"needs_setup"}
@@ -1081,7 +1081,7 @@ type Budget0 = string
 // Budget1 defines model for Budget.1.
 type Budget1 = float64
 
-// CampaignEngine What the boosting engine (CONTRACT §14) is doing with the campaign, and what, if anything, the user should do. Each change of `state` adds an `engine` entry to the campaign's history. Entering `token_refused`, `page_lost`, `no_ad_account`, `needs_setup`, `refused` or `spend_cap_reached`, or staying `pausing` for 10 minutes, also sends the user an e-mail (one a cycle listing the campaigns, never about the same campaign and state twice in 24 hours).
+// CampaignEngine What the boosting engine is doing with the campaign, and what, if anything, the user should do. Each change of `state` adds an `engine` entry to the campaign's history. Entering `token_refused`, `page_lost`, `no_ad_account`, `needs_setup`, `refused` or `spend_cap_reached`, or staying `pausing` for 10 minutes, also sends the user an e-mail (one a cycle listing the campaigns, never about the same campaign and state twice in 24 hours).
 //
 // Examples: {"checked_at":"2026-11-25 16:00:00","message":"","since":"2026-11-20 10:05:00","state":"running"}, {"checked_at":"2026-11-25 16:00:00","message":"promoted_object: a CONVERSIONS campaign needs the object it promotes","since":"2026-11-25 16:00:00","state":"needs_setup"}
 type CampaignEngine struct {
@@ -1099,7 +1099,7 @@ type CampaignEngine struct {
 	// Examples: 2026-01-02 10:00:00
 	Since DateTime `json:"since"`
 
-	// State The engine's state of a campaign (CONTRACT §17), and what the user
+	// State The engine's state of a campaign, and what the user
 	// should do about it:
 	//
 	// | state | meaning | what to do |
@@ -1119,7 +1119,7 @@ type CampaignEngine struct {
 	// One state at a time: when several hold, the campaign is in the first
 	// of `pausing`, `spend_cap_reached`, `paused`, `token_refused`,
 	// `page_lost`, `no_ad_account`, `needs_setup`, `throttled`, `refused`,
-	// `running`, `waiting` (CONTRACT §20.6). `refused`, `needs_setup` and
+	// `running`, `waiting`. `refused`, `needs_setup` and
 	// the token states are looked at again every cycle and left when their
 	// cause is gone. A campaign the engine has never looked at is `waiting`
 	// when active, else `paused`.
@@ -1155,7 +1155,7 @@ type DateTime = string
 // Examples: 2030-12-31
 type EndDate = string
 
-// EngineState The engine's state of a campaign (CONTRACT §17), and what the user
+// EngineState The engine's state of a campaign, and what the user
 // should do about it:
 //
 // | state | meaning | what to do |
@@ -1175,7 +1175,7 @@ type EndDate = string
 // One state at a time: when several hold, the campaign is in the first
 // of `pausing`, `spend_cap_reached`, `paused`, `token_refused`,
 // `page_lost`, `no_ad_account`, `needs_setup`, `throttled`, `refused`,
-// `running`, `waiting` (CONTRACT §20.6). `refused`, `needs_setup` and
+// `running`, `waiting`. `refused`, `needs_setup` and
 // the token states are looked at again every cycle and left when their
 // cause is gone. A campaign the engine has never looked at is `waiting`
 // when active, else `paused`.
@@ -1221,7 +1221,7 @@ type GeoTypeFilter string
 // Examples: #gym
 type Hashtag = string
 
-// HistoryEntry One thing that happened to a campaign. `details` depends on `action`: the campaign's initial values for `created`, `{field: {old, new}}` of each changed field for `updated`, `{active: {old, new}}` for `activated` and `deactivated`, the source for `deleted`. The boosting engine (CONTRACT §14, §17) writes the rest: the post with its network_a ad for `boosted` (each time it boosts one of the source's posts), the new state and its message for `engine` (each change of the campaign's `engine.state`), the post and network_a's message for `post_refused` (network_a refused to boost the post itself: deleted, or not boostable; it is not tried again), and the post, its ad and the reason for `post_stopped` (the ad was deleted, archived or disapproved on network_a, or the post is gone there: the post's boosting stopped, and resuming the campaign does not bring it back).
+// HistoryEntry One thing that happened to a campaign. `details` depends on `action`: the campaign's initial values for `created`, `{field: {old, new}}` of each changed field for `updated`, `{active: {old, new}}` for `activated` and `deactivated`, the source for `deleted`. The boosting engine writes the rest: the post with its network_a ad for `boosted` (each time it boosts one of the source's posts), the new state and its message for `engine` (each change of the campaign's `engine.state`), the post and network_a's message for `post_refused` (network_a refused to boost the post itself: deleted, or not boostable; it is not tried again), and the post, its ad and the reason for `post_stopped` (the ad was deleted, archived or disapproved on network_a, or the post is gone there: the post's boosting stopped, and resuming the campaign does not bring it back).
 type HistoryEntry struct {
 	Action HistoryEntryAction `json:"action"`
 

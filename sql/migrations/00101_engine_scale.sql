@@ -1,4 +1,4 @@
--- The boosting engine at scale (CONTRACT §16).
+-- The boosting engine at scale.
 --
 -- Rate limits: network_a asks for pauses in four scopes (the application, a
 -- user, a page or network_b account, an ad account). Each pause is kept

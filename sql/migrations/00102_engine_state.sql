@@ -1,4 +1,4 @@
--- Spend safety and the engine's state, visible (CONTRACT §14, §17, §20).
+-- Spend safety and the engine's state, visible.
 --
 -- Money goes to network_a in the ad account currency's offset unit, which
 -- is network_a's own table, not ISO 4217's minor units: the amount as is for

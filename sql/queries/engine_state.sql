@@ -1,5 +1,4 @@
--- Each campaign's engine state, its history entries and the mails about it
--- (CONTRACT §17, §20).
+-- Each campaign's engine state, its history entries and the mails about it.
 
 -- name: EngineStateSet :one
 -- Records the state the engine found a campaign in (@state, @message) and

@@ -1,4 +1,4 @@
--- The statistics of the engine's ads (CONTRACT §14, §16).
+-- The statistics of the engine's ads.
 
 -- name: NetworkAAdInsightSync :one
 -- Writes what network_a answered for the campaign's ads (@insights: a JSON

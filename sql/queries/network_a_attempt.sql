@@ -1,5 +1,5 @@
 -- The engine's create calls on network_a, each recorded (and committed)
--- before the call: no duplicate campaigns, ad sets or ads (CONTRACT §14).
+-- before the call: no duplicate campaigns, ad sets or ads.
 
 -- name: NetworkAAttemptBegin :one
 -- Records that the engine is about to create an object (@kind, @post_id 0

@@ -1,4 +1,4 @@
--- What the engine made on network_a for each campaign (CONTRACT §14).
+-- What the engine made on network_a for each campaign.
 
 -- name: NetworkACampaignStart :exec
 -- The first boost of a campaign: remembers the ad account it uses and that

@@ -1,4 +1,4 @@
--- The pauses network_a asked for (CONTRACT §14, §16): no call in a scope
+-- The pauses network_a asked for: no call in a scope
 -- until its time.
 
 -- name: NetworkAThrottleRecord :exec
