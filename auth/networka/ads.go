@@ -149,42 +149,15 @@ func (a reachAnswer) value() int64 {
 // Create makes a campaign, ad set or ad (kind) in the ad account of s and
 // answers its id (user token).
 func (c *Client) Create(ctx context.Context, token, kind string, body map[string]any, s Scope) (string, error) {
-	var created struct {
-		ID string `json:"id"`
-	}
-	cl := call{method: http.MethodPost, path: "/" + url.PathEscape(s.AdAccount) + "/" + kind + "s", body: body, token: token, scope: s}
-	if err := c.do(ctx, cl, &created); err != nil {
-		return "", err
-	}
-	if created.ID == "" {
-		return "", fmt.Errorf("%w: %s answered no id", ErrUnavailable, cl.what())
-	}
-	return created.ID, nil
+	ids, errs := c.CreateMany(ctx, token, kind, []map[string]any{body}, s)
+	return ids[0], errs[0]
 }
 
 // Find answers the id of the campaign, ad set or ad (kind) of the ad
 // account of s named name, if network_a has one (user token).
 func (c *Client) Find(ctx context.Context, token, kind, name string, s Scope) (string, bool, error) {
-	filter, _ := json.Marshal([]map[string]string{{"field": "name", "operator": "EQUAL", "value": name}})
-	var found struct {
-		Data []struct {
-			ID   string `json:"id"`
-			Name string `json:"name"`
-		} `json:"data"`
-	}
-	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(s.AdAccount) + "/" + kind + "s", query: url.Values{
-		"fields":    {"id,name,status"},
-		"filtering": {string(filter)},
-	}, token: token, scope: s}
-	if err := c.do(ctx, cl, &found); err != nil {
-		return "", false, err
-	}
-	for _, o := range found.Data {
-		if o.Name == name && o.ID != "" {
-			return o.ID, true, nil
-		}
-	}
-	return "", false, nil
+	ids, errs := c.FindMany(ctx, token, kind, []string{name}, s)
+	return ids[0], ids[0] != "", errs[0]
 }
 
 // CreateMany makes several objects of a kind in the ad account of s at

@@ -189,11 +189,8 @@ type answer struct {
 // not network_a's protocol is an error (see the package doc); the pauses
 // an answer asks for are recorded.
 func (c *Client) do(ctx context.Context, cl call, out any) error {
-	if err := CheckToken(cl.token); err != nil {
+	if err := c.sendable(cl); err != nil {
 		return err
-	}
-	if th := c.throttles.Check(cl.scope); th != nil && !cl.urgent {
-		return fmt.Errorf("%s: %w", cl.what(), th)
 	}
 	if c.batch == nil {
 		a, err := c.exchange(ctx, cl.method, c.endpoint(cl.path, cl.query), cl.token, cl.body)
@@ -221,12 +218,8 @@ func (c *Client) doMany(ctx context.Context, calls []call, outs []any) []error {
 	}
 	queued := make([]*pending, len(calls))
 	for i, cl := range calls {
-		if err := CheckToken(cl.token); err != nil {
+		if err := c.sendable(cl); err != nil {
 			errs[i] = err
-			continue
-		}
-		if th := c.throttles.Check(cl.scope); th != nil {
-			errs[i] = fmt.Errorf("%s: %w", cl.what(), th)
 			continue
 		}
 		p, err := c.batch.enqueue(ctx, cl)
@@ -243,6 +236,18 @@ func (c *Client) doMany(ctx context.Context, calls []call, outs []any) []error {
 		}
 	}
 	return errs
+}
+
+// sendable tells why a call is not sent: a token that cannot be one, or a
+// pause of its scope (which a pause of a campaign ignores).
+func (c *Client) sendable(cl call) error {
+	if err := CheckToken(cl.token); err != nil {
+		return err
+	}
+	if th := c.throttles.Check(cl.scope); th != nil && !cl.urgent {
+		return fmt.Errorf("%s: %w", cl.what(), th)
+	}
+	return nil
 }
 
 // finish turns the outcome of an exchange into the call's result.

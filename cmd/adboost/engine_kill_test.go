@@ -19,10 +19,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"adboost/auth"
 	"adboost/auth/networkafake"
-	"adboost/db/dataset"
-	"adboost/db/dbtest"
 )
 
 // killPosts is how many posts of page 456 campaign 7 boosts in
@@ -35,9 +32,6 @@ const killPosts = 12
 // and the environment of the binary.
 func killWorld(t *testing.T) (*networkafake.Fake, *atomic.Int64, *pgxpool.Pool, map[string]string) {
 	t.Helper()
-	ctx := context.Background()
-	url := dbtest.NewURL(t)
-	pool := dbtest.NewPool(t, url)
 	fake := networkafake.New()
 	inflight := &atomic.Int64{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -46,40 +40,12 @@ func killWorld(t *testing.T) (*networkafake.Fake, *atomic.Int64, *pgxpool.Pool, 
 		fake.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	fake.AddUser(networkafake.User{
-		Token: "ana-token", ID: "5001", FirstName: "Ana", Email: "ana@example.com",
-		Pages:      []networkafake.Page{{ID: "456", Name: "Gym", Token: "page-token", Followers: 10}},
-		AdAccounts: []networkafake.AdAccount{{ID: "act_1", Status: 1, Currency: "EUR"}},
-	})
 	for i := 1; i <= killPosts; i++ {
 		fake.AddPost("456", networkafake.Post{ID: fmt.Sprintf("456_%d", i), Message: fmt.Sprintf("#gym day %d", i),
 			Created: time.Now().Add(-time.Duration(i) * 10 * time.Minute)})
 	}
-	err := dataset.Load(ctx, pool, strings.NewReader(`{
-  "users": [{"id": 100, "email": "ana@example.com"}],
-  "sources": [{"id": 456, "user_id": 100, "platform": "network_a", "name": "Gym"}],
-  "boosted_pages": [
-    {"id": 7, "user_id": 100, "page_id": 456, "campaign_budget_value": "20.00", "hashtag": "#gym"},
-    {"id": 9, "user_id": 100, "page_id": 456, "campaign_budget_value": "5.00", "hashtag": "#nothing"}
-  ]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cipher, err := auth.NewTokenCipher(engineKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	user, _ := cipher.Seal("ana-token")
-	page, _ := cipher.Seal("page-token")
-	if _, err := pool.Exec(ctx, `UPDATE app_user SET network_a_token = $1 WHERE id = 100`, user); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pool.Exec(ctx, `UPDATE source SET access_token = $1 WHERE id = 456`, page); err != nil {
-		t.Fatal(err)
-	}
-	return fake, inflight, pool, map[string]string{
-		"DATABASE_URL": url, "NETWORK_A_API_URL": srv.URL + "/v19.0", "TOKEN_ENCRYPTION_KEY": engineKey,
-	}
+	pool, env := seedEngineWorld(t, fake, srv.URL+"/v19.0")
+	return fake, inflight, pool, env
 }
 
 // adAttempts answers the states of campaign 7's ad attempts, as

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"adboost/auth"
 	"adboost/auth/networkafake"
 	"adboost/db/dataset"
@@ -29,16 +31,26 @@ var engineKey = base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{9}, 32))
 // post; it answers the environment of the binary.
 func engineWorld(t *testing.T) (*networkafake.Fake, map[string]string) {
 	t.Helper()
+	fake, fakeURL := networkafake.Start(t)
+	fake.AddPost("456", networkafake.Post{ID: "456_1", Message: "#gym today", Created: time.Now().Add(-time.Hour)})
+	_, env := seedEngineWorld(t, fake, fakeURL)
+	return fake, env
+}
+
+// seedEngineWorld makes the database of engineWorld (Ana, her page 456,
+// campaigns 7 #gym and 9 #nothing, her sealed tokens), adds Ana to fake, and
+// answers the database and the environment of the binary with fakeURL as
+// network_a.
+func seedEngineWorld(t *testing.T, fake *networkafake.Fake, fakeURL string) (*pgxpool.Pool, map[string]string) {
+	t.Helper()
 	ctx := context.Background()
 	url := dbtest.NewURL(t)
 	pool := dbtest.NewPool(t, url)
-	fake, fakeURL := networkafake.Start(t)
 	fake.AddUser(networkafake.User{
 		Token: "ana-token", ID: "5001", FirstName: "Ana", Email: "ana@example.com",
 		Pages:      []networkafake.Page{{ID: "456", Name: "Gym", Token: "page-token", Followers: 10}},
 		AdAccounts: []networkafake.AdAccount{{ID: "act_1", Status: 1, Currency: "EUR"}},
 	})
-	fake.AddPost("456", networkafake.Post{ID: "456_1", Message: "#gym today", Created: time.Now().Add(-time.Hour)})
 	err := dataset.Load(ctx, pool, strings.NewReader(`{
   "users": [{"id": 100, "email": "ana@example.com"}],
   "sources": [{"id": 456, "user_id": 100, "platform": "network_a", "name": "Gym"}],
@@ -61,7 +73,7 @@ func engineWorld(t *testing.T) (*networkafake.Fake, map[string]string) {
 	if _, err := pool.Exec(ctx, `UPDATE source SET access_token = $1 WHERE id = 456`, page); err != nil {
 		t.Fatal(err)
 	}
-	return fake, map[string]string{
+	return pool, map[string]string{
 		"DATABASE_URL": url, "NETWORK_A_API_URL": fakeURL, "TOKEN_ENCRYPTION_KEY": engineKey,
 	}
 }

@@ -100,7 +100,7 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		switch {
 		case !ok || b.State != "pending":
 		case b.InFlight:
-			failed = cmp(failed, fmt.Errorf("%w: the create of ad %s may still be on its way", networka.ErrUnavailable, a.Name))
+			failed = keepFirst(failed, fmt.Errorf("%w: the create of ad %s may still be on its way", networka.ErrUnavailable, a.Name))
 			delete(state, a.PostID)
 		case b.Tries > 1:
 			lookups = append(lookups, a)
@@ -118,7 +118,7 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 			case errs[i] != nil:
 				// Whatever network_a answered to the look-up, it says nothing
 				// about the create: try again later, never give the ad up.
-				failed = cmp(failed, fmt.Errorf("%w: looking up ad %s: %w", networka.ErrUnavailable, a.Name, errs[i]))
+				failed = keepFirst(failed, fmt.Errorf("%w: looking up ad %s: %w", networka.ErrUnavailable, a.Name, errs[i]))
 				found[a.PostID] = "?"
 			case ids[i] != "":
 				w.log.Info("engine: found what an interrupted attempt created", "kind", "ad", "name", a.Name, "id", ids[i])
@@ -178,7 +178,7 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 				withdrawn = append(withdrawn, a.PostID)
 			default:
 				w.out.blocked(err)
-				failed = cmp(failed, err)
+				failed = keepFirst(failed, err)
 				if networka.Settled(err) {
 					answered = append(answered, a.PostID)
 				}
@@ -222,9 +222,9 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 	return failed
 }
 
-// cmp keeps the first error, preferring a refused token (which the caller
-// acts on) to any other.
-func cmp(first, next error) error {
+// keepFirst keeps the first error, preferring a refused token (which the
+// caller acts on) to any other.
+func keepFirst(first, next error) error {
 	if first == nil || (networka.TokenRefused(next) && !networka.TokenRefused(first)) {
 		return next
 	}

@@ -238,17 +238,7 @@ func TestEngineAdCreateRateLimitedIsRetried(t *testing.T) {
 func TestEngineFindFailureIsRetried(t *testing.T) {
 	w := newWorld(t)
 	w.post("1", "#gym", time.Hour, 0)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	w.fake.AfterCreate(func(o networkafake.Object) {
-		if o.Kind == "ad" {
-			cancel()
-		}
-	})
-	if err := w.engine.Campaign(ctx, 7); !errors.Is(err, context.Canceled) {
-		t.Fatalf("interrupted work: %v", err)
-	}
-	w.fake.AfterCreate(nil)
+	w.interrupted("ad")
 	w.landed()
 
 	for _, answer := range []networkafake.Error{
@@ -281,17 +271,7 @@ func TestEngineFindFailureIsRetried(t *testing.T) {
 func TestEngineFoundAdSetGetsSavedChanges(t *testing.T) {
 	w := newWorld(t)
 	w.post("1", "#gym", time.Hour, 0)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	w.fake.AfterCreate(func(o networkafake.Object) {
-		if o.Kind == "adset" {
-			cancel()
-		}
-	})
-	if err := w.engine.Campaign(ctx, 7); !errors.Is(err, context.Canceled) {
-		t.Fatalf("interrupted work: %v", err)
-	}
-	w.fake.AfterCreate(nil)
+	w.interrupted("adset")
 	w.landed()
 	if got := w.object("adset", "adboost-7").Fields["daily_budget"]; fmt.Sprint(got) != "2000" {
 		t.Fatalf("ad set created with daily_budget %v, want 2000", got)

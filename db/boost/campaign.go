@@ -185,7 +185,7 @@ func (w *work) delivery(ctx context.Context, ads []networka.Ad, seen []int64, po
 	if !stopped {
 		return nil
 	}
-	arg, err := jsonMarshal(status)
+	arg, err := json.Marshal(status)
 	if err != nil {
 		return err
 	}

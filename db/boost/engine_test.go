@@ -313,25 +313,13 @@ func TestEngineNoDuplicateAdAfterCrash(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			w := newWorld(t)
 			w.post("1", "#gym", time.Hour, 0)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			var once sync.Once
-			w.fake.AfterCreate(func(o networkafake.Object) {
-				if o.Kind == kind {
-					once.Do(cancel)
-				}
-			})
-			err := w.engine.Campaign(ctx, 7)
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("interrupted work: %v", err)
-			}
+			w.interrupted(kind)
 			if got := w.names(kind); got == "" {
 				t.Fatalf("network_a has no %s", kind)
 			}
 			if got := w.list(7); len(got) != 0 {
 				t.Fatalf("recorded before the commit: %v", got)
 			}
-			w.fake.AfterCreate(nil)
 			// Right after, the create may still be on its way (its batch
 			// outlives the work): it is neither looked up nor made again.
 			w.fake.ClearRequests()

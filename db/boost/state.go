@@ -117,11 +117,7 @@ var noticeLines = map[string]string{
 // state needing the user since the last mail (EngineNoticeMail). The cycle
 // calls it once.
 func (e *Engine) SendNotices(ctx context.Context) (int64, error) {
-	lines := map[string]string{}
-	for k, v := range noticeLines {
-		lines[k] = v
-	}
-	arg, err := jsonMarshal(lines)
+	arg, err := json.Marshal(noticeLines)
 	if err != nil {
 		return 0, err
 	}
@@ -132,6 +128,3 @@ func (e *Engine) SendNotices(ctx context.Context) (int64, error) {
 		Outro:   "Each campaign's state is shown in the dashboard. This mail is sent once per campaign and state in 24 hours.",
 	})
 }
-
-// jsonMarshal is json.Marshal as a statement's parameter.
-func jsonMarshal(v any) (json.RawMessage, error) { return json.Marshal(v) }

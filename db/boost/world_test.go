@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -178,6 +179,25 @@ func (w *world) post(id, message string, age time.Duration, reach int) {
 		Permalink: "https://net-a.example/456/posts/" + id, Picture: "https://img.example/" + id + ".jpg",
 		OrganicReach: reach,
 	})
+}
+
+// interrupted runs campaign 7's work and ends it right after network_a
+// created its first object of kind, before the engine heard back: the
+// answer is lost.
+func (w *world) interrupted(kind string) {
+	w.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var once sync.Once
+	w.fake.AfterCreate(func(o networkafake.Object) {
+		if o.Kind == kind {
+			once.Do(cancel)
+		}
+	})
+	defer w.fake.AfterCreate(nil)
+	if err := w.engine.Campaign(ctx, 7); !errors.Is(err, context.Canceled) {
+		w.t.Fatalf("interrupted work: %v", err)
+	}
 }
 
 // landed ends the window in which the creates sent before may still be on
