@@ -469,6 +469,9 @@ func TestBoostedPageSaveRefused(t *testing.T) {
 		{"hashtag with punctuation", map[string]any{"hashtag": "#gym!"}, []string{"hashtag", "one tag"}},
 		{"interest name with NUL", map[string]any{"targeting": interest(map[string]any{"interests": []any{map[string]any{"id": "1", "name": "a\u0000"}}})}, []string{"interests[0].name"}},
 		{"active not a bool", map[string]any{"active": "maybe"}, []string{"active"}},
+		{"promoted_object a string", map[string]any{"promoted_object": "pixel"}, []string{"promoted_object", "object"}},
+		{"promoted_object an array", map[string]any{"promoted_object": []any{"1"}}, []string{"promoted_object", "object"}},
+		{"promoted_object too large", map[string]any{"promoted_object": map[string]any{"x": strings.Repeat("a", 9000)}}, []string{"promoted_object", "8192"}},
 		{"malformed JSON", `{"budget": "5.00", "targeting": {`, []string{"malformed"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -489,6 +492,55 @@ func TestBoostedPageSaveRefused(t *testing.T) {
 	if n := e.sqlInt("SELECT count(*) FROM campaign_history WHERE campaign_id = 1 AND action <> 'created'"); n != 0 {
 		t.Fatalf("%d history entries written by refused saves", n)
 	}
+}
+
+// promoted_object (for CONVERSIONS and APP_INSTALLS campaigns) is kept as
+// sent, answered on the BoostedPage, recorded in the history, and kept by a
+// save that leaves it out. A lifetime budget needs an end date: a save that
+// would leave one without is 400 naming end_date, and writes nothing.
+func TestBoostedPagePromotedObjectAndLifetimeEndDate(t *testing.T) {
+	e := newEnv(t)
+	e.loadCampaigns()
+	ana := e.token(100)
+	promoted := map[string]any{"pixel_id": "1234567890", "custom_event_type": "PURCHASE"}
+	var ok bool
+	e.post("/v1/boosted-pages/save/1", ana, map[string]any{"promoted_object": promoted}).ok(&ok)
+	e.post("/v1/boosted-pages/save/1", ana, map[string]any{"budget": "12.00"}).ok(&ok)
+	var page map[string]any
+	e.get("/v1/boosted-pages/detail/1", ana).ok(&page)
+	if !reflect.DeepEqual(page["promoted_object"], promoted) {
+		t.Fatalf("promoted_object = %v, want %v", page["promoted_object"], promoted)
+	}
+	h := history(t, e, ana, 1)
+	if got := actions(h); !reflect.DeepEqual(got, []string{"updated", "updated", "created"}) {
+		t.Fatalf("history = %v", got)
+	}
+	if !reflect.DeepEqual(h[1]["details"], map[string]any{"promoted_object": map[string]any{"old": nil, "new": promoted}}) {
+		t.Fatalf("history of the promoted object = %v", h[1]["details"])
+	}
+	var created map[string]any
+	e.post("/v1/boosted-pages/create", ana, map[string]any{
+		"preset_id": "1", "page_id": "456", "budget": "10", "promoted_object": promoted,
+	}).ok(&created)
+	if !reflect.DeepEqual(created["promoted_object"], promoted) {
+		t.Fatalf("created promoted_object = %v", created["promoted_object"])
+	}
+	e.post("/v1/boosted-pages/create", ana, map[string]any{
+		"preset_id": "1", "page_id": "456", "budget": "10", "promoted_object": "x",
+	}).fails(http.StatusBadRequest, "bad_request", "promoted_object")
+
+	// Campaign 2 has a lifetime budget and no end date.
+	before := e.get("/v1/boosted-pages/detail/2", ana).body
+	entries := len(history(t, e, ana, 2))
+	e.post("/v1/boosted-pages/save/2", ana, map[string]any{"budget": "99.00"}).
+		fails(http.StatusBadRequest, "bad_request", "end_date is required: the campaign has a lifetime budget")
+	if after := e.get("/v1/boosted-pages/detail/2", ana).body; string(after) != string(before) {
+		t.Fatalf("a refused save changed the campaign:\nbefore %s\nafter  %s", before, after)
+	}
+	if n := len(history(t, e, ana, 2)); n != entries {
+		t.Fatalf("a refused save wrote history: %d entries, want %d", n, entries)
+	}
+	e.post("/v1/boosted-pages/save/2", ana, map[string]any{"budget": "99.00", "end_date": daysFromToday(10)}).ok(&ok)
 }
 
 func TestBoostedPageCreate(t *testing.T) {
