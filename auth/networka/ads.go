@@ -117,14 +117,8 @@ func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Tim
 // PostReach answers a post's organic reach, post_impressions_unique (page
 // token; the post id as network_a gave it).
 func (c *Client) PostReach(ctx context.Context, token, postID string, s Scope) (int64, error) {
-	var answer reachAnswer
-	err := c.do(ctx, reachCall(token, postID, s), &answer)
-	return answer.value(), err
-}
-
-func reachCall(token, postID string, s Scope) call {
-	return call{method: http.MethodGet, path: "/" + url.PathEscape(postID) + "/insights",
-		query: url.Values{"metric": {"post_impressions_unique"}}, token: token, scope: s}
+	reach, errs := c.PostReaches(ctx, token, []string{postID}, s)
+	return reach[0], errs[0]
 }
 
 // reachAnswer is the answer of a post's insights.
@@ -137,9 +131,10 @@ type reachAnswer struct {
 	} `json:"data"`
 }
 
-func (a reachAnswer) value() int64 {
+// value is the newest value of the metric.
+func (a reachAnswer) value(metric string) int64 {
 	for _, d := range a.Data {
-		if d.Name == "post_impressions_unique" && len(d.Values) > 0 {
+		if d.Name == metric && len(d.Values) > 0 {
 			return d.Values[len(d.Values)-1].Value
 		}
 	}
@@ -219,17 +214,23 @@ func (c *Client) FindMany(ctx context.Context, token, kind string, names []strin
 // PostReaches answers the organic reach of several posts of a page at once
 // (page token), in order.
 func (c *Client) PostReaches(ctx context.Context, token string, postIDs []string, s Scope) ([]int64, []error) {
-	calls := make([]call, len(postIDs))
-	answers := make([]reachAnswer, len(postIDs))
-	outs := make([]any, len(postIDs))
-	for i, id := range postIDs {
-		calls[i] = reachCall(token, id, s)
+	return c.reaches(ctx, token, postIDs, "post_impressions_unique", s)
+}
+
+// reaches asks the insights metric of each object at once, in order.
+func (c *Client) reaches(ctx context.Context, token string, ids []string, metric string, s Scope) ([]int64, []error) {
+	calls := make([]call, len(ids))
+	answers := make([]reachAnswer, len(ids))
+	outs := make([]any, len(ids))
+	for i, id := range ids {
+		calls[i] = call{method: http.MethodGet, path: "/" + url.PathEscape(id) + "/insights",
+			query: url.Values{"metric": {metric}}, token: token, scope: s}
 		outs[i] = &answers[i]
 	}
 	errs := c.doMany(ctx, calls, outs)
-	reach := make([]int64, len(postIDs))
-	for i := range postIDs {
-		reach[i] = answers[i].value()
+	reach := make([]int64, len(ids))
+	for i := range ids {
+		reach[i] = answers[i].value(metric)
 	}
 	return reach, errs
 }

@@ -1,21 +1,24 @@
 // Package networkafake is network_a in memory: the Graph-style API of
 // social sign-in (/me, /me/accounts) and of the boosting engine (pages, posts, post
-// insights, ad accounts, the Marketing API's campaigns, ad sets, ads and
-// their insights, batches, usage headers), with the OAuth errors of a real
-// one. It is the one implementation of network_a's behaviour in the
-// repository: the http and engine tests drive it through HTTP, and
-// cmd/adboost-sandbox serves it.
+// insights, the network_b accounts linked to pages and their media, ad
+// accounts, the Marketing API's campaigns, ad sets, ads and their insights,
+// batches, usage headers), with the OAuth errors of a real one. It is the
+// one implementation of network_a's behaviour in the repository: the http
+// and engine tests drive it through HTTP, and cmd/adboost-sandbox serves it.
 //
 // A Fake is an http.Handler and safe for concurrent use. It answers under
 // any "/vNN.N" path prefix or none. Tokens are checked as network_a checks
 // them: a user's token on /me, /me/accounts and the ad-account calls, a
 // page's token (the access_token of /me/accounts) on the calls about the page
-// and its posts.
+// and its posts, and about the network_b account linked to the page and its
+// media.
 //
 // The calls it answers:
 //   - GET /me, /me/accounts (paged, see SetAccountsPageSize), /me/adaccounts;
 //   - GET /{page_id}, /{page_id}/posts (newest first, paged, with since),
 //     /{post_id}/insights?metric=post_impressions_unique;
+//   - GET /{network_b_id} (followers_count), /{network_b_id}/media (newest
+//     first, paged, with since), /{media_id}/insights?metric=reach;
 //   - GET and POST /act_X/campaigns|adsets|ads (lists, with filtering on the
 //     name, and creates), GET and POST /{object_id} (fields, effective_status;
 //     updates), GET /{ad_id}/insights, GET
@@ -30,7 +33,12 @@
 // POST_ENGAGEMENT are refused); an ad set with lifetime_budget and no
 // end_time, with optimization_goal OFFSITE_CONVERSIONS or APP_INSTALLS and no
 // promoted_object (a JSON object), or with bid_strategy COST_CAP or
-// LOWEST_COST_WITH_BID_CAP and no bid_amount. An update of an ad set that
+// LOWEST_COST_WITH_BID_CAP and no bid_amount; an ad whose creative is not
+// one existing post (object_story_id) or one existing media of the network_b
+// account it names (source_instagram_media_id with instagram_user_id), an ad
+// of network_b media in an ad set whose targeting.publisher_platforms leaves
+// out "network_b", and an ad of a network_a post in an ad set whose
+// publisher_platforms is network_b alone. An update of an ad set that
 // touches these fields is refused alike when it would leave the ad set
 // breaking one of these rules (one that touches none of them, a pause say,
 // passes), and so is an update of a campaign to another objective outside
@@ -38,9 +46,11 @@
 // payment method (SetPaymentMethod) answers code 200.
 //
 // The world is set up with AddUser, UpdateUser, AddPost, DeletePost,
-// SetFollowers, SetOrganicReach, SetAdInsights, SetAdReview,
-// SetObjectStatus and SetPaymentMethod, read back with Posts, Objects and
-// State, and saved and restored whole with State and SetState. Switches make it fail the ways a
+// AddMedia, DeleteMedia, SetFollowers (of a page or a network_b account),
+// SetOrganicReach, SetMediaReach, SetMediaCounts, SetAdInsights,
+// SetAdReview, SetObjectStatus and SetPaymentMethod, read back with Posts,
+// MediaOf, Objects and State, and saved and restored whole with State and
+// SetState. Switches make it fail the ways a
 // network does: for every request SetDown, SetFault and SetDelay (a batch is
 // one request); for chosen calls FailCalls, ExpireToken, ThrottleAccount;
 // SetAccountUsage adds network_a's usage header; SetAccountsPaging breaks
@@ -75,8 +85,12 @@ type Page struct {
 	B                        *AccountB
 }
 
-// AccountB is a network_b account linked to a page.
-type AccountB struct{ ID, Username, Picture string }
+// AccountB is a network_b account linked to a page. Its calls and its
+// media's are made with the page's token.
+type AccountB struct {
+	ID, Username, Picture string
+	Followers             int // followers_count of GET /{network_b_id}
+}
 
 // AdAccount is an ad account of the user (/me/adaccounts).
 type AdAccount struct {
@@ -280,12 +294,15 @@ func (f *Fake) SetOrganicReach(postID string, reach int) {
 	}
 }
 
-// SetFollowers sets a page's followers_count.
-func (f *Fake) SetFollowers(pageID string, n int) {
+// SetFollowers sets the followers_count of a page or of a network_b
+// account linked to a page. An unknown id is left alone.
+func (f *Fake) SetFollowers(id string, n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if p, ok := f.pages[pageID]; ok {
+	if p, ok := f.pages[id]; ok {
 		p.Followers = n
+	} else if b, _, ok := f.accountB(id); ok {
+		b.Followers = n
 	}
 }
 

@@ -239,9 +239,14 @@ func (f *Fake) route(method string, seg []string, q url.Values, who caller, toke
 		return noObject(method, seg[0])
 	case method == http.MethodGet && len(seg) == 2 && seg[1] == "posts":
 		return f.pagePostsAnswer(who, seg[0], q, token, base)
+	case method == http.MethodGet && len(seg) == 2 && seg[1] == "media":
+		return f.accountMediaAnswer(who, seg[0], q, token, base)
 	case method == http.MethodGet && len(seg) == 2 && seg[1] == "insights":
 		if _, ok := f.posts[seg[0]]; ok {
 			return f.postInsights(who, seg[0], q)
+		}
+		if _, ok := f.media[seg[0]]; ok {
+			return f.mediaInsights(who, seg[0], q)
 		}
 		return f.objectInsights(who, seg[0], q, token, base)
 	case method == http.MethodGet && len(seg) == 2 && seg[1] == "ads":
@@ -249,6 +254,11 @@ func (f *Fake) route(method string, seg []string, q url.Values, who caller, toke
 	case method == http.MethodGet && len(seg) == 1 && seg[0] != "":
 		if _, ok := f.byID[seg[0]]; ok {
 			return f.getObject(who, seg[0], q)
+		}
+		if _, isPage := f.pages[seg[0]]; !isPage {
+			if _, _, ok := f.accountB(seg[0]); ok {
+				return f.accountBAnswer(who, seg[0], q)
+			}
 		}
 		return f.page(who, seg[0], q)
 	case method == http.MethodPost && len(seg) == 1 && seg[0] != "":
@@ -393,10 +403,16 @@ func (f *Fake) pageAccess(who caller, method, pageID string) *answer {
 		return &a
 	}
 	if who.pageID != pageID {
-		a := graphError(http.StatusBadRequest, "OAuthException", 210, "(#210) A page access token is required to request this resource.")
+		a := pageTokenRequired()
 		return &a
 	}
 	return nil
+}
+
+// pageTokenRequired is network_a's answer to a read of a page, or of what
+// belongs to it, without that page's token.
+func pageTokenRequired() answer {
+	return graphError(http.StatusBadRequest, "OAuthException", 210, "(#210) A page access token is required to request this resource.")
 }
 
 func (f *Fake) page(who caller, pageID string, q url.Values) answer {
@@ -814,9 +830,8 @@ func (f *Fake) checkCreate(accountID, kind string, m map[string]any) *answer {
 			return fail("Param adset_id must be an ad set of this ad account")
 		}
 		creative, _ := m["creative"].(map[string]any)
-		story := str(creative, "object_story_id")
-		if _, ok := f.posts[story]; !ok {
-			return fail("Param creative.object_story_id must be the id of an existing post")
+		if a := f.checkCreative(creative, f.byID[str(m, "adset_id")]); a != nil {
+			return a
 		}
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 // switches (faults, delay, paging, hook, scripted failures, recording) and
 // the recorded requests, calls and counts are not part of it.
 type State struct {
-	Users     []User                  `json:"users"`                     // with each page's current followers
+	Users     []User                  `json:"users"`                     // with each page's and network_b account's current followers
 	Expired   []string                `json:"expired"`                   // expired tokens
 	Posts     map[string][]Post       `json:"posts"`                     // by page id, newest first
 	Objects   []Object                `json:"objects"`                   // in creation order
@@ -21,6 +21,8 @@ type State struct {
 	ObjectSeq int                     `json:"objectSeq"`                 // objects created so far
 	PostSeq   int                     `json:"postSeq"`                   // post ids made so far
 	NoPayment []string                `json:"noPaymentMethod,omitempty"` // ad accounts without a valid payment method (SetPaymentMethod), sorted
+	Media     map[string][]Media      `json:"media,omitempty"`           // by network_b account id, newest first; nil without any
+	MediaSeq  int                     `json:"mediaSeq,omitempty"`        // media ids made so far
 }
 
 // State answers a copy of the fake's world.
@@ -30,7 +32,7 @@ func (f *Fake) State() State {
 	s := State{Posts: map[string][]Post{}, Objects: []Object{},
 		Insights: maps.Clone(f.insights), Reviews: maps.Clone(f.reviews),
 		Usage: maps.Clone(f.usage), Throttles: maps.Clone(f.throttles),
-		ObjectSeq: f.objSeq, PostSeq: f.postSeq}
+		ObjectSeq: f.objSeq, PostSeq: f.postSeq, MediaSeq: f.mediaSeq}
 	tokens := make([]string, 0, len(f.users))
 	for t := range f.users {
 		tokens = append(tokens, t)
@@ -50,6 +52,14 @@ func (f *Fake) State() State {
 	for page, posts := range f.pagePosts {
 		for _, p := range posts {
 			s.Posts[page] = append(s.Posts[page], *p)
+		}
+	}
+	for account, media := range f.accountMedia {
+		if s.Media == nil {
+			s.Media = map[string][]Media{}
+		}
+		for _, m := range media {
+			s.Media[account] = append(s.Media[account], *m)
 		}
 	}
 	for _, o := range f.objects {
@@ -74,6 +84,11 @@ func (f *Fake) SetState(s State) {
 			w.placePost(page, p)
 		}
 	}
+	for account, media := range s.Media {
+		for _, m := range media {
+			w.placeMedia(account, m)
+		}
+	}
 	for _, o := range s.Objects {
 		c := o.clone()
 		w.byID[c.ID] = &c
@@ -90,7 +105,7 @@ func (f *Fake) SetState(s State) {
 	for _, id := range s.NoPayment {
 		w.noPayment[actID(id)] = true
 	}
-	w.objSeq, w.postSeq = s.ObjectSeq, s.PostSeq
+	w.objSeq, w.postSeq, w.mediaSeq = s.ObjectSeq, s.PostSeq, s.MediaSeq
 
 	f.mu.Lock()
 	defer f.mu.Unlock()

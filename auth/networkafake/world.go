@@ -17,6 +17,12 @@ type world struct {
 	pagePosts  map[string][]*Post // page id → posts, newest first
 	postSeq    int
 
+	bPage        map[string]string   // network_b account id → the page that linked it last
+	media        map[string]*Media   // by id
+	mediaAccount map[string]string   // media id → network_b account id
+	accountMedia map[string][]*Media // network_b account id → media, newest first
+	mediaSeq     int
+
 	objects     []*Object              // in creation order
 	byID        map[string]*Object     // by id
 	position    map[string]int         // object id → index in objects
@@ -40,23 +46,27 @@ type nameKey struct{ account, kind, name string }
 
 func newWorld() world {
 	return world{
-		users:       map[string]*User{},
-		pageTokens:  map[string]string{},
-		pages:       map[string]*Page{},
-		expired:     map[string]bool{},
-		posts:       map[string]*Post{},
-		postPage:    map[string]string{},
-		pagePosts:   map[string][]*Post{},
-		byID:        map[string]*Object{},
-		position:    map[string]int{},
-		byOwner:     map[ownerKey][]*Object{},
-		byName:      map[nameKey][]*Object{},
-		campaignAds: map[string][]*Object{},
-		insights:    map[string]Insights{},
-		reviews:     map[string]string{},
-		usage:       map[string]AccountUsage{},
-		throttles:   map[string]Throttle{},
-		noPayment:   map[string]bool{},
+		users:        map[string]*User{},
+		pageTokens:   map[string]string{},
+		pages:        map[string]*Page{},
+		expired:      map[string]bool{},
+		posts:        map[string]*Post{},
+		postPage:     map[string]string{},
+		pagePosts:    map[string][]*Post{},
+		bPage:        map[string]string{},
+		media:        map[string]*Media{},
+		mediaAccount: map[string]string{},
+		accountMedia: map[string][]*Media{},
+		byID:         map[string]*Object{},
+		position:     map[string]int{},
+		byOwner:      map[ownerKey][]*Object{},
+		byName:       map[nameKey][]*Object{},
+		campaignAds:  map[string][]*Object{},
+		insights:     map[string]Insights{},
+		reviews:      map[string]string{},
+		usage:        map[string]AccountUsage{},
+		throttles:    map[string]Throttle{},
+		noPayment:    map[string]bool{},
 	}
 }
 
@@ -71,6 +81,7 @@ func (w *world) addUser(u User) {
 			b := *p.B
 			p.B = &b
 			u.Pages[i].B = &b
+			w.bPage[b.ID] = p.ID
 		}
 		w.pages[p.ID] = &p
 		if p.Token != "" {
@@ -80,13 +91,23 @@ func (w *world) addUser(u User) {
 	w.users[u.Token] = &u
 }
 
-// userCopy is a copy of the user with its pages' current followers.
+// userCopy is a copy of the user with its pages' and network_b accounts'
+// current followers; it shares nothing with the world.
 func (w *world) userCopy(u *User) User {
 	c := *u
 	c.Pages = slices.Clone(u.Pages)
 	for i := range c.Pages {
-		if p, ok := w.pages[c.Pages[i].ID]; ok {
-			c.Pages[i].Followers = p.Followers
+		cp := &c.Pages[i]
+		p, ok := w.pages[cp.ID]
+		if ok {
+			cp.Followers = p.Followers
+		}
+		if cp.B != nil {
+			b := *cp.B
+			if ok && p.B != nil && p.B.ID == b.ID {
+				b.Followers = p.B.Followers
+			}
+			cp.B = &b
 		}
 	}
 	c.AdAccounts = slices.Clone(u.AdAccounts)
@@ -112,6 +133,44 @@ func (w *world) deletePost(postID string) {
 	w.pagePosts[pageID] = slices.DeleteFunc(w.pagePosts[pageID], func(q *Post) bool { return q.ID == postID })
 	delete(w.posts, postID)
 	delete(w.postPage, postID)
+}
+
+// accountB answers the network_b account of the id and the page it is
+// linked to; ok is false unless a page links it.
+func (w *world) accountB(id string) (b *AccountB, pageID string, ok bool) {
+	pageID, ok = w.bPage[id]
+	if !ok {
+		return nil, "", false
+	}
+	p := w.pages[pageID]
+	if p == nil || p.B == nil || p.B.ID != id {
+		return nil, "", false
+	}
+	return p.B, pageID, true
+}
+
+// placeMedia adds the media to the network_b account, after the account's
+// media created at the same time or later.
+func (w *world) placeMedia(accountID string, m Media) {
+	list := w.accountMedia[accountID]
+	i := sort.Search(len(list), func(i int) bool { return list[i].Created.Before(m.Created) })
+	w.accountMedia[accountID] = slices.Insert(list, i, &m)
+	w.media[m.ID] = &m
+	w.mediaAccount[m.ID] = accountID
+}
+
+// deleteMedia removes the media, if there is one.
+func (w *world) deleteMedia(mediaID string) {
+	accountID, ok := w.mediaAccount[mediaID]
+	if !ok {
+		return
+	}
+	w.accountMedia[accountID] = slices.DeleteFunc(w.accountMedia[accountID], func(m *Media) bool { return m.ID == mediaID })
+	if len(w.accountMedia[accountID]) == 0 {
+		delete(w.accountMedia, accountID)
+	}
+	delete(w.media, mediaID)
+	delete(w.mediaAccount, mediaID)
 }
 
 // addObject adds a new object, last in creation order.
