@@ -17,7 +17,7 @@ SELECT c.id
 FROM campaign AS c
 JOIN app_user AS u ON u.id = c.user_id
 WHERE c.active
-  AND c.page_id IS NOT NULL
+  AND (c.page_id IS NOT NULL OR c.network_b_id IS NOT NULL)
   AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date)
   AND u.network_a_token IS NOT NULL
 UNION
@@ -35,7 +35,7 @@ ORDER BY 1
 // pages and presets. The tables of network_a's objects have
 // files of their own (network_a_*.sql).
 // The campaigns of one cycle, by id: every running campaign on a network_a
-// page (active, end date not past in UTC) of a user with a stored network_a
+// page or a network_b account (active, end date not past in UTC) of a user with a stored network_a
 // token (imported and demo users without one have nothing the engine could
 // do); every campaign the engine still runs on network_a or paused within
 // the last 28 days (to pause it, or to read its posts' statistics), whether
@@ -89,6 +89,10 @@ SELECT
           ELSE '' END)::text                                   AS setup_missing,
     s.access_token                                             AS page_token,
     (s.access_token_refused_at IS NOT NULL)::boolean           AS page_token_refused,
+    coalesce(c.network_b_id, 0)::bigint                        AS network_b_id,
+    coalesce(sb.id, 0)::bigint                                 AS network_b_page_id,
+    sb.access_token                                            AS network_b_page_token,
+    (sb.access_token_refused_at IS NOT NULL)::boolean          AS network_b_page_token_refused,
     u.network_a_token                                          AS user_token,
     (u.network_a_token_invalid_at IS NOT NULL)::boolean        AS token_invalid,
     coalesce(r.reach, 0)::integer                              AS reach_percent,
@@ -96,6 +100,7 @@ SELECT
     n.currency                                                 AS ad_account_currency,
     n.campaign_object_id,
     n.adset_object_id,
+    n.adset_b_object_id,
     coalesce(n.status, '')::text                               AS network_a_status,
     (n.resume_sent_at IS NOT NULL)::boolean                    AS resume_unconfirmed,
     coalesce(n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days', false)::boolean AS reads_insights,
@@ -107,12 +112,18 @@ SELECT
               FROM network_a_attempt AS a
               JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
               WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'
-                AND p.created >= $1::timestamptz), '{}')::bigint[] AS recent_posts
+                AND p.created >= $1::timestamptz AND p.media_id IS NULL), '{}')::bigint[] AS recent_posts,
+    coalesce((SELECT array_agg(p.media_id ORDER BY p.media_id)
+              FROM network_a_attempt AS a
+              JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
+              WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'
+                AND p.created >= $1::timestamptz AND p.media_id IS NOT NULL), '{}')::text[] AS recent_media
 FROM (SELECT $2::bigint AS id) AS w
 LEFT JOIN campaign AS c ON c.id = w.id
 LEFT JOIN network_a_campaign AS n ON n.campaign_id = w.id
 JOIN app_user AS u ON u.id = coalesce(c.user_id, n.user_id)
 LEFT JOIN source AS s ON s.user_id = c.user_id AND s.id = c.page_id AND s.platform = 'network_a'
+LEFT JOIN source AS sb ON sb.user_id = c.user_id AND sb.network_b_id = c.network_b_id AND sb.platform = 'network_a'
 LEFT JOIN LATERAL (
     SELECT b.reach
     FROM preset AS p
@@ -128,45 +139,54 @@ type EngineCampaignLoadParams struct {
 }
 
 type EngineCampaignLoadRow struct {
-	ID                int64    `json:"id"`
-	UserID            int64    `json:"user_id"`
-	Found             bool     `json:"found"`
-	Runs              bool     `json:"runs"`
-	StopReason        string   `json:"stop_reason"`
-	PageID            int64    `json:"page_id"`
-	Objective         string   `json:"objective"`
-	SetupMissing      string   `json:"setup_missing"`
-	PageToken         []byte   `json:"page_token"`
-	PageTokenRefused  bool     `json:"page_token_refused"`
-	UserToken         []byte   `json:"user_token"`
-	TokenInvalid      bool     `json:"token_invalid"`
-	ReachPercent      int32    `json:"reach_percent"`
-	AdAccountID       *string  `json:"ad_account_id"`
-	AdAccountCurrency *string  `json:"ad_account_currency"`
-	CampaignObjectID  *string  `json:"campaign_object_id"`
-	AdsetObjectID     *string  `json:"adset_object_id"`
-	NetworkAStatus    string   `json:"network_a_status"`
-	ResumeUnconfirmed bool     `json:"resume_unconfirmed"`
-	ReadsInsights     bool     `json:"reads_insights"`
-	PendingAds        int64    `json:"pending_ads"`
-	RunningAds        []string `json:"running_ads"`
-	RecentPosts       []int64  `json:"recent_posts"`
+	ID                       int64    `json:"id"`
+	UserID                   int64    `json:"user_id"`
+	Found                    bool     `json:"found"`
+	Runs                     bool     `json:"runs"`
+	StopReason               string   `json:"stop_reason"`
+	PageID                   int64    `json:"page_id"`
+	Objective                string   `json:"objective"`
+	SetupMissing             string   `json:"setup_missing"`
+	PageToken                []byte   `json:"page_token"`
+	PageTokenRefused         bool     `json:"page_token_refused"`
+	NetworkBID               int64    `json:"network_b_id"`
+	NetworkBPageID           int64    `json:"network_b_page_id"`
+	NetworkBPageToken        []byte   `json:"network_b_page_token"`
+	NetworkBPageTokenRefused bool     `json:"network_b_page_token_refused"`
+	UserToken                []byte   `json:"user_token"`
+	TokenInvalid             bool     `json:"token_invalid"`
+	ReachPercent             int32    `json:"reach_percent"`
+	AdAccountID              *string  `json:"ad_account_id"`
+	AdAccountCurrency        *string  `json:"ad_account_currency"`
+	CampaignObjectID         *string  `json:"campaign_object_id"`
+	AdsetObjectID            *string  `json:"adset_object_id"`
+	AdsetBObjectID           *string  `json:"adset_b_object_id"`
+	NetworkAStatus           string   `json:"network_a_status"`
+	ResumeUnconfirmed        bool     `json:"resume_unconfirmed"`
+	ReadsInsights            bool     `json:"reads_insights"`
+	PendingAds               int64    `json:"pending_ads"`
+	RunningAds               []string `json:"running_ads"`
+	RecentPosts              []int64  `json:"recent_posts"`
+	RecentMedia              []string `json:"recent_media"`
 }
 
 // Everything one campaign's work needs: whether the campaign still exists
 // and should run (active, end date not past in UTC; else why not), what
 // network_a requires that it lacks (needs_setup: checked before any call),
 // the objective its goal maps to, its page and the sealed
-// page and user tokens (and whether network_a refused the page's token), the rules its preset adds (keywords and reach R only
+// page and user tokens (and whether network_a refused the page's token),
+// its network_b account and the page that account is linked to (whose
+// token reads the account's media; served by source_network_b_key), the rules its preset adds (keywords and reach R only
 // when the preset allows advanced_settings; a reach of 0 asks nothing), and
 // what the engine made on network_a so far (null ids before the first boost;
 // a null currency with an ad account: a campaign started before 00094), and
 // whether its ads' statistics are still read (it runs on network_a, or was
 // paused there within the last 28 days), how many of its ad attempts an
 // earlier cycle left unfinished (network_a_attempt_pending_idx), the ids of
-// its running ads, and its boosted posts published at or after @since:
-// what the cycle's reads are compared with, so that the delivery statement
-// runs only when something stopped.
+// its running ads, and its boosted posts published at or after @since
+// (network_a posts by id, network_b posts by media id): what the cycle's
+// reads are compared with, so that the delivery statement runs only when
+// something stopped.
 // No row when neither the campaign nor any network_a object of it exists.
 func (q *Queries) EngineCampaignLoad(ctx context.Context, arg EngineCampaignLoadParams) (EngineCampaignLoadRow, error) {
 	row := q.db.QueryRow(ctx, engineCampaignLoad, arg.Since, arg.CampaignID)
@@ -182,6 +202,10 @@ func (q *Queries) EngineCampaignLoad(ctx context.Context, arg EngineCampaignLoad
 		&i.SetupMissing,
 		&i.PageToken,
 		&i.PageTokenRefused,
+		&i.NetworkBID,
+		&i.NetworkBPageID,
+		&i.NetworkBPageToken,
+		&i.NetworkBPageTokenRefused,
 		&i.UserToken,
 		&i.TokenInvalid,
 		&i.ReachPercent,
@@ -189,12 +213,14 @@ func (q *Queries) EngineCampaignLoad(ctx context.Context, arg EngineCampaignLoad
 		&i.AdAccountCurrency,
 		&i.CampaignObjectID,
 		&i.AdsetObjectID,
+		&i.AdsetBObjectID,
 		&i.NetworkAStatus,
 		&i.ResumeUnconfirmed,
 		&i.ReadsInsights,
 		&i.PendingAds,
 		&i.RunningAds,
 		&i.RecentPosts,
+		&i.RecentMedia,
 	)
 	return i, err
 }
@@ -263,6 +289,7 @@ const engineQualifyingPosts = `-- name: EngineQualifyingPosts :many
 WITH c AS (
     SELECT
         c.id,
+        c.user_id,
         c.goal,
         CASE WHEN ltrim(c.hashtag, '#') <> ''
              THEN engine_word_pattern('#' || ltrim(c.hashtag, '#')) END AS hashtag_pattern,
@@ -276,34 +303,64 @@ WITH c AS (
               AND ltrim(k.word, '#') <> ''
         ), '{}')::text[] AS keyword_patterns
     FROM campaign AS c
-    WHERE c.id = $2
+    WHERE c.id = $1
 ),
 posts AS (
-    SELECT x.post, (x.post ->> 'post_id')::bigint AS post_id, x.post ->> 'message' AS message,
+    SELECT x.post, coalesce(x.post ->> 'network', 'network_a') AS network, x.post ->> 'id' AS network_id,
+           (x.post ->> 'post_id')::bigint AS post_id, x.post ->> 'message' AS message,
            (x.post ->> 'created_time')::timestamptz AS created_time
-    FROM jsonb_array_elements($3::jsonb) AS x (post)
+    FROM jsonb_array_elements($2::jsonb) AS x (post)
+),
+matching AS (
+    SELECT p.post, p.network, p.network_id, p.post_id, p.message, p.created_time
+    FROM posts AS p
+    CROSS JOIN c
+    WHERE p.created_time >= $3::timestamptz
+      AND (c.goal <> 'VIDEO_VIEWS' OR p.post ->> 'status_type' = 'added_video' OR p.post ->> 'media_type' = 'VIDEO')
+      AND (c.hashtag_pattern IS NULL OR p.message ~* c.hashtag_pattern)
+      AND (cardinality(c.keyword_patterns) = 0
+           OR EXISTS (SELECT 1 FROM unnest(c.keyword_patterns) AS k (pattern) WHERE p.message ~* k.pattern))
+),
+known AS (
+    SELECT m.media_id, m.id
+    FROM network_b_media AS m
+    JOIN c ON m.user_id = c.user_id
+    WHERE m.media_id IN (SELECT r.network_id FROM matching AS r WHERE r.network = 'network_b')
+),
+assigned AS (
+    INSERT INTO network_b_media (user_id, media_id)
+    SELECT DISTINCT c.user_id, r.network_id
+    FROM matching AS r
+    CROSS JOIN c
+    WHERE r.network = 'network_b'
+      AND NOT EXISTS (SELECT 1 FROM known AS k WHERE k.media_id = r.network_id)
+    ON CONFLICT (user_id, media_id) DO UPDATE SET media_id = EXCLUDED.media_id
+    RETURNING media_id, id
+),
+identified AS (
+    SELECT r.post, r.created_time,
+           CASE WHEN r.network = 'network_b' THEN coalesce(k.id, a.id) ELSE r.post_id END AS post_id
+    FROM matching AS r
+    LEFT JOIN known AS k ON r.network = 'network_b' AND k.media_id = r.network_id
+    LEFT JOIN assigned AS a ON r.network = 'network_b' AND a.media_id = r.network_id
 )
-SELECT p.post_id::bigint AS post_id, p.post::jsonb AS post
-FROM posts AS p
+SELECT i.post_id::bigint AS post_id, (i.post || jsonb_build_object('post_id', i.post_id))::jsonb AS post
+FROM identified AS i
 CROSS JOIN c
-WHERE p.created_time >= $1::timestamptz
+WHERE i.post_id IS NOT NULL
   AND NOT EXISTS (
       SELECT 1 FROM boosted_post_campaign AS l
-      WHERE l.campaign_id = c.id AND l.post_id = p.post_id)
+      WHERE l.campaign_id = c.id AND l.post_id = i.post_id)
   AND NOT EXISTS (
       SELECT 1 FROM network_a_attempt AS a
-      WHERE a.campaign_id = c.id AND a.kind = 'ad' AND a.post_id = p.post_id)
-  AND (c.goal <> 'VIDEO_VIEWS' OR p.post ->> 'status_type' = 'added_video')
-  AND (c.hashtag_pattern IS NULL OR p.message ~* c.hashtag_pattern)
-  AND (cardinality(c.keyword_patterns) = 0
-       OR EXISTS (SELECT 1 FROM unnest(c.keyword_patterns) AS k (pattern) WHERE p.message ~* k.pattern))
-ORDER BY p.created_time, p.post_id
+      WHERE a.campaign_id = c.id AND a.kind = 'ad' AND a.post_id = i.post_id)
+ORDER BY i.created_time, i.post_id
 `
 
 type EngineQualifyingPostsParams struct {
-	Since      time.Time       `json:"since"`
 	CampaignID int64           `json:"campaign_id"`
 	Posts      json.RawMessage `json:"posts"`
+	Since      time.Time       `json:"since"`
 }
 
 type EngineQualifyingPostsRow struct {
@@ -311,18 +368,24 @@ type EngineQualifyingPostsRow struct {
 	Post   json.RawMessage `json:"post"`
 }
 
-// Rules 1 to 3 of the boosting engine over the posts a cycle read from the page
-// (@posts: a JSON array of {"post_id", "id", "message", "permalink_url",
-// "full_picture", "created_time", "status_type"}): published at or after @since, not yet
-// boosted nor attempted in the campaign, holding the campaign's hashtag as a
-// whole tag (a hashtag given without `#` gets one), and, when the preset
-// allows advanced_settings and its condition has keywords, at least one
-// keyword as a whole word or tag; all case-insensitive; a VIDEO_VIEWS
-// campaign takes video posts only (status_type added_video). Answers each
-// qualifying post as JSON (the attempt's `post`), oldest first. Rule 4 (reach)
-// needs network_a and is checked by the engine.
+// Rules 1 to 3 of the boosting engine over the posts and media a cycle read
+// (@posts: a JSON array of {"network", "post_id", "id", "message",
+// "permalink_url", "full_picture", "created_time", "status_type",
+// "source_id"}; network_b media carry their caption as message, no post_id,
+// and media_type instead of status_type): published at or after @since,
+// not yet boosted nor attempted in the campaign, holding the campaign's
+// hashtag as a whole tag (a hashtag given without `#` gets one), and, when
+// the preset allows advanced_settings and its condition has keywords, at
+// least one keyword as a whole word or tag; all case-insensitive; a
+// VIDEO_VIEWS campaign takes video posts only (status_type added_video,
+// media_type VIDEO). A network_b media that meets them gets its id in
+// adboost here, once (network_b_media): a statement that meets the id
+// another one is assigning at the same time (the user's other campaign on
+// the account) waits for it and answers that id. Answers each qualifying
+// post with its id in adboost as JSON (the attempt's `post`), oldest first.
+// Rule 4 (reach) needs network_a and is checked by the engine.
 func (q *Queries) EngineQualifyingPosts(ctx context.Context, arg EngineQualifyingPostsParams) ([]EngineQualifyingPostsRow, error) {
-	rows, err := q.db.Query(ctx, engineQualifyingPosts, arg.Since, arg.CampaignID, arg.Posts)
+	rows, err := q.db.Query(ctx, engineQualifyingPosts, arg.CampaignID, arg.Posts, arg.Since)
 	if err != nil {
 		return nil, err
 	}

@@ -97,6 +97,7 @@ type BoostedPost struct {
 	Stopped   pgtype.Timestamptz `json:"stopped"`
 	CreatedAt time.Time          `json:"created_at"`
 	UpdatedAt time.Time          `json:"updated_at"`
+	MediaID   *string            `json:"media_id"`
 }
 
 type BoostedPostCampaign struct {
@@ -289,8 +290,10 @@ type NetworkACampaign struct {
 	CreatedAt        time.Time          `json:"created_at"`
 	UpdatedAt        time.Time          `json:"updated_at"`
 	// ISO 4217 code of the ad account's currency as network_a gave it at the first boost; NULL (rows made before it was kept, or an account that gave none) counts as two decimals.
-	Currency     *string            `json:"currency"`
-	ResumeSentAt pgtype.Timestamptz `json:"resume_sent_at"`
+	Currency       *string            `json:"currency"`
+	ResumeSentAt   pgtype.Timestamptz `json:"resume_sent_at"`
+	AdsetBObjectID *string            `json:"adset_b_object_id"`
+	AdsetBSynced   json.RawMessage    `json:"adset_b_synced"`
 }
 
 type NetworkAThrottle struct {
@@ -298,6 +301,13 @@ type NetworkAThrottle struct {
 	Key       string    `json:"key"`
 	Until     time.Time `json:"until"`
 	UpdatedAt time.Time `json:"updated_at"`
+}
+
+type NetworkBMedium struct {
+	ID        int64     `json:"id"`
+	UserID    int64     `json:"user_id"`
+	MediaID   string    `json:"media_id"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 type Preset struct {

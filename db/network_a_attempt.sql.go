@@ -14,17 +14,20 @@ import (
 const networkAAdsDelivery = `-- name: NetworkAAdsDelivery :one
 WITH gone AS (
     SELECT a.campaign_id, a.post_id, a.object_id,
-           CASE WHEN $1::boolean AND p.created >= $2::timestamptz
+           CASE WHEN $1::boolean AND p.media_id IS NULL AND p.created >= $2::timestamptz
                      AND NOT (a.post_id = ANY ($3::bigint[]))
                 THEN 'the post is no longer on network_a'
-                WHEN NOT ($4::jsonb ? a.object_id) THEN 'the ad was deleted on network_a'
-                WHEN $4::jsonb ->> a.object_id IN ('DELETED', 'ARCHIVED', 'DISAPPROVED')
-                THEN 'the ad is ' || lower($4::jsonb ->> a.object_id) || ' on network_a'
+                WHEN $4::boolean AND p.media_id IS NOT NULL AND p.created >= $2::timestamptz
+                     AND NOT (p.media_id = ANY ($5::text[]))
+                THEN 'the media is no longer on network_b'
+                WHEN NOT ($6::jsonb ? a.object_id) THEN 'the ad was deleted on network_a'
+                WHEN $6::jsonb ->> a.object_id IN ('DELETED', 'ARCHIVED', 'DISAPPROVED')
+                THEN 'the ad is ' || lower($6::jsonb ->> a.object_id) || ' on network_a'
            END AS reason
     FROM network_a_attempt AS a
     JOIN network_a_campaign AS n ON n.campaign_id = a.campaign_id
     JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = n.user_id
-    WHERE a.campaign_id = $5
+    WHERE a.campaign_id = $7
       AND a.kind = 'ad'
       AND a.state = 'done'
 ),
@@ -73,6 +76,8 @@ type NetworkAAdsDeliveryParams struct {
 	PostsRead  bool            `json:"posts_read"`
 	Since      time.Time       `json:"since"`
 	Seen       []int64         `json:"seen"`
+	MediaRead  bool            `json:"media_read"`
+	SeenMedia  []string        `json:"seen_media"`
 	Ads        json.RawMessage `json:"ads"`
 	CampaignID int64           `json:"campaign_id"`
 }
@@ -88,7 +93,8 @@ type NetworkAAdsDeliveryRow struct {
 // ARCHIVED or DISAPPROVED, or that the list leaves out (deleted), and a
 // boosted post published at or after @since that the page's posts read
 // (@seen, their ids in adboost; @posts_read false when the page was not
-// read) no longer lists, stops: its attempt becomes `stopped` (a resumption
+// read) or the network_b account's media read (@seen_media, media ids;
+// @media_read false when not read) no longer lists, stops: its attempt becomes `stopped` (a resumption
 // does not bring it back), the post gets active false and stopped = now
 // unless another campaign still runs it, and the history gets {"post_id",
 // "ad_id", "reason"} under `post_stopped`. Answers how many ads stopped.
@@ -97,6 +103,8 @@ func (q *Queries) NetworkAAdsDelivery(ctx context.Context, arg NetworkAAdsDelive
 		arg.PostsRead,
 		arg.Since,
 		arg.Seen,
+		arg.MediaRead,
+		arg.SeenMedia,
 		arg.Ads,
 		arg.CampaignID,
 	)
@@ -121,16 +129,18 @@ done AS (
     RETURNING a.campaign_id, a.post_id, a.post, a.object_id
 ),
 owner AS (
-    SELECT c.id, c.user_id, c.page_id, d.post_id, d.post, d.object_id,
+    SELECT c.id, c.user_id, d.post_id, d.post, d.object_id,
+           coalesce((d.post ->> 'source_id')::bigint, c.page_id) AS source_id,
+           CASE WHEN d.post ->> 'network' = 'network_b' THEN d.post ->> 'id' END AS media_id,
            (d.post ->> 'created_time')::timestamptz AS created
     FROM done AS d
     JOIN campaign AS c ON c.id = d.campaign_id
-    WHERE c.page_id IS NOT NULL
+    WHERE coalesce((d.post ->> 'source_id')::bigint, c.page_id) IS NOT NULL
 ),
 post AS (
-    INSERT INTO boosted_post AS p (id, user_id, source_id, active, name, link, image, created, stopped)
+    INSERT INTO boosted_post AS p (id, user_id, source_id, media_id, active, name, link, image, created, stopped)
     SELECT
-        o.post_id, o.user_id, o.page_id, true,
+        o.post_id, o.user_id, o.source_id, o.media_id, true,
         CASE WHEN char_length(o.post ->> 'message') > 100
              THEN rtrim(left(o.post ->> 'message', 99)) || chr(8230)
              ELSE coalesce(o.post ->> 'message', '') END,
@@ -144,6 +154,7 @@ post AS (
         stopped    = NULL,
         updated_at = now()
     WHERE p.user_id = EXCLUDED.user_id
+      AND p.media_id IS NOT DISTINCT FROM EXCLUDED.media_id
     RETURNING p.id, p.user_id
 ),
 linked AS (
@@ -170,12 +181,14 @@ type NetworkAAttemptAdsDoneParams struct {
 
 // The ads of @ads (a JSON array of {"post_id", "ad_id"}) exist, all in one
 // statement: their attempts are done; each post becomes a boosted post of
-// the campaign's user and page (name = the message cut to 100 characters
-// with `…`, link, image, created = its publication, active, not stopped),
+// the campaign's user and of the page or network_b account it was read
+// from (the post's source_id, else the campaign's page; a network_b post
+// keeps its media id), with name = the message cut to 100 characters with
+// `…`, link, image, created = its publication, active, not stopped,
 // linked to the campaign; and the campaign's history gets {"post_id",
 // "ad_id"} under `boosted` for each, oldest post first. Nothing but the
 // attempts is written when the campaign was deleted meanwhile, nor for a
-// post id that belongs to another user's post. Answers how many posts were
+// post id that belongs to another user's post or to the other network. Answers how many posts were
 // recorded.
 func (q *Queries) NetworkAAttemptAdsDone(ctx context.Context, arg NetworkAAttemptAdsDoneParams) (int64, error) {
 	row := q.db.QueryRow(ctx, networkAAttemptAdsDone, arg.Ads, arg.CampaignID)
@@ -375,6 +388,8 @@ UPDATE network_a_campaign AS n SET
     campaign_object_id = CASE WHEN $1::text = 'campaign' THEN $2::text ELSE n.campaign_object_id END,
     adset_object_id    = CASE WHEN $1::text = 'adset' THEN $2::text ELSE n.adset_object_id END,
     adset_synced       = CASE WHEN $1::text = 'adset' THEN $3::jsonb ELSE n.adset_synced END,
+    adset_b_object_id  = CASE WHEN $1::text = 'adset_b' THEN $2::text ELSE n.adset_b_object_id END,
+    adset_b_synced     = CASE WHEN $1::text = 'adset_b' THEN $3::jsonb ELSE n.adset_b_synced END,
     updated_at         = now()
 WHERE n.campaign_id = $4
 `
@@ -386,9 +401,10 @@ type NetworkAAttemptObjectDoneParams struct {
 	CampaignID  int64           `json:"campaign_id"`
 }
 
-// The campaign's network_a campaign or ad set (@kind) exists as @object_id:
-// the attempt is done and the campaign remembers the id; for an ad set,
-// @adset_fields are the fields it was created with. One statement.
+// The campaign's network_a campaign or ad set (@kind: campaign, adset, or
+// adset_b for the network_b ad set) exists as @object_id: the attempt is
+// done and the campaign remembers the id; for an ad set, @adset_fields are
+// the fields it was created with. One statement.
 func (q *Queries) NetworkAAttemptObjectDone(ctx context.Context, arg NetworkAAttemptObjectDoneParams) error {
 	_, err := q.db.Exec(ctx, networkAAttemptObjectDone,
 		arg.Kind,

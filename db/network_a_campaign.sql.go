@@ -20,7 +20,9 @@ WITH f AS (
             'bid_strategy',
             CASE WHEN c.campaign_bid_strategy_enabled THEN c.campaign_bid_strategy ELSE 'LOWEST_COST_WITHOUT_CAP' END,
             'optimization_goal', network_a_optimization_goal(c.goal),
-            'targeting', c.audience_targeting)
+            'targeting', CASE WHEN $1::boolean
+                              THEN c.audience_targeting || '{"publisher_platforms": ["network_b"]}'::jsonb
+                              ELSE c.audience_targeting END)
         || CASE WHEN c.campaign_bid_strategy_enabled
                 THEN jsonb_build_object('bid_amount', network_a_offset_units(c.campaign_bid_amount, a.currency))
                 ELSE '{}' END
@@ -32,18 +34,24 @@ WITH f AS (
                 ELSE '{}' END AS fields
     FROM campaign AS c
     LEFT JOIN network_a_campaign AS a ON a.campaign_id = c.id
-    WHERE c.id = $1
+    WHERE c.id = $2
 )
 SELECT
     f.fields::jsonb AS fields,
     coalesce((
         SELECT jsonb_object_agg(e.key, e.value)
         FROM jsonb_each(f.fields) AS e (key, value)
-        WHERE n.adset_synced -> e.key IS DISTINCT FROM e.value
+        WHERE CASE WHEN $1::boolean THEN n.adset_b_synced ELSE n.adset_synced END -> e.key
+              IS DISTINCT FROM e.value
     ), '{}')::jsonb AS changes
 FROM f
 LEFT JOIN network_a_campaign AS n ON n.campaign_id = f.id
 `
+
+type NetworkACampaignAdSetParams struct {
+	NetworkB   bool  `json:"network_b"`
+	CampaignID int64 `json:"campaign_id"`
+}
 
 type NetworkACampaignAdSetRow struct {
 	Fields  json.RawMessage `json:"fields"`
@@ -57,10 +65,12 @@ type NetworkACampaignAdSetRow struct {
 // when enabled, optimization_goal from the goal, targeting =
 // audience_targeting, end_time = end_date 23:59:59 UTC (RFC 3339; absent
 // without end date), promoted_object as the campaign holds it (absent
-// without one). `changes` holds those that differ from what network_a last
-// accepted (all of them before the ad set exists).
-func (q *Queries) NetworkACampaignAdSet(ctx context.Context, campaignID int64) (NetworkACampaignAdSetRow, error) {
-	row := q.db.QueryRow(ctx, networkACampaignAdSet, campaignID)
+// without one). The network_b ad set (@network_b true) has the same fields
+// but its targeting's publisher_platforms is ["network_b"] (its
+// network_b_positions kept). `changes` holds those that differ from what
+// network_a last accepted for that ad set (all of them before it exists).
+func (q *Queries) NetworkACampaignAdSet(ctx context.Context, arg NetworkACampaignAdSetParams) (NetworkACampaignAdSetRow, error) {
+	row := q.db.QueryRow(ctx, networkACampaignAdSet, arg.NetworkB, arg.CampaignID)
 	var i NetworkACampaignAdSetRow
 	err := row.Scan(&i.Fields, &i.Changes)
 	return i, err
@@ -68,19 +78,22 @@ func (q *Queries) NetworkACampaignAdSet(ctx context.Context, campaignID int64) (
 
 const networkACampaignAdSetSynced = `-- name: NetworkACampaignAdSetSynced :exec
 UPDATE network_a_campaign
-SET adset_synced = adset_synced || $1::jsonb,
-    updated_at   = now()
-WHERE campaign_id = $2
+SET adset_synced   = CASE WHEN $1::boolean THEN adset_synced ELSE adset_synced || $2::jsonb END,
+    adset_b_synced = CASE WHEN $1::boolean THEN adset_b_synced || $2::jsonb ELSE adset_b_synced END,
+    updated_at     = now()
+WHERE campaign_id = $3
 `
 
 type NetworkACampaignAdSetSyncedParams struct {
+	NetworkB   bool            `json:"network_b"`
 	Fields     json.RawMessage `json:"fields"`
 	CampaignID int64           `json:"campaign_id"`
 }
 
-// network_a accepted @fields for the campaign's ad set.
+// network_a accepted @fields for the campaign's ad set (@network_b: its
+// network_b ad set).
 func (q *Queries) NetworkACampaignAdSetSynced(ctx context.Context, arg NetworkACampaignAdSetSyncedParams) error {
-	_, err := q.db.Exec(ctx, networkACampaignAdSetSynced, arg.Fields, arg.CampaignID)
+	_, err := q.db.Exec(ctx, networkACampaignAdSetSynced, arg.NetworkB, arg.Fields, arg.CampaignID)
 	return err
 }
 

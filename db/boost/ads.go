@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"adboost/auth/networka"
 	"adboost/db"
@@ -27,41 +28,66 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		PostID int64           `json:"post_id"`
 		Name   string          `json:"name"`
 		Post   json.RawMessage `json:"post"`
+		row    postRow
 	}
 	var attempts []attempt
 	seen := map[int64]bool{}
+	add := func(postID int64, name string, raw json.RawMessage) error {
+		a := attempt{PostID: postID, Name: name, Post: raw}
+		if err := json.Unmarshal(raw, &a.row); err != nil {
+			return err
+		}
+		if a.Name == "" {
+			a.Name = adName(w.id, postID, a.row)
+		}
+		attempts = append(attempts, a)
+		seen[postID] = true
+		return nil
+	}
 	if w.c.PendingAds > 0 {
 		pending, err := w.q.NetworkAAttemptPendingAds(ctx, w.id)
 		if err != nil {
 			return err
 		}
 		for _, p := range pending {
-			attempts = append(attempts, attempt{p.PostID, p.Name, p.Post})
-			seen[p.PostID] = true
+			if err := add(p.PostID, p.Name, p.Post); err != nil {
+				return err
+			}
 		}
 	}
 	for _, c := range candidates {
 		if !seen[c.postID] {
-			attempts = append(attempts, attempt{c.postID, adName(w.id, c.postID), c.raw})
-			seen[c.postID] = true
+			if err := add(c.postID, "", c.raw); err != nil {
+				return err
+			}
 		}
 	}
 	if len(attempts) == 0 {
 		return nil
 	}
-	adset, err := w.adSet(ctx)
-	if networka.Refused(err) && w.out.blocked(err) {
-		// The campaign is `refused` with network_a's message; the next
-		// cycle tries again.
-		w.log.Warn("engine: network_a refused the campaign or its ad set", "err", err)
-		return nil
-	}
-	if err != nil {
-		w.out.blocked(err)
-		return err
-	}
-	if adset == "" {
-		return nil
+	// The ad set of each network the posts are on: created at the first
+	// boost of each.
+	adsets := map[string]string{}
+	for _, a := range attempts {
+		network := a.row.network()
+		if _, ok := adsets[network]; ok {
+			continue
+		}
+		adset, err := w.adSet(ctx, network)
+		if networka.Refused(err) && w.out.blocked(err) {
+			// The campaign is `refused` with network_a's message; the next
+			// cycle tries again.
+			w.log.Warn("engine: network_a refused the campaign or its ad set", "network", network, "err", err)
+			return nil
+		}
+		if err != nil {
+			w.out.blocked(err)
+			return err
+		}
+		if adset == "" {
+			return nil
+		}
+		adsets[network] = adset
 	}
 	arg, err := json.Marshal(attempts)
 	if err != nil {
@@ -137,15 +163,18 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		case found[a.PostID] != "":
 			done = append(done, made{a.PostID, found[a.PostID]})
 		default:
-			var p postRow
-			if err := json.Unmarshal(a.Post, &p); err != nil {
-				return err
+			creative := map[string]any{"object_story_id": a.row.ID}
+			if a.row.network() == networkB {
+				creative = map[string]any{
+					"source_instagram_media_id": a.row.ID,
+					"instagram_user_id":         strconv.FormatInt(a.row.SourceID, 10),
+				}
 			}
 			creates = append(creates, a)
 			bodies = append(bodies, map[string]any{
 				"name":     a.Name,
-				"adset_id": adset,
-				"creative": map[string]any{"object_story_id": p.ID},
+				"adset_id": adsets[a.row.network()],
+				"creative": creative,
 				"status":   "ACTIVE",
 			})
 		}
@@ -231,17 +260,23 @@ func keepFirst(first, next error) error {
 	return first
 }
 
-// adName is the name of a post's ad in a campaign.
-func adName(campaignID, postID int64) string {
+// adName is the name of a post's ad in a campaign: adboost-<campaign
+// id>-<post id> for a network_a post, adboost-<campaign id>-b<media id>
+// for a network_b media.
+func adName(campaignID, postID int64, p postRow) string {
+	if p.network() == networkB {
+		return fmt.Sprintf("adboost-%d-b%s", campaignID, p.ID)
+	}
 	return fmt.Sprintf("adboost-%d-%d", campaignID, postID)
 }
 
-// adSet answers the campaign's network_a ad set, creating the ad account's
-// campaign and ad set at the first boost; "" when the campaign's ad account
-// is not active (`no_ad_account`): the account is the first active one at
-// the first boost, fixed from then on, and checked whenever there is
-// something to create.
-func (w *work) adSet(ctx context.Context) (string, error) {
+// adSet answers the campaign's ad set for the posts of network (network_a,
+// or network_b: an ad set of its own), creating the ad account's campaign
+// and the ad set at the first boost; "" when the campaign's ad account is
+// not active (`no_ad_account`): the account is the first active one at the
+// first boost, fixed from then on, and checked whenever there is something
+// to create.
+func (w *work) adSet(ctx context.Context, network string) (string, error) {
 	accounts, err := w.e.api.AdAccounts(ctx, w.userToken, networka.Scope{User: strconv.FormatInt(w.c.UserID, 10)})
 	if err != nil {
 		return "", err
@@ -252,8 +287,12 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 			return "", nil
 		}
 	}
-	if w.c.AdsetObjectID != nil {
+	isB := network == networkB
+	if !isB && w.c.AdsetObjectID != nil {
 		return *w.c.AdsetObjectID, nil
+	}
+	if isB && w.c.AdsetBObjectID != nil {
+		return *w.c.AdsetBObjectID, nil
 	}
 	if w.account == "" {
 		currency := ""
@@ -309,7 +348,7 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 		campaign = id
 		w.c.CampaignObjectID = &id
 	}
-	fields, err := w.q.NetworkACampaignAdSet(ctx, w.id)
+	fields, err := w.q.NetworkACampaignAdSet(ctx, db.NetworkACampaignAdSetParams{CampaignID: w.id, NetworkB: isB})
 	if err != nil {
 		return "", err
 	}
@@ -317,11 +356,15 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 	if err := json.Unmarshal(fields.Fields, &body); err != nil {
 		return "", err
 	}
-	body["name"] = name
+	kind, adsetName := "adset", name
+	if isB {
+		kind, adsetName = "adset_b", name+"-network_b"
+	}
+	body["name"] = adsetName
 	body["campaign_id"] = campaign
 	body["billing_event"] = "IMPRESSIONS"
 	body["status"] = "ACTIVE"
-	id, created, err := w.ensure(ctx, "adset", name, body)
+	id, created, err := w.ensure(ctx, kind, adsetName, body)
 	if err != nil {
 		return "", err
 	}
@@ -334,20 +377,25 @@ func (w *work) adSet(ctx context.Context) (string, error) {
 		synced = fields.Fields
 	}
 	if err := w.q.NetworkAAttemptObjectDone(ctx, db.NetworkAAttemptObjectDoneParams{
-		CampaignID: w.id, Kind: "adset", ObjectID: id, AdsetFields: synced,
+		CampaignID: w.id, Kind: kind, ObjectID: id, AdsetFields: synced,
 	}); err != nil {
 		return "", err
 	}
-	w.c.AdsetObjectID = &id
+	if isB {
+		w.c.AdsetBObjectID = &id
+	} else {
+		w.c.AdsetObjectID = &id
+	}
 	if !created {
-		if err := w.syncAdSet(ctx); err != nil {
+		if err := w.syncOne(ctx, id, isB); err != nil {
 			return "", err
 		}
 	}
 	return id, nil
 }
 
-// ensure answers the id of the campaign or ad set (kind) an attempt makes:
+// ensure answers the id of the campaign or ad set (kind: campaign, adset,
+// or adset_b for the network_b ad set) an attempt makes:
 // the one recorded when the attempt is done; else, for an attempt begun
 // before, the one network_a has under its name; else a new one, made with
 // body (then created is true). The attempt is recorded (committed) before
@@ -365,8 +413,9 @@ func (w *work) ensure(ctx context.Context, kind, name string, body map[string]an
 	if a.InFlight {
 		return "", false, fmt.Errorf("%w: the create of %s %s may still be on its way", networka.ErrUnavailable, kind, name)
 	}
+	apiKind := strings.TrimSuffix(kind, "_b") // the network_b ad set is an ad set
 	if a.Tries > 1 {
-		id, found, err := w.e.api.Find(ctx, w.userToken, kind, name, w.scope())
+		id, found, err := w.e.api.Find(ctx, w.userToken, apiKind, name, w.scope())
 		if err != nil && !networka.TokenRefused(err) && !errors.Is(err, networka.ErrUnavailable) {
 			// Whatever network_a answered to the look-up, it says nothing
 			// about the create: try again later, never give the object up.
@@ -383,7 +432,7 @@ func (w *work) ensure(ctx context.Context, kind, name string, body map[string]an
 	if err := w.q.NetworkAAttemptsSent(ctx, db.NetworkAAttemptsSentParams{CampaignID: w.id, Kind: kind, PostIds: []int64{0}}); err != nil {
 		return "", false, err
 	}
-	id, err = w.e.api.Create(ctx, w.userToken, kind, body, w.scope())
+	id, err = w.e.api.Create(ctx, w.userToken, apiKind, body, w.scope())
 	if err != nil && networka.Settled(err) {
 		// Answered, or never sent: nothing of it is on its way.
 		if aerr := w.q.NetworkAAttemptsAnswered(ctx, db.NetworkAAttemptsAnsweredParams{CampaignID: w.id, Kind: kind, PostIds: []int64{0}}); aerr != nil {

@@ -36,11 +36,6 @@ func (w *work) scope() networka.Scope {
 	return networka.Scope{User: strconv.FormatInt(w.c.UserID, 10), AdAccount: w.account}
 }
 
-// pageScope is the scope of the reads of the campaign's page.
-func (w *work) pageScope() networka.Scope {
-	return networka.Scope{User: strconv.FormatInt(w.c.UserID, 10), Page: strconv.FormatInt(w.c.PageID, 10)}
-}
-
 // load reads the campaign and opens the user's token. It answers false when
 // there is nothing to work on (no campaign and no network_a object of it)
 // or no usable user token (then the state says so: a campaign that should
@@ -128,15 +123,19 @@ func (w *work) run(ctx context.Context) error {
 			return err
 		}
 	}
-	// The page's new posts, the ads' statistics and their delivery at once:
-	// one round trip for a steady campaign.
-	var candidates []candidate
-	var seen []int64
+	// The new posts of the page and of the network_b account, the ads'
+	// statistics and their delivery at once: one round trip for a steady
+	// campaign.
+	sources := w.sources()
+	reads := make([]sourceRead, len(sources))
+	readErrs := make([]error, len(sources))
 	var ads []networka.Ad
-	var postsErr, insightsErr, adsErr error
-	postsRead, adsRead := false, false
+	var insightsErr, adsErr error
+	adsRead := false
 	var wg sync.WaitGroup
-	wg.Go(func() { candidates, seen, postsRead, postsErr = w.candidates(ctx) })
+	for i, src := range sources {
+		wg.Go(func() { reads[i], readErrs[i] = w.candidates(ctx, src) })
+	}
 	wg.Go(func() { insightsErr = w.insights(ctx) })
 	if w.c.CampaignObjectID != nil {
 		wg.Go(func() {
@@ -146,17 +145,19 @@ func (w *work) run(ctx context.Context) error {
 	}
 	wg.Wait()
 	if adsRead {
-		if err := w.delivery(ctx, ads, seen, postsRead); err != nil {
+		if err := w.delivery(ctx, ads, reads); err != nil {
 			return err
+		}
+	}
+	// A source that could not be read leaves the other's posts boosted.
+	postsErr := errors.Join(readErrs...)
+	if sends {
+		if err := w.boost(ctx, oldestFirst(reads...)); err != nil {
+			return errors.Join(err, postsErr)
 		}
 	}
 	if postsErr != nil {
 		return postsErr
-	}
-	if sends {
-		if err := w.boost(ctx, candidates); err != nil {
-			return err
-		}
 	}
 	if adsErr != nil && !w.out.blocked(adsErr) {
 		return adsErr
@@ -169,19 +170,30 @@ func (w *work) run(ctx context.Context) error {
 }
 
 // delivery stops the posts whose ads network_a no longer delivers (deleted,
-// archived, disapproved, left out of the list) or whose posts it no longer
-// has (NetworkAAdsDelivery). A steady campaign, whose running ads are all
-// listed and delivering and whose recent posts were all read, needs no
-// statement.
-func (w *work) delivery(ctx context.Context, ads []networka.Ad, seen []int64, postsRead bool) error {
+// archived, disapproved, left out of the list) or whose posts or media
+// their source no longer has (NetworkAAdsDelivery). A steady campaign,
+// whose running ads are all listed and delivering and whose recent posts
+// were all read, needs no statement.
+func (w *work) delivery(ctx context.Context, ads []networka.Ad, reads []sourceRead) error {
 	status := make(map[string]string, len(ads))
 	for _, a := range ads {
 		status[a.ID] = a.Status
 	}
+	var seen []int64
+	var media []string
+	postsRead, mediaRead := false, false
+	for _, r := range reads {
+		if r.src.network == networkB {
+			media, mediaRead = r.media, r.read
+		} else {
+			seen, postsRead = r.seen, r.read
+		}
+	}
 	stopped := slices.ContainsFunc(w.c.RunningAds, func(id string) bool {
 		s, listed := status[id]
 		return !listed || s == "DELETED" || s == "ARCHIVED" || s == "DISAPPROVED"
-	}) || (postsRead && slices.ContainsFunc(w.c.RecentPosts, func(id int64) bool { return !slices.Contains(seen, id) }))
+	}) || (postsRead && slices.ContainsFunc(w.c.RecentPosts, func(id int64) bool { return !slices.Contains(seen, id) })) ||
+		(mediaRead && slices.ContainsFunc(w.c.RecentMedia, func(id string) bool { return !slices.Contains(media, id) }))
 	if !stopped {
 		return nil
 	}
@@ -192,7 +204,7 @@ func (w *work) delivery(ctx context.Context, ads []networka.Ad, seen []int64, po
 	var res db.NetworkAAdsDeliveryRow
 	err = inPostsTx(ctx, w.e.pool, w.c.UserID, func(q *db.Queries) (err error) {
 		res, err = q.NetworkAAdsDelivery(ctx, db.NetworkAAdsDeliveryParams{
-			CampaignID: w.id, Ads: arg, Seen: seen, PostsRead: postsRead, Since: w.since()})
+			CampaignID: w.id, Ads: arg, Seen: seen, PostsRead: postsRead, SeenMedia: media, MediaRead: mediaRead, Since: w.since()})
 		return err
 	})
 	if err != nil {
@@ -353,13 +365,25 @@ func (w *work) learnCurrency(ctx context.Context) error {
 	return nil
 }
 
-// syncAdSet sends the ad set the fields that `save` changed since network_a
-// last accepted them.
+// syncAdSet sends the campaign's ad sets (the network_a one and the
+// network_b one, those that exist) the fields that `save` changed since
+// network_a last accepted them.
 func (w *work) syncAdSet(ctx context.Context) error {
-	if w.c.AdsetObjectID == nil {
-		return nil
+	if w.c.AdsetObjectID != nil {
+		if err := w.syncOne(ctx, *w.c.AdsetObjectID, false); err != nil {
+			return err
+		}
 	}
-	fields, err := w.q.NetworkACampaignAdSet(ctx, w.id)
+	if w.c.AdsetBObjectID != nil {
+		return w.syncOne(ctx, *w.c.AdsetBObjectID, true)
+	}
+	return nil
+}
+
+// syncOne sends one ad set (adsetID; networkB: the network_b one) the
+// fields that changed.
+func (w *work) syncOne(ctx context.Context, adsetID string, networkB bool) error {
+	fields, err := w.q.NetworkACampaignAdSet(ctx, db.NetworkACampaignAdSetParams{CampaignID: w.id, NetworkB: networkB})
 	if err != nil {
 		return err
 	}
@@ -370,7 +394,7 @@ func (w *work) syncAdSet(ctx context.Context) error {
 	if len(changes) == 0 {
 		return nil
 	}
-	err = w.e.api.Update(ctx, w.userToken, *w.c.AdsetObjectID, changes, w.scope())
+	err = w.e.api.Update(ctx, w.userToken, adsetID, changes, w.scope())
 	if networka.Refused(err) {
 		// Tried again next cycle; the posts are still boosted meanwhile, and
 		// the campaign's state shows network_a's refusal.
@@ -382,8 +406,8 @@ func (w *work) syncAdSet(ctx context.Context) error {
 		w.out.blocked(err)
 		return err
 	}
-	w.log.Info("engine: ad set updated", "fields", slices.Sorted(maps.Keys(changes)))
-	return w.q.NetworkACampaignAdSetSynced(ctx, db.NetworkACampaignAdSetSyncedParams{CampaignID: w.id, Fields: fields.Changes})
+	w.log.Info("engine: ad set updated", "ad_set", adsetID, "fields", slices.Sorted(maps.Keys(changes)))
+	return w.q.NetworkACampaignAdSetSynced(ctx, db.NetworkACampaignAdSetSyncedParams{CampaignID: w.id, Fields: fields.Changes, NetworkB: networkB})
 }
 
 // inPostsTx runs fn in a transaction after the lock of the user's boosted

@@ -1,9 +1,11 @@
 package boost
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,73 +16,145 @@ import (
 	"adboost/db"
 )
 
+// The networks a campaign boosts posts of, as attempts and posts name them.
+const (
+	networkA = "network_a"
+	networkB = "network_b"
+)
+
 // candidate is a post that meets the campaign's rules, as the attempt at
 // its ad keeps it (`post`).
 type candidate struct {
-	postID int64
-	raw    json.RawMessage
+	postID  int64
+	raw     json.RawMessage
+	created time.Time
 }
 
-// postRow is a post as the rules' statement and the attempts take it.
+// postRow is a post or a network_b media as the rules' statement and the
+// attempts take it. A media's caption is its message, its media_url (a
+// video's thumbnail) its picture, and its id in adboost (post_id) is
+// assigned by the statement.
 type postRow struct {
-	PostID    int64  `json:"post_id"`
-	ID        string `json:"id"`
+	Network   string `json:"network"`
+	PostID    int64  `json:"post_id,omitempty"`
+	ID        string `json:"id"` // network_a's post id, or the media id
 	Message   string `json:"message"`
 	Permalink string `json:"permalink_url"`
 	Picture   string `json:"full_picture"`
 	Created   string `json:"created_time"`
 	Type      string `json:"status_type,omitempty"`
+	MediaType string `json:"media_type,omitempty"`
+	SourceID  int64  `json:"source_id,omitempty"` // the page or network_b account the post is on
 }
 
-// candidates reads the page's new posts with the page's token and answers
-// those that qualify (rules 1 to 4), and the ids of every post read (read
-// is false when the page could not be read). A page without a usable token,
-// whose token network_a refused, or that network_a no longer has or lets
-// adboost read, is `page_lost`: its posts are not boosted, while the
-// campaign's pause, ad set changes and statistics (user's token) go on.
-func (w *work) candidates(ctx context.Context) (candidates []candidate, seen []int64, read bool, err error) {
+// network is the network of a post an attempt keeps: network_a unless the
+// post says otherwise.
+func (p postRow) network() string {
+	if p.Network == networkB {
+		return networkB
+	}
+	return networkA
+}
+
+// source is what a campaign boosts the posts of: its network_a page, or its
+// network_b account, whose media are read with the token of the page it is
+// linked to.
+type source struct {
+	network string
+	id      int64  // the page's or the network_b account's id
+	pageID  int64  // the page whose token reads it
+	token   []byte // that page's sealed token; nil when none is stored
+	refused bool   // network_a refused that token
+}
+
+// sources are the campaign's page and network_b account, those it has.
+func (w *work) sources() []source {
+	var out []source
+	if w.c.PageID != 0 {
+		out = append(out, source{networkA, w.c.PageID, w.c.PageID, w.c.PageToken, w.c.PageTokenRefused})
+	}
+	if w.c.NetworkBID != 0 {
+		out = append(out, source{networkB, w.c.NetworkBID, w.c.NetworkBPageID, w.c.NetworkBPageToken, w.c.NetworkBPageTokenRefused})
+	}
+	return out
+}
+
+// what names the source in states and logs.
+func (s source) what() string {
+	if s.network == networkB {
+		return "the network_b account " + strconv.FormatInt(s.id, 10)
+	}
+	return "the page"
+}
+
+// sourceRead is what a cycle read of a source.
+type sourceRead struct {
+	src        source
+	candidates []candidate
+	read       bool     // its posts were read, all of the window
+	seen       []int64  // network_a: the ids in adboost of the posts read
+	media      []string // network_b: the media ids read
+}
+
+// candidates reads the source's new posts with its page's token and
+// answers those that qualify (rules 1 to 4), and the ids of every post read
+// (read is false when the source could not be read whole). A source
+// without a usable page token, whose token network_a refused, or that
+// network_a no longer has or lets adboost read, is `page_lost`: its posts
+// are not boosted, while the campaign's pause, ad set changes and
+// statistics (user's token) go on.
+func (w *work) candidates(ctx context.Context, src source) (sourceRead, error) {
+	out := sourceRead{src: src}
 	lost := func(why string) {
 		w.out.observe(StatePageLost, why+": sign in again with network_a as an admin of the page")
 	}
-	if w.c.PageToken == nil {
-		lost("the page has no network_a token")
-		w.log.Warn("engine: campaign's posts not boosted: its page has no network_a token (the user signs in with network_a again to store one)", "page", w.c.PageID)
-		return nil, nil, false, nil
-	}
-	if w.c.PageTokenRefused {
+	switch {
+	case src.network == networkB && src.pageID == 0:
+		lost("the network_b account is not linked to a page adboost knows")
+		w.log.Warn("engine: campaign's media not boosted: its network_b account is linked to none of the user's pages", "network_b_id", src.id)
+		return out, nil
+	case src.token == nil:
+		if src.network == networkB {
+			lost("the page of the network_b account has no network_a token")
+		} else {
+			lost("the page has no network_a token")
+		}
+		w.log.Warn("engine: campaign's posts not boosted: its page has no network_a token (the user signs in with network_a again to store one)", "page", src.pageID, "network", src.network)
+		return out, nil
+	case src.refused:
 		lost("network_a refused the page's token")
-		return nil, nil, false, nil // logged when network_a refused it
+		return out, nil // logged when network_a refused it
 	}
-	pageToken, err := w.e.cipher.Open(w.c.PageToken)
+	pageToken, err := w.e.cipher.Open(src.token)
 	if err != nil {
 		lost("the page's stored token does not open")
-		w.log.Warn("engine: campaign's posts not boosted: the page's stored token does not open with TOKEN_ENCRYPTION_KEY", "page", w.c.PageID)
-		return nil, nil, false, nil
+		w.log.Warn("engine: campaign's posts not boosted: the page's stored token does not open with TOKEN_ENCRYPTION_KEY", "page", src.pageID)
+		return out, nil
 	}
-	candidates, seen, err = w.pagePosts(ctx, pageToken)
+	out, err = w.readSource(ctx, src, pageToken)
 	switch {
 	case err == nil:
-		return candidates, seen, seen != nil, nil
+		return out, nil
 	case networka.TokenRefused(err):
 		// The page's token, not the user's: only this page's boosting stops.
 		lost("network_a refused the page's token")
-		return nil, nil, false, w.pageRefused(ctx, err)
+		return sourceRead{src: src}, w.pageRefused(ctx, src, err)
 	case networka.Refused(err):
 		var api *networka.Error
 		errors.As(err, &api)
-		lost("network_a does not let adboost read the page (" + api.Message + ")")
-		return nil, nil, false, nil
+		lost("network_a does not let adboost read " + src.what() + " (" + api.Message + ")")
+		return sourceRead{src: src}, nil
 	}
 	w.out.blocked(err)
-	return nil, nil, false, err
+	return sourceRead{src: src}, err
 }
 
 // pageRefused records that network_a refused the page's token: no post of
-// the page is boosted until a sign-in stores a new token for it; the
-// campaign's pause, ad set changes and statistics (user's token) go on.
-// Logged once.
-func (w *work) pageRefused(ctx context.Context, refusal error) error {
-	_, err := w.q.SourceAccessTokenRefused(ctx, db.SourceAccessTokenRefusedParams{UserID: w.c.UserID, ID: w.c.PageID, AccessToken: w.c.PageToken})
+// the page (nor media of its network_b account) is boosted until a sign-in
+// stores a new token for it; the campaign's pause, ad set changes and
+// statistics (user's token) go on. Logged once.
+func (w *work) pageRefused(ctx context.Context, src source, refusal error) error {
+	_, err := w.q.SourceAccessTokenRefused(ctx, db.SourceAccessTokenRefusedParams{UserID: w.c.UserID, ID: src.pageID, AccessToken: src.token})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
 	}
@@ -88,73 +162,99 @@ func (w *work) pageRefused(ctx context.Context, refusal error) error {
 		return err
 	}
 	w.log.Warn("engine: network_a refused the page's token (OAuth 190): the page's posts are not boosted until the user signs in with network_a again; pauses, ad set changes and statistics go on",
-		"page", w.c.PageID, "err", refusal)
+		"page", src.pageID, "err", refusal)
 	return nil
 }
 
-// pagePosts reads the page's posts published since the oldest age a post may
-// have (network_a answers only those) and answers those that meet rules 1 to
-// 4, and the ids of all: the rules of the post's text in one statement,
-// then, for those, the reach rule with the page's followers and each post's
-// reach, read at once.
-func (w *work) pagePosts(ctx context.Context, pageToken string) ([]candidate, []int64, error) {
-	pageID := strconv.FormatInt(w.c.PageID, 10)
+// readSource reads the source's posts published since the oldest age a
+// post may have (network_a answers only those) and answers those that meet
+// rules 1 to 4, and the ids of all: the rules of the post's text in one
+// statement, then, for those, the reach rule with the source's followers
+// and each post's reach, read at once.
+func (w *work) readSource(ctx context.Context, src source, pageToken string) (sourceRead, error) {
+	out := sourceRead{src: src}
+	id := strconv.FormatInt(src.id, 10)
+	scope := networka.Scope{User: strconv.FormatInt(w.c.UserID, 10), Page: strconv.FormatInt(src.pageID, 10)}
 	since := w.since()
-	posts, truncated, err := w.e.api.Posts(ctx, pageToken, pageID, since, MaxPosts, w.pageScope())
-	if err != nil {
-		return nil, nil, err
-	}
-	// seen says which posts the page still has: nil when MaxPosts cut the
-	// read (older posts of the window were not read, not deleted).
-	var seen []int64
-	if !truncated {
-		seen = make([]int64, 0, len(posts))
-		for _, p := range posts {
-			if id, ok := PostID(p.ID); ok {
-				seen = append(seen, id)
+	var rows []postRow
+	var truncated bool
+	if src.network == networkB {
+		media, cut, err := w.e.api.MediaOf(ctx, pageToken, id, since, MaxPosts, scope)
+		if err != nil {
+			return out, err
+		}
+		truncated = cut
+		rows = make([]postRow, 0, len(media))
+		for _, m := range media {
+			if !mediaID(m.ID) {
+				w.log.Warn("engine: media skipped: its id is not a number", "media", m.ID)
+				continue
 			}
+			rows = append(rows, postRow{Network: networkB, ID: m.ID, Message: m.Caption, Permalink: m.Permalink, Picture: m.Picture(),
+				Created: m.Created.UTC().Format(time.RFC3339), MediaType: m.Type, SourceID: src.id})
+			out.media = append(out.media, m.ID)
+		}
+	} else {
+		posts, cut, err := w.e.api.Posts(ctx, pageToken, id, since, MaxPosts, scope)
+		if err != nil {
+			return out, err
+		}
+		truncated = cut
+		rows = make([]postRow, 0, len(posts))
+		for _, p := range posts {
+			postID, ok := PostID(p.ID)
+			if !ok {
+				w.log.Warn("engine: post skipped: its id is not <page id>_<post id>", "post", p.ID)
+				continue
+			}
+			rows = append(rows, postRow{Network: networkA, PostID: postID, ID: p.ID, Message: p.Message, Permalink: p.Permalink,
+				Picture: p.Picture, Created: p.Created.UTC().Format(time.RFC3339), Type: p.Type, SourceID: src.id})
+			out.seen = append(out.seen, postID)
 		}
 	}
-	candidates, err := w.qualifying(ctx, posts, since)
-	if err != nil || len(candidates) == 0 || w.c.ReachPercent <= 0 {
-		return candidates, seen, err
+	// The ids read say which posts the source still has, unless MaxPosts
+	// cut the read (older posts of the window were not read, not deleted).
+	out.read = !truncated
+	if truncated {
+		out.seen, out.media = nil, nil
 	}
-	followers, err := w.e.api.Followers(ctx, pageToken, pageID, w.pageScope())
+	candidates, err := w.qualifying(ctx, rows, since)
+	if err != nil || len(candidates) == 0 || w.c.ReachPercent <= 0 {
+		out.candidates = candidates
+		return out, err
+	}
+	followers, err := w.e.api.Followers(ctx, pageToken, id, scope)
 	if err != nil {
-		return nil, nil, err
+		return out, err
 	}
 	ids := make([]string, len(candidates))
 	for i, c := range candidates {
 		var p postRow
 		if err := json.Unmarshal(c.raw, &p); err != nil {
-			return nil, nil, err
+			return out, err
 		}
 		ids[i] = p.ID
 	}
-	reaches, errs := w.e.api.PostReaches(ctx, pageToken, ids, w.pageScope())
-	kept := candidates[:0]
+	var reaches []int64
+	var errs []error
+	if src.network == networkB {
+		reaches, errs = w.e.api.MediaReaches(ctx, pageToken, ids, scope)
+	} else {
+		reaches, errs = w.e.api.PostReaches(ctx, pageToken, ids, scope)
+	}
 	for i, c := range candidates {
 		if errs[i] != nil {
-			return nil, nil, errs[i]
+			return out, errs[i]
 		}
 		if ReachQualifies(reaches[i], followers, w.c.ReachPercent) {
-			kept = append(kept, c)
+			out.candidates = append(out.candidates, c)
 		}
 	}
-	return kept, seen, nil
+	return out, nil
 }
 
 // qualifying applies rules 1 to 3 (EngineQualifyingPosts) to the posts.
-func (w *work) qualifying(ctx context.Context, posts []networka.Post, since time.Time) ([]candidate, error) {
-	rows := make([]postRow, 0, len(posts))
-	for _, p := range posts {
-		postID, ok := PostID(p.ID)
-		if !ok {
-			w.log.Warn("engine: post skipped: its id is not <page id>_<post id>", "post", p.ID)
-			continue
-		}
-		rows = append(rows, postRow{postID, p.ID, p.Message, p.Permalink, p.Picture, p.Created.UTC().Format(time.RFC3339), p.Type})
-	}
+func (w *work) qualifying(ctx context.Context, rows []postRow, since time.Time) ([]candidate, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
@@ -168,9 +268,27 @@ func (w *work) qualifying(ctx context.Context, posts []networka.Post, since time
 	}
 	out := make([]candidate, len(found))
 	for i, f := range found {
-		out[i] = candidate{f.PostID, f.Post}
+		var p postRow
+		if err := json.Unmarshal(f.Post, &p); err != nil {
+			return nil, err
+		}
+		created, _ := time.Parse(time.RFC3339, p.Created)
+		out[i] = candidate{f.PostID, f.Post, created}
 	}
 	return out, nil
+}
+
+// oldestFirst merges the candidates of the campaign's sources, oldest
+// post first.
+func oldestFirst(reads ...sourceRead) []candidate {
+	var out []candidate
+	for _, r := range reads {
+		out = append(out, r.candidates...)
+	}
+	slices.SortStableFunc(out, func(a, b candidate) int {
+		return cmp.Or(a.created.Compare(b.created), cmp.Compare(a.postID, b.postID))
+	})
+	return out
 }
 
 // ReachQualifies is the reach rule (rule 4 of EngineQualifyingPosts): a post's organic reach × 100 is
@@ -188,4 +306,9 @@ func PostID(networkID string) (int64, bool) {
 	}
 	id, err := strconv.ParseInt(after, 10, 64)
 	return id, err == nil && id > 0
+}
+
+// mediaID tells whether a media id is one adboost keeps: 1 to 40 digits.
+func mediaID(id string) bool {
+	return id != "" && len(id) <= 40 && strings.Trim(id, "0123456789") == ""
 }

@@ -186,6 +186,13 @@ func (w *world) post(id, message string, age time.Duration, reach int) {
 // answer is lost.
 func (w *world) interrupted(kind string) {
 	w.t.Helper()
+	w.interruptedIn(7, kind)
+}
+
+// interruptedIn runs a campaign's work and ends it right after network_a
+// created its first object of kind, before the engine heard back.
+func (w *world) interruptedIn(campaign int64, kind string) {
+	w.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var once sync.Once
@@ -195,7 +202,7 @@ func (w *world) interrupted(kind string) {
 		}
 	})
 	defer w.fake.AfterCreate(nil)
-	if err := w.engine.Campaign(ctx, 7); !errors.Is(err, context.Canceled) {
+	if err := w.engine.Campaign(ctx, campaign); !errors.Is(err, context.Canceled) {
 		w.t.Fatalf("interrupted work: %v", err)
 	}
 }

@@ -4,7 +4,7 @@
 
 -- name: EngineCampaignDue :many
 -- The campaigns of one cycle, by id: every running campaign on a network_a
--- page (active, end date not past in UTC) of a user with a stored network_a
+-- page or a network_b account (active, end date not past in UTC) of a user with a stored network_a
 -- token (imported and demo users without one have nothing the engine could
 -- do); every campaign the engine still runs on network_a or paused within
 -- the last 28 days (to pause it, or to read its posts' statistics), whether
@@ -17,7 +17,7 @@ SELECT c.id
 FROM campaign AS c
 JOIN app_user AS u ON u.id = c.user_id
 WHERE c.active
-  AND c.page_id IS NOT NULL
+  AND (c.page_id IS NOT NULL OR c.network_b_id IS NOT NULL)
   AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date)
   AND u.network_a_token IS NOT NULL
 UNION
@@ -35,16 +35,19 @@ ORDER BY 1;
 -- and should run (active, end date not past in UTC; else why not), what
 -- network_a requires that it lacks (needs_setup: checked before any call),
 -- the objective its goal maps to, its page and the sealed
--- page and user tokens (and whether network_a refused the page's token), the rules its preset adds (keywords and reach R only
+-- page and user tokens (and whether network_a refused the page's token),
+-- its network_b account and the page that account is linked to (whose
+-- token reads the account's media; served by source_network_b_key), the rules its preset adds (keywords and reach R only
 -- when the preset allows advanced_settings; a reach of 0 asks nothing), and
 -- what the engine made on network_a so far (null ids before the first boost;
 -- a null currency with an ad account: a campaign started before 00094), and
 -- whether its ads' statistics are still read (it runs on network_a, or was
 -- paused there within the last 28 days), how many of its ad attempts an
 -- earlier cycle left unfinished (network_a_attempt_pending_idx), the ids of
--- its running ads, and its boosted posts published at or after @since:
--- what the cycle's reads are compared with, so that the delivery statement
--- runs only when something stopped.
+-- its running ads, and its boosted posts published at or after @since
+-- (network_a posts by id, network_b posts by media id): what the cycle's
+-- reads are compared with, so that the delivery statement runs only when
+-- something stopped.
 -- No row when neither the campaign nor any network_a object of it exists.
 SELECT
     w.id::bigint                                               AS id,
@@ -70,6 +73,10 @@ SELECT
           ELSE '' END)::text                                   AS setup_missing,
     s.access_token                                             AS page_token,
     (s.access_token_refused_at IS NOT NULL)::boolean           AS page_token_refused,
+    coalesce(c.network_b_id, 0)::bigint                        AS network_b_id,
+    coalesce(sb.id, 0)::bigint                                 AS network_b_page_id,
+    sb.access_token                                            AS network_b_page_token,
+    (sb.access_token_refused_at IS NOT NULL)::boolean          AS network_b_page_token_refused,
     u.network_a_token                                          AS user_token,
     (u.network_a_token_invalid_at IS NOT NULL)::boolean        AS token_invalid,
     coalesce(r.reach, 0)::integer                              AS reach_percent,
@@ -77,6 +84,7 @@ SELECT
     n.currency                                                 AS ad_account_currency,
     n.campaign_object_id,
     n.adset_object_id,
+    n.adset_b_object_id,
     coalesce(n.status, '')::text                               AS network_a_status,
     (n.resume_sent_at IS NOT NULL)::boolean                    AS resume_unconfirmed,
     coalesce(n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days', false)::boolean AS reads_insights,
@@ -88,12 +96,18 @@ SELECT
               FROM network_a_attempt AS a
               JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
               WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'
-                AND p.created >= @since::timestamptz), '{}')::bigint[] AS recent_posts
+                AND p.created >= @since::timestamptz AND p.media_id IS NULL), '{}')::bigint[] AS recent_posts,
+    coalesce((SELECT array_agg(p.media_id ORDER BY p.media_id)
+              FROM network_a_attempt AS a
+              JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
+              WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'
+                AND p.created >= @since::timestamptz AND p.media_id IS NOT NULL), '{}')::text[] AS recent_media
 FROM (SELECT @campaign_id::bigint AS id) AS w
 LEFT JOIN campaign AS c ON c.id = w.id
 LEFT JOIN network_a_campaign AS n ON n.campaign_id = w.id
 JOIN app_user AS u ON u.id = coalesce(c.user_id, n.user_id)
 LEFT JOIN source AS s ON s.user_id = c.user_id AND s.id = c.page_id AND s.platform = 'network_a'
+LEFT JOIN source AS sb ON sb.user_id = c.user_id AND sb.network_b_id = c.network_b_id AND sb.platform = 'network_a'
 LEFT JOIN LATERAL (
     SELECT b.reach
     FROM preset AS p
@@ -103,19 +117,26 @@ LEFT JOIN LATERAL (
 ) AS r ON true;
 
 -- name: EngineQualifyingPosts :many
--- Rules 1 to 3 of the boosting engine over the posts a cycle read from the page
--- (@posts: a JSON array of {"post_id", "id", "message", "permalink_url",
--- "full_picture", "created_time", "status_type"}): published at or after @since, not yet
--- boosted nor attempted in the campaign, holding the campaign's hashtag as a
--- whole tag (a hashtag given without `#` gets one), and, when the preset
--- allows advanced_settings and its condition has keywords, at least one
--- keyword as a whole word or tag; all case-insensitive; a VIDEO_VIEWS
--- campaign takes video posts only (status_type added_video). Answers each
--- qualifying post as JSON (the attempt's `post`), oldest first. Rule 4 (reach)
--- needs network_a and is checked by the engine.
+-- Rules 1 to 3 of the boosting engine over the posts and media a cycle read
+-- (@posts: a JSON array of {"network", "post_id", "id", "message",
+-- "permalink_url", "full_picture", "created_time", "status_type",
+-- "source_id"}; network_b media carry their caption as message, no post_id,
+-- and media_type instead of status_type): published at or after @since,
+-- not yet boosted nor attempted in the campaign, holding the campaign's
+-- hashtag as a whole tag (a hashtag given without `#` gets one), and, when
+-- the preset allows advanced_settings and its condition has keywords, at
+-- least one keyword as a whole word or tag; all case-insensitive; a
+-- VIDEO_VIEWS campaign takes video posts only (status_type added_video,
+-- media_type VIDEO). A network_b media that meets them gets its id in
+-- adboost here, once (network_b_media): a statement that meets the id
+-- another one is assigning at the same time (the user's other campaign on
+-- the account) waits for it and answers that id. Answers each qualifying
+-- post with its id in adboost as JSON (the attempt's `post`), oldest first.
+-- Rule 4 (reach) needs network_a and is checked by the engine.
 WITH c AS (
     SELECT
         c.id,
+        c.user_id,
         c.goal,
         CASE WHEN ltrim(c.hashtag, '#') <> ''
              THEN engine_word_pattern('#' || ltrim(c.hashtag, '#')) END AS hashtag_pattern,
@@ -132,25 +153,55 @@ WITH c AS (
     WHERE c.id = @campaign_id
 ),
 posts AS (
-    SELECT x.post, (x.post ->> 'post_id')::bigint AS post_id, x.post ->> 'message' AS message,
+    SELECT x.post, coalesce(x.post ->> 'network', 'network_a') AS network, x.post ->> 'id' AS network_id,
+           (x.post ->> 'post_id')::bigint AS post_id, x.post ->> 'message' AS message,
            (x.post ->> 'created_time')::timestamptz AS created_time
     FROM jsonb_array_elements(@posts::jsonb) AS x (post)
+),
+matching AS (
+    SELECT p.*
+    FROM posts AS p
+    CROSS JOIN c
+    WHERE p.created_time >= @since::timestamptz
+      AND (c.goal <> 'VIDEO_VIEWS' OR p.post ->> 'status_type' = 'added_video' OR p.post ->> 'media_type' = 'VIDEO')
+      AND (c.hashtag_pattern IS NULL OR p.message ~* c.hashtag_pattern)
+      AND (cardinality(c.keyword_patterns) = 0
+           OR EXISTS (SELECT 1 FROM unnest(c.keyword_patterns) AS k (pattern) WHERE p.message ~* k.pattern))
+),
+known AS (
+    SELECT m.media_id, m.id
+    FROM network_b_media AS m
+    JOIN c ON m.user_id = c.user_id
+    WHERE m.media_id IN (SELECT r.network_id FROM matching AS r WHERE r.network = 'network_b')
+),
+assigned AS (
+    INSERT INTO network_b_media (user_id, media_id)
+    SELECT DISTINCT c.user_id, r.network_id
+    FROM matching AS r
+    CROSS JOIN c
+    WHERE r.network = 'network_b'
+      AND NOT EXISTS (SELECT 1 FROM known AS k WHERE k.media_id = r.network_id)
+    ON CONFLICT (user_id, media_id) DO UPDATE SET media_id = EXCLUDED.media_id
+    RETURNING media_id, id
+),
+identified AS (
+    SELECT r.post, r.created_time,
+           CASE WHEN r.network = 'network_b' THEN coalesce(k.id, a.id) ELSE r.post_id END AS post_id
+    FROM matching AS r
+    LEFT JOIN known AS k ON r.network = 'network_b' AND k.media_id = r.network_id
+    LEFT JOIN assigned AS a ON r.network = 'network_b' AND a.media_id = r.network_id
 )
-SELECT p.post_id::bigint AS post_id, p.post::jsonb AS post
-FROM posts AS p
+SELECT i.post_id::bigint AS post_id, (i.post || jsonb_build_object('post_id', i.post_id))::jsonb AS post
+FROM identified AS i
 CROSS JOIN c
-WHERE p.created_time >= @since::timestamptz
+WHERE i.post_id IS NOT NULL
   AND NOT EXISTS (
       SELECT 1 FROM boosted_post_campaign AS l
-      WHERE l.campaign_id = c.id AND l.post_id = p.post_id)
+      WHERE l.campaign_id = c.id AND l.post_id = i.post_id)
   AND NOT EXISTS (
       SELECT 1 FROM network_a_attempt AS a
-      WHERE a.campaign_id = c.id AND a.kind = 'ad' AND a.post_id = p.post_id)
-  AND (c.goal <> 'VIDEO_VIEWS' OR p.post ->> 'status_type' = 'added_video')
-  AND (c.hashtag_pattern IS NULL OR p.message ~* c.hashtag_pattern)
-  AND (cardinality(c.keyword_patterns) = 0
-       OR EXISTS (SELECT 1 FROM unnest(c.keyword_patterns) AS k (pattern) WHERE p.message ~* k.pattern))
-ORDER BY p.created_time, p.post_id;
+      WHERE a.campaign_id = c.id AND a.kind = 'ad' AND a.post_id = i.post_id)
+ORDER BY i.created_time, i.post_id;
 
 -- name: EngineUserTokenRefused :one
 -- network_a refused the user's token (OAuth error 190 on a call made with

@@ -71,9 +71,10 @@ RETURNING a.post_id, a.state, a.tries, a.object_id,
           coalesce(a.sent_at > now() - make_interval(secs => @in_flight_seconds::float8), false)::boolean AS in_flight;
 
 -- name: NetworkAAttemptObjectDone :exec
--- The campaign's network_a campaign or ad set (@kind) exists as @object_id:
--- the attempt is done and the campaign remembers the id; for an ad set,
--- @adset_fields are the fields it was created with. One statement.
+-- The campaign's network_a campaign or ad set (@kind: campaign, adset, or
+-- adset_b for the network_b ad set) exists as @object_id: the attempt is
+-- done and the campaign remembers the id; for an ad set, @adset_fields are
+-- the fields it was created with. One statement.
 WITH done AS (
     UPDATE network_a_attempt
     SET state = 'done', object_id = @object_id::text, updated_at = now()
@@ -85,18 +86,22 @@ UPDATE network_a_campaign AS n SET
     campaign_object_id = CASE WHEN @kind::text = 'campaign' THEN @object_id::text ELSE n.campaign_object_id END,
     adset_object_id    = CASE WHEN @kind::text = 'adset' THEN @object_id::text ELSE n.adset_object_id END,
     adset_synced       = CASE WHEN @kind::text = 'adset' THEN @adset_fields::jsonb ELSE n.adset_synced END,
+    adset_b_object_id  = CASE WHEN @kind::text = 'adset_b' THEN @object_id::text ELSE n.adset_b_object_id END,
+    adset_b_synced     = CASE WHEN @kind::text = 'adset_b' THEN @adset_fields::jsonb ELSE n.adset_b_synced END,
     updated_at         = now()
 WHERE n.campaign_id = @campaign_id;
 
 -- name: NetworkAAttemptAdsDone :one
 -- The ads of @ads (a JSON array of {"post_id", "ad_id"}) exist, all in one
 -- statement: their attempts are done; each post becomes a boosted post of
--- the campaign's user and page (name = the message cut to 100 characters
--- with `…`, link, image, created = its publication, active, not stopped),
+-- the campaign's user and of the page or network_b account it was read
+-- from (the post's source_id, else the campaign's page; a network_b post
+-- keeps its media id), with name = the message cut to 100 characters with
+-- `…`, link, image, created = its publication, active, not stopped,
 -- linked to the campaign; and the campaign's history gets {"post_id",
 -- "ad_id"} under `boosted` for each, oldest post first. Nothing but the
 -- attempts is written when the campaign was deleted meanwhile, nor for a
--- post id that belongs to another user's post. Answers how many posts were
+-- post id that belongs to another user's post or to the other network. Answers how many posts were
 -- recorded.
 WITH made AS (
     SELECT (x.ad ->> 'post_id')::bigint AS post_id, x.ad ->> 'ad_id' AS ad_id
@@ -113,16 +118,18 @@ done AS (
     RETURNING a.campaign_id, a.post_id, a.post, a.object_id
 ),
 owner AS (
-    SELECT c.id, c.user_id, c.page_id, d.post_id, d.post, d.object_id,
+    SELECT c.id, c.user_id, d.post_id, d.post, d.object_id,
+           coalesce((d.post ->> 'source_id')::bigint, c.page_id) AS source_id,
+           CASE WHEN d.post ->> 'network' = 'network_b' THEN d.post ->> 'id' END AS media_id,
            (d.post ->> 'created_time')::timestamptz AS created
     FROM done AS d
     JOIN campaign AS c ON c.id = d.campaign_id
-    WHERE c.page_id IS NOT NULL
+    WHERE coalesce((d.post ->> 'source_id')::bigint, c.page_id) IS NOT NULL
 ),
 post AS (
-    INSERT INTO boosted_post AS p (id, user_id, source_id, active, name, link, image, created, stopped)
+    INSERT INTO boosted_post AS p (id, user_id, source_id, media_id, active, name, link, image, created, stopped)
     SELECT
-        o.post_id, o.user_id, o.page_id, true,
+        o.post_id, o.user_id, o.source_id, o.media_id, true,
         CASE WHEN char_length(o.post ->> 'message') > 100
              THEN rtrim(left(o.post ->> 'message', 99)) || chr(8230)
              ELSE coalesce(o.post ->> 'message', '') END,
@@ -136,6 +143,7 @@ post AS (
         stopped    = NULL,
         updated_at = now()
     WHERE p.user_id = EXCLUDED.user_id
+      AND p.media_id IS NOT DISTINCT FROM EXCLUDED.media_id
     RETURNING p.id, p.user_id
 ),
 linked AS (
@@ -199,15 +207,19 @@ WHERE campaign_id = @campaign_id
 -- ARCHIVED or DISAPPROVED, or that the list leaves out (deleted), and a
 -- boosted post published at or after @since that the page's posts read
 -- (@seen, their ids in adboost; @posts_read false when the page was not
--- read) no longer lists, stops: its attempt becomes `stopped` (a resumption
+-- read) or the network_b account's media read (@seen_media, media ids;
+-- @media_read false when not read) no longer lists, stops: its attempt becomes `stopped` (a resumption
 -- does not bring it back), the post gets active false and stopped = now
 -- unless another campaign still runs it, and the history gets {"post_id",
 -- "ad_id", "reason"} under `post_stopped`. Answers how many ads stopped.
 WITH gone AS (
     SELECT a.campaign_id, a.post_id, a.object_id,
-           CASE WHEN @posts_read::boolean AND p.created >= @since::timestamptz
+           CASE WHEN @posts_read::boolean AND p.media_id IS NULL AND p.created >= @since::timestamptz
                      AND NOT (a.post_id = ANY (@seen::bigint[]))
                 THEN 'the post is no longer on network_a'
+                WHEN @media_read::boolean AND p.media_id IS NOT NULL AND p.created >= @since::timestamptz
+                     AND NOT (p.media_id = ANY (@seen_media::text[]))
+                THEN 'the media is no longer on network_b'
                 WHEN NOT (@ads::jsonb ? a.object_id) THEN 'the ad was deleted on network_a'
                 WHEN @ads::jsonb ->> a.object_id IN ('DELETED', 'ARCHIVED', 'DISAPPROVED')
                 THEN 'the ad is ' || lower(@ads::jsonb ->> a.object_id) || ' on network_a'

@@ -31,8 +31,10 @@ WHERE campaign_id = @campaign_id
 -- when enabled, optimization_goal from the goal, targeting =
 -- audience_targeting, end_time = end_date 23:59:59 UTC (RFC 3339; absent
 -- without end date), promoted_object as the campaign holds it (absent
--- without one). `changes` holds those that differ from what network_a last
--- accepted (all of them before the ad set exists).
+-- without one). The network_b ad set (@network_b true) has the same fields
+-- but its targeting's publisher_platforms is ["network_b"] (its
+-- network_b_positions kept). `changes` holds those that differ from what
+-- network_a last accepted for that ad set (all of them before it exists).
 WITH f AS (
     SELECT
         c.id,
@@ -42,7 +44,9 @@ WITH f AS (
             'bid_strategy',
             CASE WHEN c.campaign_bid_strategy_enabled THEN c.campaign_bid_strategy ELSE 'LOWEST_COST_WITHOUT_CAP' END,
             'optimization_goal', network_a_optimization_goal(c.goal),
-            'targeting', c.audience_targeting)
+            'targeting', CASE WHEN @network_b::boolean
+                              THEN c.audience_targeting || '{"publisher_platforms": ["network_b"]}'::jsonb
+                              ELSE c.audience_targeting END)
         || CASE WHEN c.campaign_bid_strategy_enabled
                 THEN jsonb_build_object('bid_amount', network_a_offset_units(c.campaign_bid_amount, a.currency))
                 ELSE '{}' END
@@ -61,16 +65,19 @@ SELECT
     coalesce((
         SELECT jsonb_object_agg(e.key, e.value)
         FROM jsonb_each(f.fields) AS e (key, value)
-        WHERE n.adset_synced -> e.key IS DISTINCT FROM e.value
+        WHERE CASE WHEN @network_b::boolean THEN n.adset_b_synced ELSE n.adset_synced END -> e.key
+              IS DISTINCT FROM e.value
     ), '{}')::jsonb AS changes
 FROM f
 LEFT JOIN network_a_campaign AS n ON n.campaign_id = f.id;
 
 -- name: NetworkACampaignAdSetSynced :exec
--- network_a accepted @fields for the campaign's ad set.
+-- network_a accepted @fields for the campaign's ad set (@network_b: its
+-- network_b ad set).
 UPDATE network_a_campaign
-SET adset_synced = adset_synced || @fields::jsonb,
-    updated_at   = now()
+SET adset_synced   = CASE WHEN @network_b::boolean THEN adset_synced ELSE adset_synced || @fields::jsonb END,
+    adset_b_synced = CASE WHEN @network_b::boolean THEN adset_b_synced || @fields::jsonb ELSE adset_b_synced END,
+    updated_at     = now()
 WHERE campaign_id = @campaign_id;
 
 -- name: NetworkACampaignPaused :one
