@@ -165,7 +165,7 @@ func runRound(ctx context.Context, cfg Config, cipher *auth.TokenCipher, n int) 
 		return nil, err
 	}
 	r.fake = networkafake.New()
-	seedFake(r.fake, n, cfg.Posts, time.Now())
+	seedFake(r.fake, n, cfg.Posts, time.Now(), cfg.ShareB)
 	r.fake.SetDelay(cfg.Delay)
 	// The fake keeps no list of the calls (200,000 creates), only counts.
 	r.fake.SetRecording(false)
@@ -176,8 +176,9 @@ func runRound(ctx context.Context, cfg Config, cipher *auth.TokenCipher, n int) 
 		return nil, err
 	}
 	defer r.stats.Close(context.WithoutCancel(ctx))
-	fmt.Fprintf(cfg.Progress, "N=%d: %d campaigns, %d posts a page, network_a delay %v: ready in %.1f s\n",
-		n, n, cfg.Posts, cfg.Delay, time.Since(start).Seconds())
+	nB := countB(n, cfg.ShareB)
+	fmt.Fprintf(cfg.Progress, "N=%d: %d campaigns (%d with a network_b account), %d posts a page and media an account, network_a delay %v: ready in %.1f s\n",
+		n, n, nB, cfg.Posts, cfg.Delay, time.Since(start).Seconds())
 
 	var results []Result
 	// measure runs a cycle and keeps its row when it was measured, also
@@ -193,10 +194,12 @@ func runRound(ctx context.Context, cfg Config, cipher *auth.TokenCipher, n int) 
 	if err != nil {
 		return results, err
 	}
-	want := n * cfg.Posts
-	if first.Campaigns != n || first.AdSets != n || first.Ads != want || first.BoostedPosts != want {
+	// One ad set per campaign and one more per network_b account; one ad
+	// and one boosted post per post and per media.
+	sets, want := n+nB, (n+nB)*cfg.Posts
+	if first.Campaigns != n || first.AdSets != sets || first.Ads != want || first.BoostedPosts != want {
 		return results, fmt.Errorf("first cycle: network_a has %d campaigns, %d ad sets, %d ads and boosted_post %d rows; want %d, %d, %d, %d",
-			first.Campaigns, first.AdSets, first.Ads, first.BoostedPosts, n, n, want, want)
+			first.Campaigns, first.AdSets, first.Ads, first.BoostedPosts, n, sets, want, want)
 	}
 	steady, err := measure("steady")
 	if err != nil {

@@ -2,8 +2,10 @@
 // (`make bench-engine`). For every N it makes a fresh database of N users,
 // each with a network_a page and a campaign on it, serves an in-memory
 // network_a (auth/networkafake) that answers every request after a delay and
-// has 20 qualifying posts on each page, and runs `adboost engine` twice: a
-// first cycle that boosts every post and a steady cycle with nothing new. It
+// has 20 qualifying posts on each page (and as many media on the network_b
+// account that -share-b links to a share of the pages and campaigns), and
+// runs `adboost engine` twice: a first cycle that boosts every post and
+// media, and a steady cycle with nothing new. It
 // prints a Markdown table of both cycles per N: wall time, exit code, ads
 // created, network_a requests, requests and calls per campaign, PostgreSQL's
 // active time and the engine's peak RSS.

@@ -1,8 +1,11 @@
 // Command adboost-sandbox serves a sandbox network_a on a local port: the
 // Graph-style API of sign-in and the boosting engine (auth/networkafake) over a seeded
 // world that moves. Pages keep publishing posts (some with the demo data
-// set's hashtags and keywords) that gain organic reach, and every ad created
-// through the API gains impressions, clicks and spend. Point adboost at it
+// set's hashtags and keywords) that gain organic reach, the network_b
+// accounts linked to the pages start with recent media (the demo account
+// demostudiofit's for the demo campaigns 1001 and 1006), and every ad
+// created through the API, of a post or of a media, gains impressions,
+// clicks and spend. Point adboost at it
 // with NETWORK_A_API_URL=http://127.0.0.1:8090/v19.0; `make run` does.
 //
 // Some of its world is broken on purpose, so that the engine's states of
@@ -167,6 +170,7 @@ func run(ctx context.Context, cfg config, ln net.Listener, start time.Time, tick
   NETWORK_A_API_URL=%s
   user token (Sam Sandbox, pages 7000001 Gym, 7000002 Café, 7000003 Getaways, 7000004 Pop-up Gym): %s
   demo user token (Dana Demo of "adboost demo", for login-sn):                                     %s
+    (network_b account 3000101 demostudiofit has media for the demo campaigns 1001 #spinclass and 1006 #demostudio)
   no-payment user token (Nico Nopay, page 7000011 Boxing Club; act_3000 has no payment method):    %s
   %s
   a new post every %v; reach and ad insights grow every %v

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -424,4 +427,182 @@ func TestSandboxBrokenOnPurpose(t *testing.T) {
 	}
 	keep.tick(t0.Add(time.Hour))
 	keep.call("GET", popupPosts, LostPageToken, nil)
+}
+
+const demoFitToken = "EAAsandbox0page0demofit"
+
+// mediaFields are the fields the engine reads media with.
+const mediaFields = "id,caption,media_type,permalink,media_url,thumbnail_url,timestamp,like_count,comments_count"
+
+// media answers the network_b account's media (at most 100), newest first.
+func (s *sandbox) media(accountID, token string) []map[string]any {
+	s.t.Helper()
+	var out []map[string]any
+	for _, d := range s.call("GET", "/"+accountID+"/media?fields="+mediaFields+"&limit=100", token, nil)["data"].([]any) {
+		out = append(out, d.(map[string]any))
+	}
+	return out
+}
+
+// mediaReach answers a media's reach (metric=reach).
+func (s *sandbox) mediaReach(mediaID, token string) int {
+	s.t.Helper()
+	ins := s.call("GET", "/"+mediaID+"/insights?metric=reach", token, nil)
+	return int(ins["data"].([]any)[0].(map[string]any)["values"].([]any)[0].(map[string]any)["value"].(float64))
+}
+
+// hasTag tells whether the caption holds the hashtag as a whole tag,
+// case-insensitively, as the engine matches it.
+func hasTag(caption, tag string) bool {
+	return regexp.MustCompile(`(?i)` + regexp.QuoteMeta(tag) + `([^\pL\pN_]|$)`).MatchString(caption)
+}
+
+// TestSandboxMedia: the demo user's network_b account demostudiofit has
+// recent media for the demo campaigns on it (1006: #demostudio, network_b
+// only; 1001: #spinclass), with followers and reach that pass a reach rule,
+// read with its page's token only; Sam's network_b accounts have media too,
+// and an ad of one of them runs in a network_b ad set and grows.
+func TestSandboxMedia(t *testing.T) {
+	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	s := startSandbox(t, t0)
+
+	followers := s.call("GET", "/3000101?fields=followers_count", demoFitToken, nil)
+	if followers["followers_count"] != float64(2400) {
+		t.Fatalf("demostudiofit = %v", followers)
+	}
+	media := s.media("3000101", demoFitToken)
+	want := []struct{ id, kind, campaigns string }{
+		{"17893000101000001", "IMAGE", "1006"},
+		{"17893000101000002", "VIDEO", "1001"},
+		{"17893000101000003", "CAROUSEL_ALBUM", "1001,1006"},
+		{"17893000101000004", "IMAGE", ""},
+	}
+	if len(media) != len(want) {
+		t.Fatalf("%d media of demostudiofit, want %d: %v", len(media), len(want), media)
+	}
+	var last time.Time
+	for i, w := range want {
+		m := media[i]
+		caption, _ := m["caption"].(string)
+		var campaigns []string
+		if hasTag(caption, "#spinclass") {
+			campaigns = append(campaigns, "1001")
+		}
+		if hasTag(caption, "#demostudio") {
+			campaigns = append(campaigns, "1006")
+		}
+		created, err := time.Parse("2006-01-02T15:04:05-0700", m["timestamp"].(string))
+		if m["id"] != w.id || m["media_type"] != w.kind || strings.Join(campaigns, ",") != w.campaigns || err != nil {
+			t.Errorf("media %d = %v (campaigns %v, %v), want %+v", i, m, campaigns, err, w)
+		}
+		// Recent (well within ENGINE_POST_MAX_AGE), newest first.
+		if age := t0.Sub(created); age <= 0 || age > 6*time.Hour || (i > 0 && !created.Before(last)) {
+			t.Errorf("media %s created %v, at %v", w.id, created, t0)
+		}
+		last = created
+		_, thumb := m["thumbnail_url"]
+		if thumb != (w.kind == "VIDEO") || m["media_url"] == "" || !strings.HasPrefix(m["permalink"].(string), "https://") {
+			t.Errorf("media %s: pictures %v", w.id, m)
+		}
+		// Reach enough for the demo presets' highest reach rule (55 %),
+		// and engagement.
+		if r := s.mediaReach(w.id, demoFitToken); r*100 < 55*2400 || m["like_count"].(float64) < 1 || m["comments_count"].(float64) < 1 {
+			t.Errorf("media %s: reach %d, %v likes, %v comments", w.id, r, m["like_count"], m["comments_count"])
+		}
+	}
+	// Only the linked page's token reads the account.
+	for _, token := range []string{DefaultDemoToken, "EAAsandbox0page0democafe"} {
+		if got := graphError(s.send("GET", "/3000101/media?fields=id", token, nil)); !strings.HasPrefix(got, "400 210 ") {
+			t.Errorf("demostudiofit's media with %s: %s", token, got)
+		}
+	}
+
+	// Sam's network_b accounts: media of the hashtags of the sandbox's posts.
+	var gymlife int
+	for account, token := range map[string]string{"7100001": gymToken, "7100002": "EAAsandbox0page0cafe",
+		"7100003": "EAAsandbox0page0travel", "7100004": LostPageToken} {
+		media := s.media(account, token)
+		if len(media) < 2 {
+			t.Errorf("%d media of %s", len(media), account)
+		}
+		for _, m := range media {
+			if caption, _ := m["caption"].(string); hasTag(caption, "#gymlife") && strings.Contains(caption, "workout") {
+				gymlife++
+			}
+		}
+		if f := s.call("GET", "/"+account+"?fields=followers_count", token, nil)["followers_count"]; f.(float64) < 100 {
+			t.Errorf("%s has %v followers", account, f)
+		}
+	}
+	if gymlife < 2 {
+		t.Errorf("%d of Sam's media with #gymlife and workout, want some for preset 1", gymlife)
+	}
+
+	// An ad of Sam's media, in a network_b ad set: its insights grow.
+	gymMedia := s.media("7100001", gymToken)[0]["id"].(string)
+	camp := s.call("POST", "/act_1000/campaigns", DefaultUserToken, map[string]any{
+		"name": "adboost-1", "objective": "OUTCOME_ENGAGEMENT", "status": "ACTIVE", "special_ad_categories": []any{}})["id"].(string)
+	adset := s.call("POST", "/act_1000/adsets", DefaultUserToken, map[string]any{
+		"name": "adboost-1-network_b", "campaign_id": camp, "daily_budget": 2000, "bid_strategy": "LOWEST_COST_WITHOUT_CAP",
+		"billing_event": "IMPRESSIONS", "optimization_goal": "POST_ENGAGEMENT",
+		"targeting": map[string]any{"publisher_platforms": []any{"network_b"}}, "status": "ACTIVE"})["id"].(string)
+	ad := s.call("POST", "/act_1000/ads", DefaultUserToken, map[string]any{"name": "adboost-1-b" + gymMedia, "adset_id": adset,
+		"creative": map[string]any{"source_instagram_media_id": gymMedia, "instagram_user_id": "7100001"}, "status": "ACTIVE"})["id"].(string)
+	s.tick(t0.Add(10 * time.Second))
+	if imp, _ := s.adInsights(ad); imp == 0 {
+		t.Fatal("an ad of network_b media has no impressions")
+	}
+	if got := graphError(s.send("POST", "/act_1000/ads", DefaultUserToken, map[string]any{"name": "x", "adset_id": adset,
+		"creative": map[string]any{"object_story_id": s.gymPosts()[0]["id"]}})); !strings.HasPrefix(got, "400 100 ") {
+		t.Fatalf("a network_a post in the network_b ad set: %s", got)
+	}
+}
+
+// TestSandboxMediaState: media survive a restart from the state file, and
+// a state file saved before the sandbox had media gets them seeded.
+func TestSandboxMediaState(t *testing.T) {
+	state := t.TempDir() + "/sandbox.json"
+	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	s, stop := startSandboxStop(t, t0, "-state", state)
+	before := s.media("3000101", demoFitToken)
+	stop()
+
+	t1 := t0.Add(time.Hour)
+	s, stop = startSandboxStop(t, t1, "-state", state)
+	if !strings.Contains(s.out.String(), "sandbox world restored") {
+		t.Fatalf("not restored:\n%s", s.out.String())
+	}
+	if after := s.media("3000101", demoFitToken); !reflect.DeepEqual(after, before) {
+		t.Fatalf("media after a restart:\n%v\nbefore:\n%v", after, before)
+	}
+	stop()
+
+	// A state file without media, as saved before the sandbox had any.
+	b, err := os.ReadFile(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	json.Unmarshal(b, &st)
+	delete(st, "media")
+	delete(st["fake"].(map[string]any), "media")
+	b, _ = json.Marshal(st)
+	if err := os.WriteFile(state, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t2 := t1.Add(24 * time.Hour)
+	s = startSandbox(t, t2, "-state", state)
+	if !strings.Contains(s.out.String(), "sandbox world restored") {
+		t.Fatalf("not restored:\n%s", s.out.String())
+	}
+	media := s.media("3000101", demoFitToken)
+	if len(media) != 4 || media[0]["id"] != "17893000101000001" {
+		t.Fatalf("media of an old state = %v", media)
+	}
+	if created, _ := time.Parse("2006-01-02T15:04:05-0700", media[0]["timestamp"].(string)); t2.Sub(created) > 4*time.Hour {
+		t.Fatalf("media seeded into an old state at %v, restarted at %v", created, t2)
+	}
+	if f := s.call("GET", "/3000101?fields=followers_count", demoFitToken, nil)["followers_count"]; f != float64(2400) {
+		t.Fatalf("followers in an old state = %v", f)
+	}
 }

@@ -219,3 +219,56 @@ func TestSandboxEngineStates(t *testing.T) {
 		t.Errorf("the no-payment user's campaign later: %q, want refused", state)
 	}
 }
+
+// TestSandboxDemoNetworkB: after login-sn with the demo user's token, one
+// engine cycle boosts demostudiofit's media in the demo campaigns on it,
+// each in the campaign's network_b ad set: the image and the album in 1006
+// (#demostudio, network_b only), the video and the album in 1001
+// (#spinclass), and not the media that matches neither.
+func TestSandboxDemoNetworkB(t *testing.T) {
+	s := startStack(t)
+	var login struct {
+		AccessToken string `json:"access_token"`
+	}
+	json.Unmarshal(s.post("/v1/user/login-sn", "", `{"access-token":"`+DefaultDemoToken+`"}`), &login)
+	if login.AccessToken == "" {
+		t.Fatal("login-sn answered no token")
+	}
+	if err := s.cycle(); err != nil {
+		t.Logf("engine cycle: %v", err) // another demo campaign may fail the cycle
+	}
+	status, objects := s.sb.send("GET", "/act_2000/ads?fields=id,name&limit=500", DefaultDemoToken, nil)
+	if status != 200 {
+		t.Fatalf("the demo ad account's ads: %d %v", status, objects)
+	}
+	names := map[string]bool{}
+	for _, d := range objects["data"].([]any) {
+		names[d.(map[string]any)["name"].(string)] = true
+	}
+	for _, want := range []string{"adboost-1006-b17893000101000001", "adboost-1006-b17893000101000003",
+		"adboost-1001-b17893000101000002", "adboost-1001-b17893000101000003"} {
+		if !names[want] {
+			t.Errorf("no ad %s among %v", want, names)
+		}
+	}
+	for name := range names {
+		if strings.HasSuffix(name, "-b17893000101000004") || strings.HasPrefix(name, "adboost-1006-b") && strings.HasSuffix(name, "000002") ||
+			strings.HasPrefix(name, "adboost-1001-b") && strings.HasSuffix(name, "000001") {
+			t.Errorf("ad %s of a media that does not meet its campaign's rules", name)
+		}
+	}
+	status, sets := s.sb.send("GET", "/act_2000/adsets?fields=id,name,targeting", DefaultDemoToken, nil)
+	var bSets []string
+	for _, d := range sets["data"].([]any) {
+		set := d.(map[string]any)
+		if name := set["name"].(string); strings.HasSuffix(name, "-network_b") {
+			bSets = append(bSets, name)
+			if p := fmt.Sprint(set["targeting"].(map[string]any)["publisher_platforms"]); p != "[network_b]" {
+				t.Errorf("ad set %s publishes on %s", name, p)
+			}
+		}
+	}
+	if status != 200 || len(bSets) != 2 {
+		t.Errorf("network_b ad sets: %d %v", status, bSets)
+	}
+}

@@ -38,10 +38,17 @@ const (
 // one of the no-payment user; every create in it is refused with code 200.
 const NoPayAccount = "act_3000"
 
-// page is a page of the sandbox and what its posts talk about.
+// page is a page of the sandbox and what its posts talk about, and the
+// media of its network_b account (Page.B, whose Followers it starts with).
 type page struct {
 	networkafake.Page
 	posts []string // message templates, in turn
+	media []media  // the network_b account's media, newest first
+}
+
+// media is a network_b media of the sandbox: its caption and media_type.
+type media struct {
+	caption, kind string
 }
 
 // sandboxPages are the pages of the sandbox user. The messages carry the
@@ -53,7 +60,8 @@ func sandboxPages() []page {
 	return []page{
 		{Page: networkafake.Page{ID: "7000001", Name: "Sandbox Gym", Token: "EAAsandbox0page0gym", Followers: 1000,
 			Picture: "https://picsum.photos/seed/sandbox-gym/200",
-			B:       &networkafake.AccountB{ID: "7100001", Username: "sandboxgym", Picture: "https://picsum.photos/seed/sandboxgym/200"}},
+			B: &networkafake.AccountB{ID: "7100001", Username: "sandboxgym", Picture: "https://picsum.photos/seed/sandboxgym/200",
+				Followers: 1500}},
 			posts: []string{
 				"Morning workout done before sunrise #gymlife",
 				"New kettlebells in the gym today! #gymlife #strength",
@@ -61,32 +69,55 @@ func sandboxPages() []page {
 				"Kids' #gymnastics starts in May",
 				"Leg day. No excuses. #gymlife #workout",
 				"Closed on Sunday for a deep clean",
+			},
+			media: []media{
+				{"Deadlift records all round this morning #gymlife #workout", "IMAGE"},
+				{"Thirty seconds of tonight's #spinclass", "VIDEO"},
+				{"The new kettlebell corner, from every side #gymlife", "CAROUSEL_ALBUM"},
+				{"Happy Friday from the front desk", "IMAGE"},
 			}},
 		{Page: networkafake.Page{ID: "7000002", Name: "Sandbox Café", Token: "EAAsandbox0page0cafe", Followers: 600,
 			Picture: "https://picsum.photos/seed/sandbox-cafe/200",
-			B:       &networkafake.AccountB{ID: "7100002", Username: "sandboxcafe", Picture: "https://picsum.photos/seed/sandboxcafe/200"}},
+			B: &networkafake.AccountB{ID: "7100002", Username: "sandboxcafe", Picture: "https://picsum.photos/seed/sandboxcafe/200",
+				Followers: 800}},
 			posts: []string{
 				"Sunday brunch is back: eggs, avocado, cold brew #healthybrunch",
 				"A new single-origin coffee from Ethiopia, on the bar from today",
 				"Breakfast all day, every day #healthybrunch",
 				"We are hiring a barista!",
+			},
+			media: []media{
+				{"Pancake stack of the week #healthybrunch", "IMAGE"},
+				{"Latte art, slowed down: coffee as it should be", "VIDEO"},
+				{"Our brunch menu, page by page #healthybrunch", "CAROUSEL_ALBUM"},
 			}},
 		{Page: networkafake.Page{ID: "7000003", Name: "Sandbox Getaways", Token: "EAAsandbox0page0travel", Followers: 2500,
 			Picture: "https://picsum.photos/seed/sandbox-getaways/200",
-			B:       &networkafake.AccountB{ID: "7100003", Username: "sandboxgetaways", Picture: "https://picsum.photos/seed/sandboxgetaways/200"}},
+			B: &networkafake.AccountB{ID: "7100003", Username: "sandboxgetaways", Picture: "https://picsum.photos/seed/sandboxgetaways/200",
+				Followers: 3200}},
 			posts: []string{
 				"Spa weekend in the Alps, two nights with breakfast #getaway",
 				"Last rooms for the ski season #alps",
 				"Weekend deal: the lake house, 20 % off",
 				"Our team's favourite hiking trails",
+			},
+			media: []media{
+				{"Five rooms with a view of the lake, for your weekend #getaway", "CAROUSEL_ALBUM"},
+				{"A drone over the spa at dawn #getaway", "VIDEO"},
+				{"What to pack for the Alps", "IMAGE"},
 			}},
 		{Page: networkafake.Page{ID: LostPageID, Name: "Sandbox Pop-up Gym", Token: LostPageToken, Followers: 500,
 			Picture: "https://picsum.photos/seed/sandbox-popup/200",
-			B:       &networkafake.AccountB{ID: "7100004", Username: "sandboxpopup", Picture: "https://picsum.photos/seed/sandboxpopup/200"}},
+			B: &networkafake.AccountB{ID: "7100004", Username: "sandboxpopup", Picture: "https://picsum.photos/seed/sandboxpopup/200",
+				Followers: 400}},
 			posts: []string{
 				"Pop-up workout in the park today #gymlife",
 				"Our pop-up gym closes soon: last classes this week #gymlife",
 				"Free fitness check at the pop-up #workout #gymlife",
+			},
+			media: []media{
+				{"Bootcamp in the park, Saturday at 9 #gymlife #workout", "IMAGE"},
+				{"The pop-up gym goes up: a timelapse", "VIDEO"},
 			}},
 	}
 }
@@ -98,28 +129,43 @@ func noPayPages() []page {
 	return []page{
 		{Page: networkafake.Page{ID: "7000011", Name: "Sandbox Boxing Club", Token: "EAAsandbox0page0boxing", Followers: 800,
 			Picture: "https://picsum.photos/seed/sandbox-boxing/200",
-			B:       &networkafake.AccountB{ID: "7100011", Username: "sandboxboxing", Picture: "https://picsum.photos/seed/sandboxboxing/200"}},
+			B: &networkafake.AccountB{ID: "7100011", Username: "sandboxboxing", Picture: "https://picsum.photos/seed/sandboxboxing/200",
+				Followers: 900}},
 			posts: []string{
 				"Sparring night at the gym #gymlife",
 				"Boxing workout for beginners, Saturdays at 10 #gymlife",
 				"After the workout: brunch and coffee on us #healthybrunch #gymlife",
 				"New gloves in the shop",
+			},
+			media: []media{
+				{"Combo of the week: a boxing workout in 40 seconds #gymlife", "VIDEO"},
 			}},
 	}
 }
 
 // demoPages are the network_a pages of the demo data set's user (Dana Demo,
 // network_a id 1000100), so that login-sn with DefaultDemoToken gives the
-// demo campaigns (#spinclass, #gymlife, #healthybrunch) posts to boost.
+// demo campaigns (#spinclass, #gymlife, #healthybrunch) posts to boost, and
+// the network_b account demostudiofit media for the campaigns on it: 1006
+// (network_b only, #demostudio) boosts the image and the album, 1001 (page
+// and account, #spinclass, no reach rule) the video and the album, and the
+// last media matches neither.
 func demoPages() []page {
 	return []page{
 		{Page: networkafake.Page{ID: "2000101", Name: "Demo Studio Fitness", Token: "EAAsandbox0page0demofit", Followers: 1800,
 			Picture: "https://cdn.adboost.example/pages/demo-studio-fitness.png",
-			B:       &networkafake.AccountB{ID: "3000101", Username: "demostudiofit", Picture: "https://cdn.adboost.example/accounts/demostudiofit.png"}},
+			B: &networkafake.AccountB{ID: "3000101", Username: "demostudiofit", Picture: "https://cdn.adboost.example/accounts/demostudiofit.png",
+				Followers: 2400}},
 			posts: []string{
 				"Tonight's #spinclass is full, join the waiting list",
 				"Saturday workout in the park #gymlife",
 				"Welcome to our new coach, Petra!",
+			},
+			media: []media{
+				{"Meet the coaches of #demostudio: the new timetable starts Monday", "IMAGE"},
+				{"Sixty seconds of tonight's #spinclass, from the front bike", "VIDEO"},
+				{"Studio tour: the bikes, the mats and the new sauna #demostudio #spinclass", "CAROUSEL_ALBUM"},
+				{"Closed on Monday for maintenance, see you on Tuesday", "IMAGE"},
 			}},
 		{Page: networkafake.Page{ID: "2000102", Name: "Demo Café Vinohrady", Token: "EAAsandbox0page0democafe", Followers: 900,
 			Picture: "https://cdn.adboost.example/pages/demo-cafe.png"},
@@ -148,13 +194,14 @@ type world struct {
 	last     time.Time
 	lost     bool // LostPageID's token is expired
 	posts    map[string]*postGrowth
+	media    map[string]*postGrowth // by media id
 	ads      map[string]*adGrowth
 }
 
-// postGrowth is how a post's organic reach grows: towards share × followers,
-// 63 % of the way after tau.
+// postGrowth is how a post's or a media's organic reach grows: towards
+// share × followers, 63 % of the way after tau.
 type postGrowth struct {
-	PageID    string    `json:"pageID"`
+	PageID    string    `json:"pageID"` // the post's page, the media's network_b account
 	Created   time.Time `json:"created"`
 	Followers int       `json:"followers"`
 	Share     float64   `json:"share"`
@@ -180,7 +227,8 @@ const tau = time.Minute
 // the demo user (cfg.demoToken) with the demo data set's two pages; an
 // active ad account each (after a disabled one for the sandbox user); the
 // no-payment user (cfg.noPayToken) with one page and an active ad account
-// without a payment method; and a few posts of the last hours on every page.
+// without a payment method; a few posts of the last hours on every page, and
+// a few media of the last hours on every network_b account.
 func newWorld(now time.Time, cfg config) *world {
 	seed := cfg.seed
 	w := &world{
@@ -190,6 +238,7 @@ func newWorld(now time.Time, cfg config) *world {
 		lastPost:  now,
 		last:      now,
 		posts:     map[string]*postGrowth{},
+		media:     map[string]*postGrowth{},
 		ads:       map[string]*adGrowth{},
 	}
 	if cfg.pageLostAfter > 0 {
@@ -233,8 +282,51 @@ func newWorld(now time.Time, cfg config) *world {
 			w.publish(i, created, now)
 		}
 	}
+	w.seedMedia(now)
 	return w
 }
+
+// mediaID is the id of the network_b account's n-th seeded media: 17
+// digits, beyond 2^53 as network_b's are, that name the account
+// ("17893000101000001" for 3000101's first).
+func mediaID(accountID string, n int) string {
+	return fmt.Sprintf("1789%s%06d", accountID, n)
+}
+
+// seedMedia sets the followers of every page's network_b account and
+// publishes its media as of now: newest first in the order of the page's
+// templates, under an hour apart, each with most of its reach (60 to 75 %
+// of the followers, enough for the presets' reach rules), likes and
+// comments. Their numbers do not come from the world's randomness, so the
+// posts and ads of a seed are the same with or without them.
+func (w *world) seedMedia(now time.Time) {
+	for i, p := range w.pages {
+		if p.B == nil {
+			continue
+		}
+		w.fake.SetFollowers(p.B.ID, p.B.Followers)
+		for j, m := range p.media {
+			id := mediaID(p.B.ID, j+1)
+			created := now.Add(-time.Duration(1+j) * 53 * time.Minute).Add(-time.Duration(i) * 5 * time.Minute).Truncate(time.Second)
+			g := &postGrowth{PageID: p.B.ID, Created: created, Followers: p.B.Followers, Share: 0.6 + 0.05*float64(j%4)}
+			reach := g.reach(now)
+			fm := networkafake.Media{ID: id, Caption: m.caption, Type: m.kind,
+				Permalink: "https://network-b.example/p/" + id,
+				URL:       "https://picsum.photos/seed/" + id + "/1080/1080",
+				Created:   created, Reach: reach, Likes: likes(reach), Comments: comments(reach)}
+			if m.kind == "VIDEO" {
+				fm.Thumbnail = "https://picsum.photos/seed/" + id + "-thumb/1080/1920"
+			}
+			w.fake.AddMedia(p.B.ID, fm)
+			w.media[id] = g
+		}
+	}
+}
+
+// likes and comments are a media's like_count and comments_count at a
+// reach: one like in 12 reached, one comment in 60.
+func likes(reach int) int    { return reach / 12 }
+func comments(reach int) int { return reach / 60 }
 
 // lostPageNote says when LostPageID loses its token, for the start-up output.
 func (w *world) lostPageNote() string {
@@ -305,6 +397,13 @@ func (w *world) Tick(now time.Time) (lost bool) {
 			w.fake.SetOrganicReach(id, g.reach(now))
 		}
 	}
+	for id, g := range w.media {
+		if now.Sub(g.Created) < 10*tau {
+			r := g.reach(now)
+			w.fake.SetMediaReach(id, r)
+			w.fake.SetMediaCounts(id, likes(r), comments(r))
+		}
+	}
 	elapsed := now.Sub(w.last).Seconds()
 	w.last = now
 	if elapsed <= 0 {
@@ -364,6 +463,7 @@ type worldState struct {
 	Seq      int                    `json:"seq"`
 	LastPost time.Time              `json:"lastPost"`
 	Posts    map[string]*postGrowth `json:"posts"`
+	Media    map[string]*postGrowth `json:"media,omitempty"`
 	Ads      map[string]*adGrowth   `json:"ads"`
 }
 
@@ -371,7 +471,7 @@ type worldState struct {
 func (w *world) save(path string) error {
 	w.mu.Lock()
 	st := worldState{Fake: w.fake.State(), Turn: w.turn, Next: w.next, Seq: w.seq, LastPost: w.lastPost,
-		Posts: w.posts, Ads: w.ads}
+		Posts: w.posts, Media: w.media, Ads: w.ads}
 	b, err := json.Marshal(st)
 	w.mu.Unlock()
 	if err != nil {
@@ -386,7 +486,8 @@ func (w *world) save(path string) error {
 
 // load replaces the world with the one saved at path, as of now: it answers
 // false (and changes nothing) when there is no file, or when the saved world
-// is not one of these users' tokens and pages.
+// is not one of these users' tokens and pages. A world saved without
+// network_b media gets the seeded ones, as of now.
 func (w *world) load(path string, now time.Time) (bool, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -412,9 +513,15 @@ func (w *world) load(path string, now time.Time) (bool, error) {
 	if now.Sub(w.lastPost) > w.postEvery { // the time it was down publishes nothing
 		w.lastPost = now
 	}
-	w.posts, w.ads = st.Posts, st.Ads
+	w.posts, w.media, w.ads = st.Posts, st.Media, st.Ads
 	if w.posts == nil {
 		w.posts = map[string]*postGrowth{}
+	}
+	if w.media == nil {
+		w.media = map[string]*postGrowth{}
+	}
+	if len(st.Fake.Media) == 0 {
+		w.seedMedia(now)
 	}
 	if w.ads == nil {
 		w.ads = map[string]*adGrowth{}
