@@ -926,6 +926,7 @@ type BoolLike1 int
 type BoolLike2 = string
 
 // BoostedPage A campaign. `page`, `network_b` and `preset` are null exactly when `page_id`, `network_b_id` and `preset_id` are 0. `promoted_object` and `engine` are additions to the spec.
+// While it runs, the engine boosts the posts of its page that meet its rules, and the media of its network_b account alike (the account is read through network_a with the token of the page it is linked to; one with both ids boosts both). Both networks' ads live in one network_a campaign `adboost-<id>`: the page's posts in the ad set `adboost-<id>`, the account's media in the ad set `adboost-<id>-network_b`, whose targeting is the campaign's with `publisher_platforms` `["network_b"]` (`network_b_positions` kept). Deactivating the campaign pauses both.
 type BoostedPage struct {
 	Active                    bool `json:"active"`
 	AdsetBudgetSharingEnabled bool `json:"adset_budget_sharing_enabled"`
@@ -995,15 +996,17 @@ type BoostedPost struct {
 
 	// Created When the post was published, in Unix seconds.
 	Created int64 `json:"created"`
-	Id      int64 `json:"id"`
 
-	// Image URL of its image; empty when none.
+	// Id The post's id in adboost: for a network_a post, its id after the page's (`<page id>_<id>`); for a network_b media, whose ids exceed what JSON numbers hold in a browser, a number adboost assigns from 2^52 to 2^53 − 1, stable and never reused. A page's post and a media never share an id.
+	Id int64 `json:"id"`
+
+	// Image URL of its image (a media's media_url, a video's thumbnail_url); empty when none.
 	Image string `json:"image"`
 
-	// Link URL of the post; empty when unknown.
+	// Link URL of the post (a media's permalink); empty when unknown.
 	Link string `json:"link"`
 
-	// Name Text of the post; a longer one is cut to 100 characters ending in an ellipsis (…).
+	// Name Text of the post (a media's caption); a longer one is cut to 100 characters ending in an ellipsis (…).
 	Name string `json:"name"`
 
 	// Stopped When its boosting stopped, in Unix seconds; 0 while it runs.
