@@ -27,6 +27,9 @@ type Post struct {
 	Permalink string    // permalink_url
 	Picture   string    // full_picture
 	Type      string    // status_type: added_photos, added_video, shared_story, mobile_status_update
+	Reactions int64     // reactions.summary.total_count
+	Comments  int64     // comments.summary.total_count
+	Shares    int64     // shares.count; 0 when absent
 }
 
 // Insights are an ad's statistics over its lifetime.
@@ -80,7 +83,8 @@ func (c *Client) Followers(ctx context.Context, token, pageID string, s Scope) (
 func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Time, max int, s Scope) (posts []Post, truncated bool, err error) {
 	var out []Post
 	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(pageID) + "/posts", query: url.Values{
-		"fields": {"id,message,created_time,permalink_url,full_picture,status_type"},
+		"fields": {"id,message,created_time,permalink_url,full_picture,status_type," +
+			"reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares"},
 		"limit":  {"100"},
 		"since":  {strconv.FormatInt(since.Unix(), 10)},
 	}, token: token, scope: s}
@@ -92,6 +96,19 @@ func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Tim
 			Permalink string `json:"permalink_url"`
 			Picture   string `json:"full_picture"`
 			Type      string `json:"status_type"`
+			Reactions struct {
+				Summary struct {
+					Total int64 `json:"total_count"`
+				} `json:"summary"`
+			} `json:"reactions"`
+			Comments struct {
+				Summary struct {
+					Total int64 `json:"total_count"`
+				} `json:"summary"`
+			} `json:"comments"`
+			Shares struct {
+				Count int64 `json:"count"`
+			} `json:"shares"`
 		}
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return false, err
@@ -104,7 +121,8 @@ func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Tim
 			return false, nil
 		}
 		out = append(out, Post{ID: p.ID, Message: clean(p.Message), Created: created, Permalink: clean(p.Permalink),
-			Picture: clean(p.Picture), Type: clean(p.Type)})
+			Picture: clean(p.Picture), Type: clean(p.Type), Reactions: max64(p.Reactions.Summary.Total, 0),
+			Comments: max64(p.Comments.Summary.Total, 0), Shares: max64(p.Shares.Count, 0)})
 		truncated = len(out) >= max
 		return !truncated, nil
 	})

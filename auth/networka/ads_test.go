@@ -52,7 +52,8 @@ func TestPostsSince(t *testing.T) {
 	since := now.Add(-48 * time.Hour)
 	for i, age := range []time.Duration{49 * time.Hour, 48 * time.Hour, 47 * time.Hour, time.Hour} {
 		fake.AddPost("11", networkafake.Post{ID: fmt.Sprintf("11_%d", i+1), Message: fmt.Sprintf("post %d #gym", i+1),
-			Created: now.Add(-age), Permalink: fmt.Sprintf("https://a.example/11_%d", i+1), Picture: fmt.Sprintf("https://cdn.example/%d.jpg", i+1)})
+			Created: now.Add(-age), Permalink: fmt.Sprintf("https://a.example/11_%d", i+1), Picture: fmt.Sprintf("https://cdn.example/%d.jpg", i+1),
+			Reactions: 10 * i, Comments: i, Shares: i - 2})
 	}
 	c := newClient(t, base, Options{})
 	posts, _, err := c.Posts(context.Background(), page11, "11", since, 500, Scope{Page: "11"})
@@ -61,12 +62,14 @@ func TestPostsSince(t *testing.T) {
 	}
 	var got []string
 	for _, p := range posts {
-		got = append(got, fmt.Sprintf("%s|%s|%s|%s|%s", p.ID, p.Message, p.Created.UTC().Format(time.RFC3339), p.Permalink, p.Picture))
+		got = append(got, fmt.Sprintf("%s|%s|%s|%s|%s|%d/%d/%d", p.ID, p.Message, p.Created.UTC().Format(time.RFC3339), p.Permalink, p.Picture,
+			p.Reactions, p.Comments, p.Shares))
 	}
+	// Shares left out (0 or fewer, as the fake answers) count 0.
 	want := []string{
-		"11_4|post 4 #gym|" + now.Add(-time.Hour).Format(time.RFC3339) + "|https://a.example/11_4|https://cdn.example/4.jpg",
-		"11_3|post 3 #gym|" + now.Add(-47*time.Hour).Format(time.RFC3339) + "|https://a.example/11_3|https://cdn.example/3.jpg",
-		"11_2|post 2 #gym|" + now.Add(-48*time.Hour).Format(time.RFC3339) + "|https://a.example/11_2|https://cdn.example/2.jpg",
+		"11_4|post 4 #gym|" + now.Add(-time.Hour).Format(time.RFC3339) + "|https://a.example/11_4|https://cdn.example/4.jpg|30/3/1",
+		"11_3|post 3 #gym|" + now.Add(-47*time.Hour).Format(time.RFC3339) + "|https://a.example/11_3|https://cdn.example/3.jpg|20/2/0",
+		"11_2|post 2 #gym|" + now.Add(-48*time.Hour).Format(time.RFC3339) + "|https://a.example/11_2|https://cdn.example/2.jpg|10/1/0",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("posts\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -78,7 +81,8 @@ func TestPostsSince(t *testing.T) {
 	q := query(t, calls[0].Path)
 	if !strings.HasPrefix(calls[0].Path, "/11/posts?") || calls[0].Token != page11 || len(q) != 3 ||
 		q.Get("since") != strconv.FormatInt(since.Unix(), 10) || q.Get("limit") != "100" ||
-		q.Get("fields") != "id,message,created_time,permalink_url,full_picture,status_type" {
+		q.Get("fields") != "id,message,created_time,permalink_url,full_picture,status_type,"+
+			"reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares" {
 		t.Fatalf("posts asked as %+v", calls[0])
 	}
 }

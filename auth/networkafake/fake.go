@@ -108,6 +108,12 @@ type Post struct {
 	// StatusType is the post's status_type ("added_photos", "added_video",
 	// "shared_story", "mobile_status_update"); empty: left out of answers.
 	StatusType string `json:",omitempty"`
+	// Reactions, Comments and Shares are the post's engagement counts,
+	// answered as reactions.summary(total_count), comments.summary(total_count)
+	// and shares.count (shares left out when 0, as network_a does).
+	Reactions int `json:",omitempty"`
+	Comments  int `json:",omitempty"`
+	Shares    int `json:",omitempty"`
 }
 
 // Object is a Marketing-API object created through the API.
@@ -291,6 +297,15 @@ func (f *Fake) SetOrganicReach(postID string, reach int) {
 	defer f.mu.Unlock()
 	if p, ok := f.posts[postID]; ok {
 		p.OrganicReach = reach
+	}
+}
+
+// SetPostCounts sets a post's reactions, comments and shares.
+func (f *Fake) SetPostCounts(postID string, reactions, comments, shares int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if p, ok := f.posts[postID]; ok {
+		p.Reactions, p.Comments, p.Shares = reactions, comments, shares
 	}
 }
 

@@ -442,7 +442,8 @@ func (f *Fake) pagePostsAnswer(who caller, pageID string, q url.Values, token, b
 	if a := f.pageAccess(who, http.MethodGet, pageID); a != nil {
 		return *a
 	}
-	if a := checkFields(q, nil, []string{"id", "message", "created_time", "permalink_url", "full_picture", "status_type"}); a != nil {
+	if a := checkFields(q, nil, []string{"id", "message", "created_time", "permalink_url", "full_picture", "status_type",
+		"reactions.summary(total_count).limit(0)", "comments.summary(total_count).limit(0)", "shares"}); a != nil {
 		return *a
 	}
 	after, limit, bad := window(q, 100)
@@ -480,6 +481,14 @@ func (f *Fake) pagePostsAnswer(who caller, pageID string, q url.Values, token, b
 			case "status_type":
 				if p.StatusType != "" {
 					d["status_type"] = p.StatusType
+				}
+			case "reactions.summary(total_count).limit(0)":
+				d["reactions"] = map[string]any{"data": []any{}, "summary": map[string]any{"total_count": p.Reactions}}
+			case "comments.summary(total_count).limit(0)":
+				d["comments"] = map[string]any{"data": []any{}, "summary": map[string]any{"total_count": p.Comments}}
+			case "shares":
+				if p.Shares > 0 {
+					d["shares"] = map[string]any{"count": p.Shares}
 				}
 			}
 		}
