@@ -544,12 +544,13 @@ WITH dropped AS (
     WHERE preset_id = $1
       AND $3::int IS NULL
 )
-INSERT INTO boosting_condition (preset_id, keywords, reach)
-SELECT $1, $2::text[], $3::int
+INSERT INTO boosting_condition (preset_id, keywords, reach, rules)
+SELECT $1, $2::text[], $3::int, $4::jsonb
 WHERE $3::int IS NOT NULL
 ON CONFLICT (preset_id) DO UPDATE SET
     keywords = EXCLUDED.keywords,
-    reach    = EXCLUDED.reach
+    reach    = EXCLUDED.reach,
+    rules    = EXCLUDED.rules
 `
 
 type BoostingConditionReplaceBatchResults struct {
@@ -559,14 +560,17 @@ type BoostingConditionReplaceBatchResults struct {
 }
 
 type BoostingConditionReplaceParams struct {
-	PresetID int64    `json:"preset_id"`
-	Keywords []string `json:"keywords"`
-	Reach    *int32   `json:"reach"`
+	PresetID int64           `json:"preset_id"`
+	Keywords []string        `json:"keywords"`
+	Reach    *int32          `json:"reach"`
+	Rules    json.RawMessage `json:"rules"`
 }
 
 // Makes the boosting condition of a preset of an import file what the file
-// says: with a @reach, inserted or updated; without one (the preset has no
-// condition), the stored one is deleted.
+// says: with a @reach, inserted or updated with its keywords and its default
+// @rules (checked whole by the caller, '{}' for none), which campaigns made
+// from the preset start with; without one (the preset has no condition),
+// the stored one is deleted.
 func (q *Queries) BoostingConditionReplace(ctx context.Context, arg []BoostingConditionReplaceParams) *BoostingConditionReplaceBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {
@@ -574,6 +578,7 @@ func (q *Queries) BoostingConditionReplace(ctx context.Context, arg []BoostingCo
 			a.PresetID,
 			a.Keywords,
 			a.Reach,
+			a.Rules,
 		}
 		batch.Queue(boostingConditionReplace, vals...)
 	}
@@ -613,7 +618,8 @@ SELECT c.user_id, c.id, 'created', jsonb_build_object(
     'goal', c.goal,
     'audience_targeting', c.audience_targeting,
     'hashtag', c.hashtag,
-    'end_date', to_jsonb(c.end_date))
+    'end_date', to_jsonb(c.end_date),
+    'rules', c.rules)
 FROM campaign AS c
 WHERE c.id = $1
   AND coalesce((
@@ -672,12 +678,12 @@ INSERT INTO campaign (
     id, user_id, page_id, network_b_id, preset_id, active,
     campaign_budget_type, campaign_budget_value, adset_budget_sharing_enabled,
     campaign_bid_strategy_enabled, campaign_bid_strategy, campaign_bid_amount,
-    goal, audience_targeting, hashtag, end_date
+    goal, audience_targeting, hashtag, end_date, rules
 ) VALUES (
     $1, $2, $3, $4, $5, $6,
     $7, ($8::text)::numeric(12, 2), $9,
     $10, $11, ($12::text)::numeric(12, 2),
-    $13, $14, $15, ($16::text)::date
+    $13, $14, $15, ($16::text)::date, $17::jsonb
 )
 ON CONFLICT (id) DO UPDATE SET
     user_id                       = EXCLUDED.user_id,
@@ -695,6 +701,7 @@ ON CONFLICT (id) DO UPDATE SET
     audience_targeting            = EXCLUDED.audience_targeting,
     hashtag                       = EXCLUDED.hashtag,
     end_date                      = EXCLUDED.end_date,
+    rules                         = EXCLUDED.rules,
     updated_at                    = now()
 `
 
@@ -721,9 +728,11 @@ type CampaignUpsertParams struct {
 	AudienceTargeting          json.RawMessage `json:"audience_targeting"`
 	Hashtag                    string          `json:"hashtag"`
 	EndDate                    *string         `json:"end_date"`
+	Rules                      json.RawMessage `json:"rules"`
 }
 
-// Inserts a campaign of an import file, or updates the campaign with that id.
+// Inserts a campaign of an import file, or updates the campaign with that id
+// (its rules too: @rules, checked whole by the caller, '{}' for none).
 func (q *Queries) CampaignUpsert(ctx context.Context, arg []CampaignUpsertParams) *CampaignUpsertBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {
@@ -744,6 +753,7 @@ func (q *Queries) CampaignUpsert(ctx context.Context, arg []CampaignUpsertParams
 			a.AudienceTargeting,
 			a.Hashtag,
 			a.EndDate,
+			a.Rules,
 		}
 		batch.Queue(campaignUpsert, vals...)
 	}

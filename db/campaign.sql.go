@@ -115,7 +115,7 @@ WITH usable AS (
 created AS (
     INSERT INTO campaign (
         user_id, page_id, network_b_id, preset_id, active,
-        campaign_budget_value, goal, audience_targeting, hashtag, end_date, promoted_object
+        campaign_budget_value, goal, audience_targeting, hashtag, end_date, promoted_object, rules
     )
     SELECT
         $1, $3, $4, u.id, true,
@@ -136,10 +136,13 @@ created AS (
             WHEN 'CONVERSIONS'           THEN 'CONVERSIONS'
             ELSE 'POST_ENGAGEMENT'
         END,
-        $6::jsonb, $7, ($8::text)::date, $9::jsonb
+        $6::jsonb, $7, ($8::text)::date, $9::jsonb,
+        coalesce($10::jsonb,
+                 (SELECT b.rules FROM boosting_condition AS b WHERE b.preset_id = u.id),
+                 '{}'::jsonb)
     FROM usable AS u
     RETURNING id, user_id, preset_id, page_id, network_b_id, campaign_budget_value, goal,
-              audience_targeting, hashtag, end_date
+              audience_targeting, hashtag, end_date, rules
 ),
 logged AS (
     INSERT INTO campaign_history (user_id, campaign_id, action, details)
@@ -151,7 +154,8 @@ logged AS (
         'goal', c.goal,
         'audience_targeting', c.audience_targeting,
         'hashtag', c.hashtag,
-        'end_date', to_jsonb(c.end_date))
+        'end_date', to_jsonb(c.end_date),
+        'rules', c.rules)
     FROM created AS c
 )
 SELECT c.id
@@ -168,6 +172,7 @@ type CampaignCreateParams struct {
 	Hashtag        string          `json:"hashtag"`
 	EndDate        *string         `json:"end_date"`
 	PromotedObject json.RawMessage `json:"promoted_object"`
+	Rules          json.RawMessage `json:"rules"`
 }
 
 // boosted-pages/create: creates an active campaign of the user from a preset
@@ -175,8 +180,9 @@ type CampaignCreateParams struct {
 // user's page and/or network_b account (an account of its own or linked to
 // one of the user's pages), and records its `created` history entry, in one
 // statement. The goal follows the preset's objective; a promoted object is
-// kept for the ad set. No row when the preset or a source is not the user's
-// to use.
+// kept for the ad set. The campaign's rules are @rules (checked whole by the
+// caller) or, when null, the default rules of the preset's boosting
+// condition. No row when the preset or a source is not the user's to use.
 func (q *Queries) CampaignCreate(ctx context.Context, arg CampaignCreateParams) (int64, error) {
 	row := q.db.QueryRow(ctx, campaignCreate,
 		arg.UserID,
@@ -188,6 +194,7 @@ func (q *Queries) CampaignCreate(ctx context.Context, arg CampaignCreateParams) 
 		arg.Hashtag,
 		arg.EndDate,
 		arg.PromotedObject,
+		arg.Rules,
 	)
 	var id int64
 	err := row.Scan(&id)
@@ -239,7 +246,7 @@ func (q *Queries) CampaignCreateCheck(ctx context.Context, arg CampaignCreateChe
 const campaignSave = `-- name: CampaignSave :one
 WITH old AS (
     SELECT c.id, c.active, c.campaign_budget_type, c.campaign_budget_value, c.audience_targeting,
-           c.hashtag, c.end_date, c.promoted_object
+           c.hashtag, c.end_date, c.promoted_object, c.rules
     FROM campaign AS c
     WHERE c.user_id = $1
       AND c.id = $2
@@ -259,6 +266,7 @@ saved AS (
         hashtag               = coalesce($7::text, c.hashtag),
         end_date              = coalesce(($3::text)::date, c.end_date),
         promoted_object       = coalesce($8::jsonb, c.promoted_object),
+        rules                 = coalesce($9::jsonb, c.rules),
         updated_at            = now()
     FROM old
     JOIN checked ON checked.id = old.id
@@ -275,7 +283,8 @@ saved AS (
              ('audience_targeting', old.audience_targeting, c.audience_targeting),
              ('hashtag', to_jsonb(old.hashtag), to_jsonb(c.hashtag)),
              ('end_date', to_jsonb(old.end_date), to_jsonb(c.end_date)),
-             ('promoted_object', old.promoted_object, c.promoted_object)
+             ('promoted_object', old.promoted_object, c.promoted_object),
+             ('rules', old.rules, c.rules)
          ) AS d (field, old, new)
          WHERE d.old IS DISTINCT FROM d.new) AS changes
 ),
@@ -306,6 +315,7 @@ type CampaignSaveParams struct {
 	Targeting      json.RawMessage `json:"targeting"`
 	Hashtag        *string         `json:"hashtag"`
 	PromotedObject json.RawMessage `json:"promoted_object"`
+	Rules          json.RawMessage `json:"rules"`
 }
 
 type CampaignSaveRow struct {
@@ -315,7 +325,8 @@ type CampaignSaveRow struct {
 }
 
 // boosted-pages/save: changes the given fields of one campaign of the user (a
-// null parameter keeps the field) and records, in the same statement, an
+// null parameter keeps the field; @rules, checked whole by the caller,
+// replaces the campaign's rules whole) and records, in the same statement, an
 // `updated` history entry with what changed ({"field": {"old", "new"}}; none
 // when nothing changed) and an `activated`/`deactivated` entry when `active`
 // changed. A lifetime budget needs an end date (network_a refuses an ad set
@@ -331,6 +342,7 @@ func (q *Queries) CampaignSave(ctx context.Context, arg CampaignSaveParams) (Cam
 		arg.Targeting,
 		arg.Hashtag,
 		arg.PromotedObject,
+		arg.Rules,
 	)
 	var i CampaignSaveRow
 	err := row.Scan(&i.ID, &i.EndDateMissing, &i.ActiveChanged)

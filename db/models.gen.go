@@ -118,9 +118,10 @@ type BoostedPostInsight struct {
 }
 
 type BoostingCondition struct {
-	PresetID int64    `json:"preset_id"`
-	Keywords []string `json:"keywords"`
-	Reach    int32    `json:"reach"`
+	PresetID int64           `json:"preset_id"`
+	Keywords []string        `json:"keywords"`
+	Reach    int32           `json:"reach"`
+	Rules    json.RawMessage `json:"rules"`
 }
 
 type Campaign struct {
@@ -143,6 +144,7 @@ type Campaign struct {
 	CreatedAt                  time.Time       `json:"created_at"`
 	UpdatedAt                  time.Time       `json:"updated_at"`
 	PromotedObject             json.RawMessage `json:"promoted_object"`
+	Rules                      json.RawMessage `json:"rules"`
 }
 
 type CampaignBoostedPage struct {

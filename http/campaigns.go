@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"adboost/db"
+	"adboost/db/rules"
 )
 
 // Campaigns ("boosted pages"): every route answers only the signed-in user's
@@ -117,6 +118,24 @@ func (s *Server) checkCountries(ctx context.Context, q *db.Queries, t *targeting
 	return badRequest("targeting: unknown country codes %s", strings.Join(unknown, ", "))
 }
 
+// campaignRules checks the `rules` of a save or create whole and answers
+// their stored form; nil when the request has none (absent, null or "").
+// An invalid rule is a 400 naming it, e.g. rules.hours.timezone.
+func (s *Server) campaignRules(raw json.RawMessage) (json.RawMessage, error) {
+	if absentJSON(raw) {
+		return nil, nil
+	}
+	r, err := rules.Parse(raw, rules.Limits{PostMaxAge: s.cfg.PostMaxAge})
+	var re *rules.Error
+	if errors.As(err, &re) {
+		return nil, badRequest("%s %s", re.In("rules"), re.Msg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.JSON(), nil
+}
+
 // boostedPageDetail: GET /v1/boosted-pages/detail/{id}.
 func (s *Server) boostedPageDetail(ctx context.Context, req *pathID) (json.RawMessage, error) {
 	return s.q.CampaignBoostedPage(ctx, db.CampaignBoostedPageParams{UserID: userID(ctx), ID: req.id})
@@ -142,6 +161,9 @@ type campaignSaveRequest struct {
 	// PromotedObject is an addition: passed to the ad set as is (CONVERSIONS
 	// and APP_INSTALLS campaigns need one).
 	PromotedObject json.RawMessage `json:"promoted_object"`
+	// Rules is an addition: given, they replace the campaign's rules whole
+	// ({} turns every rule off); absent, null or "" keeps them.
+	Rules json.RawMessage `json:"rules"`
 
 	targeting      *targeting
 	endDate        *string
@@ -195,10 +217,14 @@ func campaignPromotedObject(raw json.RawMessage) (json.RawMessage, error) {
 // boostedPageSave: POST /v1/boosted-pages/save/{id}. Validates everything
 // first, then writes the campaign and its history entries in one statement.
 func (s *Server) boostedPageSave(ctx context.Context, req *campaignSaveRequest) (bool, error) {
+	campaignRules, err := s.campaignRules(req.Rules)
+	if err != nil {
+		return false, err
+	}
 	if err := s.checkCountries(ctx, s.q, req.targeting); err != nil {
 		return false, err
 	}
-	p := db.CampaignSaveParams{UserID: userID(ctx), ID: req.id, EndDate: req.endDate}
+	p := db.CampaignSaveParams{UserID: userID(ctx), ID: req.id, EndDate: req.endDate, Rules: campaignRules}
 	if req.Budget.Set {
 		p.Budget = &req.Budget.V
 	}
@@ -214,7 +240,7 @@ func (s *Server) boostedPageSave(ctx context.Context, req *campaignSaveRequest) 
 	p.PromotedObject = req.promotedObject
 	// The campaign, its history and, when it stops, its engine state and
 	// its pause on network_a: one transaction.
-	err := s.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+	err = s.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
 		saved, err := q.CampaignSave(ctx, p)
 		if err != nil {
 			return err
@@ -251,6 +277,9 @@ type campaignCreateRequest struct {
 	EndDate    string          `json:"end_date"`
 	// PromotedObject is an addition, as on save.
 	PromotedObject json.RawMessage `json:"promoted_object"`
+	// Rules is an addition: given, they replace the preset's default rules
+	// whole ({} = no rules); absent, null or "" takes the preset's defaults.
+	Rules json.RawMessage `json:"rules"`
 
 	targeting      *targeting
 	endDate        *string
@@ -297,6 +326,10 @@ func (r *campaignCreateRequest) validate() error {
 // boostedPageCreate: POST /v1/boosted-pages/create. Creates the campaign
 // with its history entry and answers it, in one transaction.
 func (s *Server) boostedPageCreate(ctx context.Context, req *campaignCreateRequest) (json.RawMessage, error) {
+	campaignRules, err := s.campaignRules(req.Rules)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.checkCountries(ctx, s.q, req.targeting); err != nil {
 		return nil, err
 	}
@@ -310,10 +343,10 @@ func (s *Server) boostedPageCreate(ctx context.Context, req *campaignCreateReque
 	p := db.CampaignCreateParams{
 		UserID: uid, PresetID: req.PresetID.V, PageID: nonZero(req.PageID), NetworkBID: nonZero(req.NetworkBID),
 		Budget: req.Budget.V, Targeting: req.targeting.json, Hashtag: req.Hashtag, EndDate: req.endDate,
-		PromotedObject: req.promotedObject,
+		PromotedObject: req.promotedObject, Rules: campaignRules,
 	}
 	var page json.RawMessage
-	err := db.InTx(ctx, s.pool, func(q *db.Queries) error {
+	err = db.InTx(ctx, s.pool, func(q *db.Queries) error {
 		id, err := q.CampaignCreate(ctx, p)
 		if err != nil {
 			return err

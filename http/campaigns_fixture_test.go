@@ -88,6 +88,14 @@ const campaignRows = `{
   ]
 }`
 
+// noRules is the rules object of a campaign without rules: every rule,
+// null.
+var noRules = map[string]any{
+	"min_reactions": nil, "min_comments": nil, "min_shares": nil, "min_engagement_rate": nil,
+	"post_age_min_hours": nil, "post_age_max_hours": nil, "content_types": nil, "exclude_keywords": nil,
+	"hours": nil, "post_budget": nil, "post_days": nil, "max_posts_per_day": nil, "spend_cap": nil,
+}
+
 // loadCampaigns loads campaignsFixture into the test's database.
 func (e *env) loadCampaigns() {
 	e.t.Helper()

@@ -25,6 +25,7 @@ var campaign2 = map[string]any{
 	// Inactive, never run by the engine.
 	"promoted_object": nil,
 	"engine":          map[string]any{"state": "paused", "message": "", "checked_at": nil},
+	"rules":           noRules,
 }
 
 func TestBoostedPageDetail(t *testing.T) {
@@ -54,6 +55,7 @@ func TestBoostedPageDetail(t *testing.T) {
 		"network_b": map[string]any{"id": 790, "name": "ana.travels", "picture": "https://img.example/790.png"},
 		"preset":    nil, "promoted_object": nil,
 		"engine": map[string]any{"state": "waiting", "message": "", "checked_at": nil},
+		"rules":  noRules,
 	})
 	if !strings.Contains(string(e.get("/v1/boosted-pages/detail/4", ana).body), `"campaign_bid_amount":0.00`) {
 		t.Fatal("bid amount 0 is not rendered as 0.00")
@@ -573,6 +575,7 @@ func TestBoostedPageCreate(t *testing.T) {
 		"preset":          map[string]any{"id": 1, "title": "Gym launch"},
 		"promoted_object": nil,
 		"engine":          map[string]any{"state": "waiting", "message": "", "checked_at": nil},
+		"rules":           noRules,
 	}
 	raw, _ := json.Marshal(page)
 	requireJSON(t, "created campaign", raw, want)

@@ -465,7 +465,11 @@ func TestConformanceCatchesDrift(t *testing.T) {
 		"goal": "LINK_CLICKS", "audience_targeting": {"age_min": 18, "geo_locations": {"countries": ["CZ"]}},
 		"hashtag": "#gym", "end_date": "2030-12-31", "page": {"id": 456, "name": "Gym", "picture": ""},
 		"network_b": null, "preset": {"id": 1, "title": "Gym"},
-		"promoted_object": null, "engine": {"state": "running", "message": "", "since": "2026-01-02 10:00:00", "checked_at": null}}`
+		"promoted_object": null, "engine": {"state": "running", "message": "", "since": "2026-01-02 10:00:00", "checked_at": null},
+		"rules": {"min_reactions": 25, "min_comments": null, "min_shares": null, "min_engagement_rate": 2.5,
+			"post_age_min_hours": null, "post_age_max_hours": 48, "content_types": ["photo"], "exclude_keywords": null,
+			"hours": {"days": ["mon"], "from": "09:00", "to": "17:00", "timezone": "Europe/Prague"},
+			"post_budget": "15.00", "post_days": 7, "max_posts_per_day": null, "spend_cap": null}}`
 	noPage := strings.NewReplacer(`"page_id": 456`, `"page_id": 0`, `"network_b_id": 0`, `"network_b_id": 789`,
 		`"page": {"id": 456, "name": "Gym", "picture": ""}`, `"page": null`,
 		`"network_b": null`, `"network_b": {"id": 789, "name": "gym", "picture": ""}`).Replace(campaign)
@@ -543,6 +547,11 @@ func TestConformanceCatchesDrift(t *testing.T) {
 		{"page_id 0 with a page", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(noPage, `"page": null`, `"page": {"id": 456, "name": "Gym", "picture": ""}`, 1)), "page"},
 		{"a campaign without end_date", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(campaign, `"end_date": "2030-12-31", `, ``, 1)), "end_date"},
 		{"a budget as a string", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(campaign, `20.00`, `"20.00"`, 1)), "campaign_budget_value"},
+		{"rules without a rule", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(campaign, `"min_comments": null, `, ``, 1)), "min_comments"},
+		{"a rule not described", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(campaign, `"min_comments": null`, `"min_likes": null`, 1)), "min_likes"},
+		{"a post budget as a number", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(campaign, `"15.00"`, `15`, 1)), "post_budget"},
+		{"post_budget without post_days", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(campaign, `"post_days": 7`, `"post_days": null`, 1)), "post_days"},
+		{"hours at 24:00", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(campaign, `"17:00"`, `"24:00"`, 1)), "to"},
 		{"an age as a string in the targeting", get("/v1/boosted-pages/detail/1", authed, 200, jsonHeader, strings.Replace(campaign, `"age_min": 18`, `"age_min": "18"`, 1)), "age_min"},
 		{"a history", get("/v1/boosted-pages/history/1", authed, 200, jsonHeader, history), ""},
 		{"details of another action", get("/v1/boosted-pages/history/1", authed, 200, jsonHeader, strings.Replace(history, `"action": "activated"`, `"action": "updated"`, 1)), "details"},
@@ -559,6 +568,8 @@ func TestConformanceCatchesDrift(t *testing.T) {
 			`[{"value": "CZ", "label": "Czechia", "type": "country", "region": "Praha", "country_name": "Czechia"}]`), "region"},
 		{"a targeting key the document refuses, yet 200", bearerPost("/v1/boosted-pages/save/1", `{"targeting": {"interests": []}}`, 200, jsonHeader, `true`), "not a 4xx refusal"},
 		{"a budget the document refuses, yet 200", bearerPost("/v1/boosted-pages/save/1", `{"budget": "ten"}`, 200, jsonHeader, `true`), "not a 4xx refusal"},
+		{"rules as the document takes them", bearerPost("/v1/boosted-pages/save/1", `{"rules": {"min_reactions": "25", "post_budget": 15, "post_days": "7", "spend_cap": "", "hours": null}}`, 200, jsonHeader, `true`), ""},
+		{"a rule the document refuses, yet 200", bearerPost("/v1/boosted-pages/save/1", `{"rules": {"min_likes": 3}}`, 200, jsonHeader, `true`), "not a 4xx refusal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := conform(tc.x)

@@ -18,6 +18,7 @@ import (
 	"adboost/auth"
 	"adboost/auth/networka"
 	"adboost/db"
+	"adboost/db/rules"
 )
 
 // Config is what the handlers need to know of the deployment.
@@ -63,6 +64,10 @@ type Config struct {
 	// that stops them (boost.PauseQueue); nil: the engine's cycles pause
 	// them.
 	Pauses PauseQueue
+	// PostMaxAge is how old a post may be and still be boosted
+	// (ENGINE_POST_MAX_AGE): a campaign's rules may not name an older post
+	// age. 0 = rules.DefaultPostMaxAge.
+	PostMaxAge time.Duration
 }
 
 // PauseQueue enqueues the pause of campaigns on network_a in a transaction.
@@ -127,6 +132,9 @@ func New(cfg Config, pool *pgxpool.Pool, tokens *auth.Tokens, log *slog.Logger) 
 	}
 	if cfg.Metrics == nil {
 		cfg.Metrics = prometheus.NewRegistry()
+	}
+	if cfg.PostMaxAge <= 0 {
+		cfg.PostMaxAge = rules.DefaultPostMaxAge
 	}
 	s := &Server{cfg: cfg, pool: pool, q: db.New(pool), tokens: tokens, log: log,
 		metrics: newRequestMetrics(cfg.Metrics), bodies: newBodyBudget(cfg.BodyMemory, cfg.BodyWait),

@@ -159,6 +159,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		MetricsElsewhere:      cfg.metricsAddr != "",
 		TokenCipher:           cfg.tokenCipher,
 		Pauses:                pauses,
+		PostMaxAge:            cfg.enginePostMaxAge,
 	}, pool, tokens, log)
 	if cfg.networkAURL == "" {
 		log.Warn("NETWORK_A_API_URL is not set: social sign-up and sign-in answer 503")
@@ -323,7 +324,7 @@ func importFile(ctx context.Context, cfg config, name string, stdin io.Reader, l
 		return err
 	}
 	defer pool.Close()
-	if err := (dataset.Options{TokenCipher: cfg.tokenCipher}).Load(ctx, pool, r); err != nil {
+	if err := (dataset.Options{TokenCipher: cfg.tokenCipher, PostMaxAge: cfg.enginePostMaxAge}).Load(ctx, pool, r); err != nil {
 		return fmt.Errorf("import %s: %w (nothing was written)", name, err)
 	}
 	log.Info("imported", "file", name)

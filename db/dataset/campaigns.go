@@ -13,13 +13,14 @@ import (
 )
 
 func init() {
-	register(section{key: "boosted_pages", load: loadBoostedPages})
+	register(section{key: "boosted_pages", loadWith: loadBoostedPages})
 	register(section{key: "boosted_posts", load: loadBoostedPosts})
 }
 
 // boostedPageRow is a campaign of a data file (CONTRACT §7). page_id and
 // network_b_id are the networks' ids of the campaign's page and account; 0 or
-// absent means none. Absent settings take the defaults of a new campaign.
+// absent means none. Absent settings take the defaults of a new campaign;
+// absent rules are none (a file's campaign does not take its preset's).
 type boostedPageRow struct {
 	ID                         int64           `json:"id"`
 	UserID                     int64           `json:"user_id"`
@@ -37,9 +38,10 @@ type boostedPageRow struct {
 	AudienceTargeting          json.RawMessage `json:"audience_targeting"`
 	Hashtag                    string          `json:"hashtag"`
 	EndDate                    *string         `json:"end_date"`
+	Rules                      json.RawMessage `json:"rules"`
 }
 
-func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage) error {
+func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage, o Options) error {
 	const key = "boosted_pages"
 	items, err := rows[boostedPageRow](key, raw)
 	if err != nil {
@@ -90,6 +92,10 @@ func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage) e
 		if r.Active != nil {
 			active = *r.Active
 		}
+		campaignRules, err := parseRules("rules", r.Rules, o)
+		if err != nil {
+			return err
+		}
 		params[i] = db.CampaignUpsertParams{
 			ID: r.ID, UserID: r.UserID, PageID: pageID, NetworkBID: networkBID, PresetID: presetID,
 			Active:                     active,
@@ -103,6 +109,7 @@ func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage) e
 			AudienceTargeting:          targeting,
 			Hashtag:                    r.Hashtag,
 			EndDate:                    endDate,
+			Rules:                      campaignRules,
 		}
 		ids[i] = r.ID
 		return nil

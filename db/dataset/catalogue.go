@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(section{key: "presets", load: loadPresets})
+	register(section{key: "presets", loadWith: loadPresets})
 	register(section{key: "reviews", load: loadReviews})
 }
 
@@ -38,13 +38,15 @@ type presetRow struct {
 }
 
 // conditionRow is the boosting condition nested in a preset row; a preset
-// without one has none (a stored one is deleted).
+// without one has none (a stored one is deleted). Rules are the default
+// rules of the campaigns made from the preset.
 type conditionRow struct {
-	Keywords []string `json:"keywords"`
-	Reach    *int32   `json:"reach"`
+	Keywords []string        `json:"keywords"`
+	Reach    *int32          `json:"reach"`
+	Rules    json.RawMessage `json:"rules"`
 }
 
-func loadPresets(ctx context.Context, q *db.Queries, raw json.RawMessage) error {
+func loadPresets(ctx context.Context, q *db.Queries, raw json.RawMessage, o Options) error {
 	items, err := rows[presetRow]("presets", raw)
 	if err != nil {
 		return err
@@ -95,13 +97,18 @@ func loadPresets(ctx context.Context, q *db.Queries, raw json.RawMessage) error 
 			AudienceTargeting: p.AudienceTargeting, LocationJson: location, Description: p.Description,
 			AllowedOptions: orEmpty(p.AllowedOptions), NumberOfPurchases: p.NumberOfPurchases,
 		}
-		conditions[i] = db.BoostingConditionReplaceParams{PresetID: p.ID, Keywords: []string{}}
+		conditions[i] = db.BoostingConditionReplaceParams{PresetID: p.ID, Keywords: []string{}, Rules: json.RawMessage(`{}`)}
 		if c := p.BoostingCondition; c != nil {
 			if c.Reach == nil {
 				return invalid("boosting_condition.reach", "is required (a percentage from 0 to 100)")
 			}
 			conditions[i].Keywords = orEmpty(c.Keywords)
 			conditions[i].Reach = c.Reach
+			r, err := parseRules("boosting_condition.rules", c.Rules, o)
+			if err != nil {
+				return err
+			}
+			conditions[i].Rules = r
 		}
 		return nil
 	})

@@ -13,6 +13,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -20,6 +21,7 @@ import (
 
 	"adboost/auth"
 	"adboost/db"
+	"adboost/db/rules"
 )
 
 // A section loads the rows of one key of a data file.
@@ -36,6 +38,9 @@ type Options struct {
 	// TokenCipher seals sources[].access_token (TOKEN_ENCRYPTION_KEY). nil:
 	// a file that carries a token is refused, since it could not be stored.
 	TokenCipher *auth.TokenCipher
+	// PostMaxAge is ENGINE_POST_MAX_AGE, the bound of the post ages that
+	// rules may name; 0 = rules.DefaultPostMaxAge.
+	PostMaxAge time.Duration
 }
 
 // sectionOrder is the order in which keys are loaded, so that rows can refer
@@ -141,6 +146,24 @@ func (o Options) LoadFiles(ctx context.Context, pool *pgxpool.Pool, files ...map
 		}
 		return q.PresetTitleBucketRebalanceSkewed(ctx)
 	})
+}
+
+// parseRules checks a rules object of a data file (absent or null: none)
+// and answers its stored form; an invalid rule names field.RULE, e.g.
+// boosting_condition.rules.hours.timezone.
+func parseRules(field string, raw json.RawMessage, o Options) (json.RawMessage, error) {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return json.RawMessage(`{}`), nil
+	}
+	r, err := rules.Parse(raw, rules.Limits{PostMaxAge: o.PostMaxAge})
+	var re *rules.Error
+	if errors.As(err, &re) {
+		return nil, invalid(re.In(field), "%s", re.Msg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.JSON(), nil
 }
 
 func knownKeys() []string {

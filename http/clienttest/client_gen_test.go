@@ -555,6 +555,87 @@ func (e PresetFieldsPlatform) Valid() bool {
 	}
 }
 
+// Defines values for RulesContentTypes.
+const (
+	RulesContentTypesLink  RulesContentTypes = "link"
+	RulesContentTypesPhoto RulesContentTypes = "photo"
+	RulesContentTypesText  RulesContentTypes = "text"
+	RulesContentTypesVideo RulesContentTypes = "video"
+)
+
+// Valid indicates whether the value is a known member of the RulesContentTypes enum.
+func (e RulesContentTypes) Valid() bool {
+	switch e {
+	case RulesContentTypesLink:
+		return true
+	case RulesContentTypesPhoto:
+		return true
+	case RulesContentTypesText:
+		return true
+	case RulesContentTypesVideo:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RulesHoursDays.
+const (
+	Fri RulesHoursDays = "fri"
+	Mon RulesHoursDays = "mon"
+	Sat RulesHoursDays = "sat"
+	Sun RulesHoursDays = "sun"
+	Thu RulesHoursDays = "thu"
+	Tue RulesHoursDays = "tue"
+	Wed RulesHoursDays = "wed"
+)
+
+// Valid indicates whether the value is a known member of the RulesHoursDays enum.
+func (e RulesHoursDays) Valid() bool {
+	switch e {
+	case Fri:
+		return true
+	case Mon:
+		return true
+	case Sat:
+		return true
+	case Sun:
+		return true
+	case Thu:
+		return true
+	case Tue:
+		return true
+	case Wed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RulesInput0ContentTypes.
+const (
+	RulesInput0ContentTypesLink  RulesInput0ContentTypes = "link"
+	RulesInput0ContentTypesPhoto RulesInput0ContentTypes = "photo"
+	RulesInput0ContentTypesText  RulesInput0ContentTypes = "text"
+	RulesInput0ContentTypesVideo RulesInput0ContentTypes = "video"
+)
+
+// Valid indicates whether the value is a known member of the RulesInput0ContentTypes enum.
+func (e RulesInput0ContentTypes) Valid() bool {
+	switch e {
+	case RulesInput0ContentTypesLink:
+		return true
+	case RulesInput0ContentTypesPhoto:
+		return true
+	case RulesInput0ContentTypesText:
+		return true
+	case RulesInput0ContentTypesVideo:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for StatusFilter.
 const (
 	StatusFilterActive StatusFilter = "active"
@@ -925,7 +1006,7 @@ type BoolLike1 int
 // BoolLike2 defines model for BoolLike.2.
 type BoolLike2 = string
 
-// BoostedPage A campaign. `page`, `network_b` and `preset` are null exactly when `page_id`, `network_b_id` and `preset_id` are 0. `promoted_object` and `engine` are additions to the spec.
+// BoostedPage A campaign. `page`, `network_b` and `preset` are null exactly when `page_id`, `network_b_id` and `preset_id` are 0. `promoted_object`, `engine` and `rules` are additions to the spec.
 // While it runs, the engine boosts the posts of its page that meet its rules, and the media of its network_b account alike (the account is read through network_a with the token of the page it is linked to; one with both ids boosts both). Both networks' ads live in one network_a campaign `adboost-<id>`: the page's posts in the ad set `adboost-<id>`, the account's media in the ad set `adboost-<id>-network_b`, whose targeting is the campaign's with `publisher_platforms` `["network_b"]` (`network_b_positions` kept). Deactivating the campaign pauses both.
 type BoostedPage struct {
 	Active                    bool `json:"active"`
@@ -979,6 +1060,40 @@ type BoostedPage struct {
 	//
 	// Examples: {"custom_event_type":"PURCHASE","pixel_id":"1234567890"}
 	PromotedObject *map[string]interface{} `json:"promoted_object"`
+
+	// Rules An addition to the spec. The campaign's rules: a post is boosted
+	// only when every rule that is set holds (with the hashtag and the
+	// preset's keywords and reach), and boosts follow the budgets set
+	// here. Every rule is present; null is off. A campaign made with
+	// `create` starts with its preset's default rules unless the request
+	// gives its own; `save` replaces them whole.
+	//
+	// | rule | meaning | example |
+	// |---|---|---|
+	// | `min_reactions` | At least this many reactions (network_b: likes). | `25` |
+	// | `min_comments` | At least this many comments. | `5` |
+	// | `min_shares` | At least this many shares (network_b media have no shares: the rule does not apply to them). | `3` |
+	// | `min_engagement_rate` | Percent, two decimals: (reactions + comments + shares) × 100 ≥ rate × the post's organic reach; a post with reach 0 does not qualify. | `2.5` |
+	// | `post_age_min_hours` | Only posts at least this many hours old. | `2` |
+	// | `post_age_max_hours` | Only posts at most this many hours old; at most the oldest post the service boosts (`ENGINE_POST_MAX_AGE`, 168 hours by default). | `48` |
+	// | `content_types` | Only posts of these kinds: `photo`, `video`, `link`, `text`. | `["photo", "video"]` |
+	// | `exclude_keywords` | No post holding one of these as a whole word or tag, in any case. | `["giveaway", "#ad"]` |
+	// | `hours` | Boosts happen only in this window of the week, in its time zone. | `{"days": ["mon", "tue", "wed", "thu", "fri"], "from": "09:00", "to": "17:00", "timezone": "Europe/Prague"}` |
+	// | `post_budget` | Each boosted post gets an ad set of its own with this lifetime budget (money in the ad account's currency, like `campaign_budget_value`); always with `post_days`. | `"15.00"` |
+	// | `post_days` | How many days (1 to 90) each boosted post's ad set runs from its boost; always with `post_budget`. | `7` |
+	// | `max_posts_per_day` | At most this many boosts a calendar day (in `hours.timezone`, else UTC), both networks counted, oldest qualifying posts first. | `3` |
+	// | `spend_cap` | The most the campaign may spend; once its recorded spend reaches it the campaign is paused, `engine.state` `spend_cap_reached`, until `save` raises the cap. | `"500.00"` |
+	//
+	// A post that does not qualify yet because of an engagement rule is
+	// looked at again in later cycles until it is older than its age limit.
+	// With `post_budget`, a boost is made only while the post budgets of
+	// the boosts made today (a daily campaign budget) or ever (a lifetime
+	// one) stay within `campaign_budget_value`; changed rules apply to
+	// later boosts.
+	//
+	//
+	// Examples: {"content_types":["photo","video"],"exclude_keywords":null,"hours":{"days":["mon","tue","wed","thu","fri"],"from":"09:00","timezone":"Europe/Prague","to":"17:00"},"max_posts_per_day":null,"min_comments":null,"min_engagement_rate":null,"min_reactions":25,"min_shares":null,"post_age_max_hours":48,"post_age_min_hours":2,"post_budget":"15.00","post_days":7,"spend_cap":"500.00"}
+	Rules Rules `json:"rules"`
 }
 
 // BoostedPageCampaignBidStrategy defines model for BoostedPage.CampaignBidStrategy.
@@ -1428,6 +1543,245 @@ type Review struct {
 	} `json:"user"`
 }
 
+// RuleCountInput A whole number of a rule, or its decimal string form (`"3"`); null or an empty string turns the rule off. Each rule has its own range (see `Rules`).
+//
+// Examples: 10
+type RuleCountInput struct {
+	union json.RawMessage
+}
+
+// RuleCountInput0 defines model for RuleCountInput.0.
+type RuleCountInput0 = int64
+
+// RuleCountInput1 defines model for RuleCountInput.1.
+type RuleCountInput1 = string
+
+// RuleMoney Money greater than 0 with exactly two decimals, in the main unit of the ad account's currency.
+//
+// Examples: 15.00
+type RuleMoney = string
+
+// Rules An addition to the spec. The campaign's rules: a post is boosted
+// only when every rule that is set holds (with the hashtag and the
+// preset's keywords and reach), and boosts follow the budgets set
+// here. Every rule is present; null is off. A campaign made with
+// `create` starts with its preset's default rules unless the request
+// gives its own; `save` replaces them whole.
+//
+// | rule | meaning | example |
+// |---|---|---|
+// | `min_reactions` | At least this many reactions (network_b: likes). | `25` |
+// | `min_comments` | At least this many comments. | `5` |
+// | `min_shares` | At least this many shares (network_b media have no shares: the rule does not apply to them). | `3` |
+// | `min_engagement_rate` | Percent, two decimals: (reactions + comments + shares) × 100 ≥ rate × the post's organic reach; a post with reach 0 does not qualify. | `2.5` |
+// | `post_age_min_hours` | Only posts at least this many hours old. | `2` |
+// | `post_age_max_hours` | Only posts at most this many hours old; at most the oldest post the service boosts (`ENGINE_POST_MAX_AGE`, 168 hours by default). | `48` |
+// | `content_types` | Only posts of these kinds: `photo`, `video`, `link`, `text`. | `["photo", "video"]` |
+// | `exclude_keywords` | No post holding one of these as a whole word or tag, in any case. | `["giveaway", "#ad"]` |
+// | `hours` | Boosts happen only in this window of the week, in its time zone. | `{"days": ["mon", "tue", "wed", "thu", "fri"], "from": "09:00", "to": "17:00", "timezone": "Europe/Prague"}` |
+// | `post_budget` | Each boosted post gets an ad set of its own with this lifetime budget (money in the ad account's currency, like `campaign_budget_value`); always with `post_days`. | `"15.00"` |
+// | `post_days` | How many days (1 to 90) each boosted post's ad set runs from its boost; always with `post_budget`. | `7` |
+// | `max_posts_per_day` | At most this many boosts a calendar day (in `hours.timezone`, else UTC), both networks counted, oldest qualifying posts first. | `3` |
+// | `spend_cap` | The most the campaign may spend; once its recorded spend reaches it the campaign is paused, `engine.state` `spend_cap_reached`, until `save` raises the cap. | `"500.00"` |
+//
+// A post that does not qualify yet because of an engagement rule is
+// looked at again in later cycles until it is older than its age limit.
+// With `post_budget`, a boost is made only while the post budgets of
+// the boosts made today (a daily campaign budget) or ever (a lifetime
+// one) stay within `campaign_budget_value`; changed rules apply to
+// later boosts.
+type Rules struct {
+	// ContentTypes Only posts of these kinds are boosted. network_a: `added_photos` is a photo, `added_video` a video, `shared_story` a link, `mobile_status_update` text (another status type is none of them); network_b: `IMAGE` and `CAROUSEL_ALBUM` are photos, `VIDEO` videos.
+	//
+	//
+	// Examples: ["photo","video"]
+	ContentTypes *[]RulesContentTypes `json:"content_types"`
+
+	// ExcludeKeywords No post holding one of these words or phrases as a whole word or tag is boosted, whatever the case (`#ad` and `ad` match alike).
+	//
+	//
+	// Examples: ["giveaway","#ad"]
+	ExcludeKeywords *[]string   `json:"exclude_keywords"`
+	Hours           *RulesHours `json:"hours"`
+
+	// MaxPostsPerDay At most this many boosts a calendar day of the campaign's time zone (`hours.timezone`, else UTC), both networks counted, the oldest qualifying posts first.
+	//
+	//
+	// Examples: 3
+	MaxPostsPerDay *int64 `json:"max_posts_per_day"`
+
+	// MinComments A post qualifies with at least this many comments (network_b: `comments_count`).
+	//
+	//
+	// Examples: 5
+	MinComments *int64 `json:"min_comments"`
+
+	// MinEngagementRate Percent, at most two decimals: a post qualifies when (reactions + comments + shares) × 100 ≥ this rate × its organic reach; a post with reach 0 does not.
+	//
+	//
+	// Examples: 2.5
+	MinEngagementRate *float64 `json:"min_engagement_rate"`
+
+	// MinReactions A post qualifies with at least this many reactions (network_a: `reactions`; network_b: `like_count`).
+	//
+	//
+	// Examples: 25
+	MinReactions *int64 `json:"min_reactions"`
+
+	// MinShares A network_a post qualifies with at least this many shares; network_b media have no shares, and the rule does not apply to them.
+	//
+	//
+	// Examples: 3
+	MinShares *int64 `json:"min_shares"`
+
+	// PostAgeMaxHours Only posts published at most this many hours ago are boosted; at most the oldest post the service boosts at all (`ENGINE_POST_MAX_AGE`, 168 hours by default).
+	//
+	//
+	// Examples: 48
+	PostAgeMaxHours *int64 `json:"post_age_max_hours"`
+
+	// PostAgeMinHours Only posts published at least this many hours ago are boosted (time to gather engagement first); at most `post_age_max_hours`.
+	//
+	//
+	// Examples: 2
+	PostAgeMinHours *int64 `json:"post_age_min_hours"`
+
+	// PostBudget Each boosted post gets an ad set of its own (`adboost-<campaign id>-<post id>`) with this lifetime budget, in the main unit of the ad account's currency like `campaign_budget_value`, ending `post_days` days after its boost; the campaign's budget is then the cap across posts.
+	//
+	//
+	// Examples: 15.00
+	PostBudget *RuleMoney `json:"post_budget"`
+
+	// PostDays How many days each boosted post's own ad set runs; set exactly when `post_budget` is.
+	//
+	// Examples: 7
+	PostDays *int64 `json:"post_days"`
+
+	// SpendCap The most the campaign may spend, in the main unit of the ad account's currency (network_a campaign's `spend_cap`): once the campaign's recorded spend reaches it, the campaign is paused and `engine.state` is `spend_cap_reached`; a `save` with a higher cap lets it run again.
+	//
+	//
+	// Examples: 500.00
+	SpendCap *RuleMoney `json:"spend_cap"`
+}
+
+// RulesContentTypes defines model for Rules.ContentTypes.
+type RulesContentTypes string
+
+// RulesHours The window of the week in which boosts happen: on `days`, from `from` until before `to` (`HH:MM`, 00:00 to 23:59, different), in the time zone `timezone` (an IANA name such as `Europe/Prague` or `UTC`). A `to` before `from` runs past midnight, and the window belongs to the day it opens: `{"days": ["fri"], "from": "22:00", "to": "02:00"}` is Friday 22:00 to Saturday 02:00. Every member is required.
+//
+// Examples: {"days":["mon","tue","wed","thu","fri"],"from":"09:00","timezone":"Europe/Prague","to":"17:00"}
+type RulesHours struct {
+	// Days Examples: ["mon","tue","wed","thu","fri"]
+	Days []RulesHoursDays `json:"days"`
+
+	// From Examples: 09:00
+	From string `json:"from"`
+
+	// Timezone Examples: Europe/Prague
+	Timezone string `json:"timezone"`
+
+	// To Examples: 17:00
+	To string `json:"to"`
+}
+
+// RulesHoursDays defines model for RulesHours.Days.
+type RulesHoursDays string
+
+// RulesInput An addition to the spec. A campaign's rules as `save` and `create` take them: an object with any of the rules of `Rules` (each rule's meaning is there), validated as a whole: a key that is not a rule, or a rule outside its domain, is `400 bad_request` naming it (e.g. `rules.post_days`, `rules.hours.timezone`). A rule that is null (or, for a number, an empty string) is off. Integers may be sent in their string form (`"3"`), money and the engagement rate as a number or a decimal string (`"25.5"`); answers write them as `Rules` does. The whole object null or empty is absent.
+//
+// Examples: {"content_types":["photo","video"],"min_reactions":25,"post_age_max_hours":48,"post_budget":"15.00","post_days":7}
+type RulesInput struct {
+	union json.RawMessage
+}
+
+// RulesInput0 defines model for RulesInput.0.
+type RulesInput0 struct {
+	// ContentTypes Examples: ["photo","video"]
+	ContentTypes *[]RulesInput0ContentTypes `json:"content_types,omitempty"`
+
+	// ExcludeKeywords Words or phrases, each trimmed, of 1 to 100 characters with a letter or a digit, none twice; `[]` is off.
+	//
+	// Examples: ["giveaway","#ad"]
+	ExcludeKeywords *[]string   `json:"exclude_keywords,omitempty"`
+	Hours           *RulesHours `json:"hours,omitempty"`
+
+	// MaxPostsPerDay A whole number of a rule, or its decimal string form (`"3"`); null or an empty string turns the rule off. Each rule has its own range (see `Rules`).
+	//
+	//
+	// Examples: 10
+	MaxPostsPerDay *RuleCountInput `json:"max_posts_per_day,omitempty"`
+
+	// MinComments A whole number of a rule, or its decimal string form (`"3"`); null or an empty string turns the rule off. Each rule has its own range (see `Rules`).
+	//
+	//
+	// Examples: 10
+	MinComments *RuleCountInput `json:"min_comments,omitempty"`
+
+	// MinEngagementRate A percentage from 0 to 1000 with at most two decimals.
+	//
+	// Examples: 2.5
+	MinEngagementRate *RulesInput_0_MinEngagementRate `json:"min_engagement_rate,omitempty"`
+
+	// MinReactions A whole number of a rule, or its decimal string form (`"3"`); null or an empty string turns the rule off. Each rule has its own range (see `Rules`).
+	//
+	//
+	// Examples: 10
+	MinReactions *RuleCountInput `json:"min_reactions,omitempty"`
+
+	// MinShares A whole number of a rule, or its decimal string form (`"3"`); null or an empty string turns the rule off. Each rule has its own range (see `Rules`).
+	//
+	//
+	// Examples: 10
+	MinShares *RuleCountInput `json:"min_shares,omitempty"`
+
+	// PostAgeMaxHours A whole number of a rule, or its decimal string form (`"3"`); null or an empty string turns the rule off. Each rule has its own range (see `Rules`).
+	//
+	//
+	// Examples: 10
+	PostAgeMaxHours *RuleCountInput `json:"post_age_max_hours,omitempty"`
+
+	// PostAgeMinHours A whole number of a rule, or its decimal string form (`"3"`); null or an empty string turns the rule off. Each rule has its own range (see `Rules`).
+	//
+	//
+	// Examples: 10
+	PostAgeMinHours *RuleCountInput `json:"post_age_min_hours,omitempty"`
+
+	// PostBudget Money greater than 0 with at most two decimals; with `post_days`.
+	//
+	// Examples: 20.00
+	PostBudget *Budget `json:"post_budget,omitempty"`
+
+	// PostDays A whole number of a rule, or its decimal string form (`"3"`); null or an empty string turns the rule off. Each rule has its own range (see `Rules`).
+	//
+	//
+	// Examples: 10
+	PostDays *RuleCountInput `json:"post_days,omitempty"`
+
+	// SpendCap Money greater than 0 with at most two decimals.
+	//
+	// Examples: 20.00
+	SpendCap *Budget `json:"spend_cap,omitempty"`
+}
+
+// RulesInput0ContentTypes defines model for RulesInput.0.ContentTypes.
+type RulesInput0ContentTypes string
+
+// RulesInput0MinEngagementRate0 defines model for RulesInput.0.MinEngagementRate.0.
+type RulesInput0MinEngagementRate0 = float32
+
+// RulesInput0MinEngagementRate1 defines model for RulesInput.0.MinEngagementRate.1.
+type RulesInput0MinEngagementRate1 = string
+
+// RulesInput_0_MinEngagementRate A percentage from 0 to 1000 with at most two decimals.
+//
+// Examples: 2.5
+type RulesInput_0_MinEngagementRate struct {
+	union json.RawMessage
+}
+
+// RulesInput1 defines model for RulesInput.1.
+type RulesInput1 = string
+
 // Service defines model for Service.
 type Service struct {
 	Id   int64  `json:"id"`
@@ -1758,6 +2112,12 @@ type BoostedPageCreateJSONBody struct {
 	// Examples: {"custom_event_type":"PURCHASE","pixel_id":"1234567890"}
 	PromotedObject *PromotedObjectInput `json:"promoted_object,omitempty"`
 
+	// Rules An addition to the spec. The campaign's rules, replacing the preset's defaults whole (`{}`: no rules); absent, null or empty: the preset's default rules.
+	//
+	//
+	// Examples: {"content_types":["photo","video"],"min_reactions":25,"post_age_max_hours":48,"post_budget":"15.00","post_days":7}
+	Rules *RulesInput `json:"rules,omitempty"`
+
 	// Targeting The audience; absent, null or empty for none (`{}`).
 	Targeting *BoostedPageCreateJSONBody_Targeting `json:"targeting,omitempty"`
 	union     json.RawMessage
@@ -1826,8 +2186,14 @@ type BoostedPageSaveJSONBody struct {
 	//
 	//
 	// Examples: {"custom_event_type":"PURCHASE","pixel_id":"1234567890"}
-	PromotedObject *PromotedObjectInput               `json:"promoted_object,omitempty"`
-	Targeting      *BoostedPageSaveJSONBody_Targeting `json:"targeting,omitempty"`
+	PromotedObject *PromotedObjectInput `json:"promoted_object,omitempty"`
+
+	// Rules An addition to the spec. The campaign's rules, replacing the stored ones whole (`{}` turns every rule off); absent, null or empty keeps them.
+	//
+	//
+	// Examples: {"content_types":["photo","video"],"min_reactions":25,"post_age_max_hours":48,"post_budget":"15.00","post_days":7}
+	Rules     *RulesInput                        `json:"rules,omitempty"`
+	Targeting *BoostedPageSaveJSONBody_Targeting `json:"targeting,omitempty"`
 }
 
 // BoostedPageSaveJSONBodyTargeting1 defines parameters for BoostedPageSave.
@@ -2590,6 +2956,192 @@ func (t *PromotedObjectInput) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsRuleCountInput0 returns the union data inside the RuleCountInput as a RuleCountInput0
+func (t RuleCountInput) AsRuleCountInput0() (RuleCountInput0, error) {
+	var body RuleCountInput0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRuleCountInput0 overwrites any union data inside the RuleCountInput as the provided RuleCountInput0
+func (t *RuleCountInput) FromRuleCountInput0(v RuleCountInput0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRuleCountInput0 performs a merge with any union data inside the RuleCountInput, using the provided RuleCountInput0
+func (t *RuleCountInput) MergeRuleCountInput0(v RuleCountInput0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRuleCountInput1 returns the union data inside the RuleCountInput as a RuleCountInput1
+func (t RuleCountInput) AsRuleCountInput1() (RuleCountInput1, error) {
+	var body RuleCountInput1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRuleCountInput1 overwrites any union data inside the RuleCountInput as the provided RuleCountInput1
+func (t *RuleCountInput) FromRuleCountInput1(v RuleCountInput1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRuleCountInput1 performs a merge with any union data inside the RuleCountInput, using the provided RuleCountInput1
+func (t *RuleCountInput) MergeRuleCountInput1(v RuleCountInput1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t RuleCountInput) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *RuleCountInput) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsRulesInput0 returns the union data inside the RulesInput as a RulesInput0
+func (t RulesInput) AsRulesInput0() (RulesInput0, error) {
+	var body RulesInput0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRulesInput0 overwrites any union data inside the RulesInput as the provided RulesInput0
+func (t *RulesInput) FromRulesInput0(v RulesInput0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRulesInput0 performs a merge with any union data inside the RulesInput, using the provided RulesInput0
+func (t *RulesInput) MergeRulesInput0(v RulesInput0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRulesInput1 returns the union data inside the RulesInput as a RulesInput1
+func (t RulesInput) AsRulesInput1() (RulesInput1, error) {
+	var body RulesInput1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRulesInput1 overwrites any union data inside the RulesInput as the provided RulesInput1
+func (t *RulesInput) FromRulesInput1(v RulesInput1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRulesInput1 performs a merge with any union data inside the RulesInput, using the provided RulesInput1
+func (t *RulesInput) MergeRulesInput1(v RulesInput1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t RulesInput) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *RulesInput) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsRulesInput0MinEngagementRate0 returns the union data inside the RulesInput_0_MinEngagementRate as a RulesInput0MinEngagementRate0
+func (t RulesInput_0_MinEngagementRate) AsRulesInput0MinEngagementRate0() (RulesInput0MinEngagementRate0, error) {
+	var body RulesInput0MinEngagementRate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRulesInput0MinEngagementRate0 overwrites any union data inside the RulesInput_0_MinEngagementRate as the provided RulesInput0MinEngagementRate0
+func (t *RulesInput_0_MinEngagementRate) FromRulesInput0MinEngagementRate0(v RulesInput0MinEngagementRate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRulesInput0MinEngagementRate0 performs a merge with any union data inside the RulesInput_0_MinEngagementRate, using the provided RulesInput0MinEngagementRate0
+func (t *RulesInput_0_MinEngagementRate) MergeRulesInput0MinEngagementRate0(v RulesInput0MinEngagementRate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRulesInput0MinEngagementRate1 returns the union data inside the RulesInput_0_MinEngagementRate as a RulesInput0MinEngagementRate1
+func (t RulesInput_0_MinEngagementRate) AsRulesInput0MinEngagementRate1() (RulesInput0MinEngagementRate1, error) {
+	var body RulesInput0MinEngagementRate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRulesInput0MinEngagementRate1 overwrites any union data inside the RulesInput_0_MinEngagementRate as the provided RulesInput0MinEngagementRate1
+func (t *RulesInput_0_MinEngagementRate) FromRulesInput0MinEngagementRate1(v RulesInput0MinEngagementRate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRulesInput0MinEngagementRate1 performs a merge with any union data inside the RulesInput_0_MinEngagementRate, using the provided RulesInput0MinEngagementRate1
+func (t *RulesInput_0_MinEngagementRate) MergeRulesInput0MinEngagementRate1(v RulesInput0MinEngagementRate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t RulesInput_0_MinEngagementRate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *RulesInput_0_MinEngagementRate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsTargetingGenders0 returns the union data inside the Targeting_Genders_Item as a TargetingGenders0
 func (t Targeting_Genders_Item) AsTargetingGenders0() (TargetingGenders0, error) {
 	var body TargetingGenders0
@@ -2824,6 +3376,13 @@ func (t BoostedPageCreateJSONBody) MarshalJSON() ([]byte, error) {
 		}
 	}
 
+	if t.Rules != nil {
+		object["rules"], err = json.Marshal(t.Rules)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'rules': %w", err)
+		}
+	}
+
 	if t.Targeting != nil {
 		object["targeting"], err = json.Marshal(t.Targeting)
 		if err != nil {
@@ -2891,6 +3450,13 @@ func (t *BoostedPageCreateJSONBody) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(raw, &t.PromotedObject)
 		if err != nil {
 			return fmt.Errorf("error reading 'promoted_object': %w", err)
+		}
+	}
+
+	if raw, found := object["rules"]; found {
+		err = json.Unmarshal(raw, &t.Rules)
+		if err != nil {
+			return fmt.Errorf("error reading 'rules': %w", err)
 		}
 	}
 
@@ -3296,7 +3862,7 @@ type ClientInterface interface {
 
 	// BoostedPageCreateWithBody Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3305,7 +3871,7 @@ type ClientInterface interface {
 
 	// BoostedPageCreate Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3369,9 +3935,9 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/boosted-pages/history/{id} (the `BoostedPageHistory` operationId).
 	BoostedPageHistory(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// BoostedPageSaveWithBody Change a campaign's budget, targeting, hashtag, end date, promoted object or state
+	// BoostedPageSaveWithBody Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 	//
-	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
 	//
 	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
@@ -3380,9 +3946,9 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/boosted-pages/save/{id} (the `BoostedPageSave` operationId).
 	BoostedPageSaveWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// BoostedPageSave Change a campaign's budget, targeting, hashtag, end date, promoted object or state
+	// BoostedPageSave Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 	//
-	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
 	//
 	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
@@ -3953,7 +4519,7 @@ func (c *Client) BoostedPageCount(ctx context.Context, body BoostedPageCountJSON
 
 // BoostedPageCreateWithBody Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 //
 // Takes any type of body and a specified content type.
 //
@@ -3972,7 +4538,7 @@ func (c *Client) BoostedPageCreateWithBody(ctx context.Context, contentType stri
 
 // BoostedPageCreate Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4116,9 +4682,9 @@ func (c *Client) BoostedPageHistory(ctx context.Context, id Id, reqEditors ...Re
 	return c.Client.Do(req)
 }
 
-// BoostedPageSaveWithBody Change a campaign's budget, targeting, hashtag, end date, promoted object or state
+// BoostedPageSaveWithBody Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 //
-// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
 //
 // `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //
@@ -4137,9 +4703,9 @@ func (c *Client) BoostedPageSaveWithBody(ctx context.Context, id Id, contentType
 	return c.Client.Do(req)
 }
 
-// BoostedPageSave Change a campaign's budget, targeting, hashtag, end date, promoted object or state
+// BoostedPageSave Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 //
-// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
 //
 // `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //
@@ -6381,7 +6947,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoostedPageCreateWithBodyWithResponse Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6390,7 +6956,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoostedPageCreateWithResponse Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6460,9 +7026,9 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/boosted-pages/history/{id} (the `BoostedPageHistory` operationId).
 	BoostedPageHistoryWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*BoostedPageHistoryResponse, error)
 
-	// BoostedPageSaveWithBodyWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object or state
+	// BoostedPageSaveWithBodyWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 	//
-	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
 	//
 	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
@@ -6471,9 +7037,9 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/boosted-pages/save/{id} (the `BoostedPageSave` operationId).
 	BoostedPageSaveWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BoostedPageSaveResponse, error)
 
-	// BoostedPageSaveWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object or state
+	// BoostedPageSaveWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 	//
-	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
 	//
 	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
@@ -10116,7 +10682,7 @@ func (c *ClientWithResponses) BoostedPageCountWithResponse(ctx context.Context, 
 
 // BoostedPageCreateWithBodyWithResponse Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10131,7 +10697,7 @@ func (c *ClientWithResponses) BoostedPageCreateWithBodyWithResponse(ctx context.
 
 // BoostedPageCreateWithResponse Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. A preset the user may not use is 400, and so is a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10249,9 +10815,9 @@ func (c *ClientWithResponses) BoostedPageHistoryWithResponse(ctx context.Context
 	return ParseBoostedPageHistoryResponse(rsp)
 }
 
-// BoostedPageSaveWithBodyWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object or state
+// BoostedPageSaveWithBodyWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 //
-// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
 //
 // `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //
@@ -10266,9 +10832,9 @@ func (c *ClientWithResponses) BoostedPageSaveWithBodyWithResponse(ctx context.Co
 	return ParseBoostedPageSaveResponse(rsp)
 }
 
-// BoostedPageSaveWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object or state
+// BoostedPageSaveWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 //
-// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past) and the promoted object (a JSON object of at most 8 KiB), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
 //
 // `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //

@@ -191,7 +191,8 @@ WHERE c.user_id = @user_id
 
 -- name: CampaignSave :one
 -- boosted-pages/save: changes the given fields of one campaign of the user (a
--- null parameter keeps the field) and records, in the same statement, an
+-- null parameter keeps the field; @rules, checked whole by the caller,
+-- replaces the campaign's rules whole) and records, in the same statement, an
 -- `updated` history entry with what changed ({"field": {"old", "new"}}; none
 -- when nothing changed) and an `activated`/`deactivated` entry when `active`
 -- changed. A lifetime budget needs an end date (network_a refuses an ad set
@@ -199,7 +200,7 @@ WHERE c.user_id = @user_id
 -- row when the user has no such campaign.
 WITH old AS (
     SELECT c.id, c.active, c.campaign_budget_type, c.campaign_budget_value, c.audience_targeting,
-           c.hashtag, c.end_date, c.promoted_object
+           c.hashtag, c.end_date, c.promoted_object, c.rules
     FROM campaign AS c
     WHERE c.user_id = @user_id
       AND c.id = @id
@@ -219,6 +220,7 @@ saved AS (
         hashtag               = coalesce(sqlc.narg(hashtag)::text, c.hashtag),
         end_date              = coalesce((sqlc.narg(end_date)::text)::date, c.end_date),
         promoted_object       = coalesce(sqlc.narg(promoted_object)::jsonb, c.promoted_object),
+        rules                 = coalesce(sqlc.narg(rules)::jsonb, c.rules),
         updated_at            = now()
     FROM old
     JOIN checked ON checked.id = old.id
@@ -235,7 +237,8 @@ saved AS (
              ('audience_targeting', old.audience_targeting, c.audience_targeting),
              ('hashtag', to_jsonb(old.hashtag), to_jsonb(c.hashtag)),
              ('end_date', to_jsonb(old.end_date), to_jsonb(c.end_date)),
-             ('promoted_object', old.promoted_object, c.promoted_object)
+             ('promoted_object', old.promoted_object, c.promoted_object),
+             ('rules', old.rules, c.rules)
          ) AS d (field, old, new)
          WHERE d.old IS DISTINCT FROM d.new) AS changes
 ),
@@ -262,8 +265,9 @@ FROM checked;
 -- user's page and/or network_b account (an account of its own or linked to
 -- one of the user's pages), and records its `created` history entry, in one
 -- statement. The goal follows the preset's objective; a promoted object is
--- kept for the ad set. No row when the preset or a source is not the user's
--- to use.
+-- kept for the ad set. The campaign's rules are @rules (checked whole by the
+-- caller) or, when null, the default rules of the preset's boosting
+-- condition. No row when the preset or a source is not the user's to use.
 WITH usable AS (
     SELECT p.id, p.campaign_objective
     FROM preset AS p
@@ -277,7 +281,7 @@ WITH usable AS (
 created AS (
     INSERT INTO campaign (
         user_id, page_id, network_b_id, preset_id, active,
-        campaign_budget_value, goal, audience_targeting, hashtag, end_date, promoted_object
+        campaign_budget_value, goal, audience_targeting, hashtag, end_date, promoted_object, rules
     )
     SELECT
         @user_id, sqlc.narg(page_id), sqlc.narg(network_b_id), u.id, true,
@@ -298,10 +302,13 @@ created AS (
             WHEN 'CONVERSIONS'           THEN 'CONVERSIONS'
             ELSE 'POST_ENGAGEMENT'
         END,
-        @targeting::jsonb, @hashtag, (sqlc.narg(end_date)::text)::date, sqlc.narg(promoted_object)::jsonb
+        @targeting::jsonb, @hashtag, (sqlc.narg(end_date)::text)::date, sqlc.narg(promoted_object)::jsonb,
+        coalesce(sqlc.narg(rules)::jsonb,
+                 (SELECT b.rules FROM boosting_condition AS b WHERE b.preset_id = u.id),
+                 '{}'::jsonb)
     FROM usable AS u
     RETURNING id, user_id, preset_id, page_id, network_b_id, campaign_budget_value, goal,
-              audience_targeting, hashtag, end_date
+              audience_targeting, hashtag, end_date, rules
 ),
 logged AS (
     INSERT INTO campaign_history (user_id, campaign_id, action, details)
@@ -313,7 +320,8 @@ logged AS (
         'goal', c.goal,
         'audience_targeting', c.audience_targeting,
         'hashtag', c.hashtag,
-        'end_date', to_jsonb(c.end_date))
+        'end_date', to_jsonb(c.end_date),
+        'rules', c.rules)
     FROM created AS c
 )
 SELECT c.id
@@ -336,17 +344,18 @@ SELECT
              OR user_has_network_b(@user_id, sqlc.narg(network_b_id)), false)::boolean AS network_b_owned;
 
 -- name: CampaignUpsert :batchexec
--- Inserts a campaign of an import file, or updates the campaign with that id.
+-- Inserts a campaign of an import file, or updates the campaign with that id
+-- (its rules too: @rules, checked whole by the caller, '{}' for none).
 INSERT INTO campaign (
     id, user_id, page_id, network_b_id, preset_id, active,
     campaign_budget_type, campaign_budget_value, adset_budget_sharing_enabled,
     campaign_bid_strategy_enabled, campaign_bid_strategy, campaign_bid_amount,
-    goal, audience_targeting, hashtag, end_date
+    goal, audience_targeting, hashtag, end_date, rules
 ) VALUES (
     @id, @user_id, sqlc.narg(page_id), sqlc.narg(network_b_id), sqlc.narg(preset_id), @active,
     @campaign_budget_type, (@campaign_budget_value::text)::numeric(12, 2), @adset_budget_sharing_enabled,
     @campaign_bid_strategy_enabled, @campaign_bid_strategy, (@campaign_bid_amount::text)::numeric(12, 2),
-    @goal, @audience_targeting, @hashtag, (sqlc.narg(end_date)::text)::date
+    @goal, @audience_targeting, @hashtag, (sqlc.narg(end_date)::text)::date, @rules::jsonb
 )
 ON CONFLICT (id) DO UPDATE SET
     user_id                       = EXCLUDED.user_id,
@@ -364,4 +373,5 @@ ON CONFLICT (id) DO UPDATE SET
     audience_targeting            = EXCLUDED.audience_targeting,
     hashtag                       = EXCLUDED.hashtag,
     end_date                      = EXCLUDED.end_date,
+    rules                         = EXCLUDED.rules,
     updated_at                    = now();

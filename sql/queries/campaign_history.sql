@@ -31,7 +31,8 @@ SELECT c.user_id, c.id, 'created', jsonb_build_object(
     'goal', c.goal,
     'audience_targeting', c.audience_targeting,
     'hashtag', c.hashtag,
-    'end_date', to_jsonb(c.end_date))
+    'end_date', to_jsonb(c.end_date),
+    'rules', c.rules)
 FROM campaign AS c
 WHERE c.id = @id
   AND coalesce((
