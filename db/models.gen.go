@@ -278,6 +278,8 @@ type NetworkAAttempt struct {
 	CreatedAt  time.Time          `json:"created_at"`
 	UpdatedAt  time.Time          `json:"updated_at"`
 	SentAt     pgtype.Timestamptz `json:"sent_at"`
+	Budget     pgtype.Numeric     `json:"budget"`
+	EndsAt     pgtype.Timestamptz `json:"ends_at"`
 }
 
 type NetworkACampaign struct {
@@ -296,6 +298,7 @@ type NetworkACampaign struct {
 	ResumeSentAt   pgtype.Timestamptz `json:"resume_sent_at"`
 	AdsetBObjectID *string            `json:"adset_b_object_id"`
 	AdsetBSynced   json.RawMessage    `json:"adset_b_synced"`
+	CampaignSynced json.RawMessage    `json:"campaign_synced"`
 }
 
 type NetworkAThrottle struct {

@@ -9,6 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const networkAAdsDelivery = `-- name: NetworkAAdsDelivery :one
@@ -374,6 +376,37 @@ func (q *Queries) NetworkAAttemptBeginAds(ctx context.Context, arg NetworkAAttem
 		return nil, err
 	}
 	return items, nil
+}
+
+const networkAAttemptBoostsSince = `-- name: NetworkAAttemptBoostsSince :one
+SELECT count(*)::bigint AS boosts, coalesce(sum(a.budget), 0)::numeric AS budgets
+FROM network_a_attempt AS a
+WHERE a.campaign_id = $1
+  AND a.kind = 'ad'
+  AND a.state <> 'refused'
+  AND a.created_at >= $2::timestamptz
+`
+
+type NetworkAAttemptBoostsSinceParams struct {
+	CampaignID int64     `json:"campaign_id"`
+	Since      time.Time `json:"since"`
+}
+
+type NetworkAAttemptBoostsSinceRow struct {
+	Boosts  int64          `json:"boosts"`
+	Budgets pgtype.Numeric `json:"budgets"`
+}
+
+// How many ads the campaign began since @since (made or on their way, not
+// those network_a refused for the post), both networks together, and the
+// sum of their posts' own budgets (post_budget at their boost): what
+// max_posts_per_day and the campaign's budget across per-post budgets
+// leave room for. Served by network_a_attempt_boosts_idx.
+func (q *Queries) NetworkAAttemptBoostsSince(ctx context.Context, arg NetworkAAttemptBoostsSinceParams) (NetworkAAttemptBoostsSinceRow, error) {
+	row := q.db.QueryRow(ctx, networkAAttemptBoostsSince, arg.CampaignID, arg.Since)
+	var i NetworkAAttemptBoostsSinceRow
+	err := row.Scan(&i.Boosts, &i.Budgets)
+	return i, err
 }
 
 const networkAAttemptObjectDone = `-- name: NetworkAAttemptObjectDone :exec

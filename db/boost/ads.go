@@ -55,10 +55,21 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 			}
 		}
 	}
-	for _, c := range candidates {
-		if !seen[c.postID] {
-			if err := add(c.postID, "", c.raw); err != nil {
-				return err
+	// New boosts, oldest post first, as many as the rules leave room for.
+	if len(candidates) > 0 {
+		room, err := w.room(ctx)
+		if err != nil {
+			return err
+		}
+		for _, c := range candidates {
+			if room == 0 {
+				break
+			}
+			if !seen[c.postID] {
+				if err := add(c.postID, "", c.raw); err != nil {
+					return err
+				}
+				room--
 			}
 		}
 	}
@@ -316,7 +327,7 @@ func (w *work) adSet(ctx context.Context, network string) (string, error) {
 			return "", err
 		}
 		// Another engine may have started it first with another account.
-		c, err := w.q.EngineCampaignLoad(ctx, db.EngineCampaignLoadParams{CampaignID: w.id, Since: w.since()})
+		c, err := w.loadRow(ctx)
 		if err != nil {
 			return "", err
 		}

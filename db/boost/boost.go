@@ -78,6 +78,9 @@ type Config struct {
 	CallTimeout time.Duration     // bounds each request to network_a; 0 = CallTimeout
 	Workers     int               // ENGINE_WORKERS; 0 = DefaultWorkers
 	Calls       int               // ENGINE_CALLS; 0 = DefaultCalls
+	// Now is the engine's clock (the age of posts, the hours and days of
+	// the rules); nil = time.Now.
+	Now func() time.Time
 }
 
 // Engine does the work of the boosting engine. It is safe for concurrent
@@ -94,6 +97,7 @@ type Engine struct {
 	// inFlight is how long after its create was sent an attempt may still be
 	// on its way (a batch outlives its caller up to the call time-out).
 	inFlight time.Duration
+	now      func() time.Time
 }
 
 // New makes an engine over the database.
@@ -113,6 +117,9 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Engine, error) {
 	if cfg.CallTimeout <= 0 {
 		cfg.CallTimeout = CallTimeout
 	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	throttles := &throttleStore{pool: pool, log: log}
 	api, err := networka.New(cfg.NetworkAURL, networka.Options{
 		Timeout:    cfg.CallTimeout,
@@ -125,7 +132,7 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Engine, error) {
 	}
 	throttles.api = api
 	return &Engine{pool: pool, api: api, cipher: cfg.Cipher, maxAge: cfg.PostMaxAge, workers: cfg.Workers,
-		log: log, locks: newLocker(pool), throttles: throttles, inFlight: cfg.CallTimeout + 30*time.Second}, nil
+		log: log, locks: newLocker(pool), throttles: throttles, inFlight: cfg.CallTimeout + 30*time.Second, now: cfg.Now}, nil
 }
 
 // Close ends the engine's batching and its lock session. Work still under
@@ -254,7 +261,7 @@ func (e *Engine) locked(ctx context.Context, id int64, do func(ctx context.Conte
 	defer stop()
 
 	e.throttles.refresh(ctx)
-	w := &work{e: e, q: db.New(e.pool), id: id, log: e.log.With("campaign", id)}
+	w := &work{e: e, q: db.New(e.pool), id: id, log: e.log.With("campaign", id), now: e.now()}
 	err = do(ctx, w)
 	if err != nil && networka.TokenRefused(err) {
 		err = w.refused(ctx)

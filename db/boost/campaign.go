@@ -16,6 +16,7 @@ import (
 
 	"adboost/auth/networka"
 	"adboost/db"
+	"adboost/db/rules"
 )
 
 // work is one campaign's work in one cycle.
@@ -27,7 +28,9 @@ type work struct {
 	c         db.EngineCampaignLoadRow
 	userToken string
 	account   string
-	out       outcome // the state the work found
+	out       outcome     // the state the work found
+	now       time.Time   // when the work began: the clock of its rules
+	rules     rules.Rules // the campaign's rules
 }
 
 // scope is the rate-limit scope of the campaign's calls with the user's
@@ -41,7 +44,7 @@ func (w *work) scope() networka.Scope {
 // or no usable user token (then the state says so: a campaign that should
 // stop stays `pausing` with the reason, any other is `token_refused`).
 func (w *work) load(ctx context.Context) (bool, error) {
-	c, err := w.q.EngineCampaignLoad(ctx, db.EngineCampaignLoadParams{CampaignID: w.id, Since: w.since()})
+	c, err := w.loadRow(ctx)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
 	}
@@ -49,6 +52,11 @@ func (w *work) load(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	w.c = c
+	if err := json.Unmarshal(c.Rules, &w.rules); err != nil {
+		// The schema keeps rules in their stored form: this is a bug, and
+		// boosting without the campaign's rules could spend what it must not.
+		return false, fmt.Errorf("the campaign's rules: %w", err)
+	}
 	w.log = w.log.With("user", c.UserID)
 	if c.AdAccountID != nil {
 		w.account = *c.AdAccountID
@@ -220,10 +228,16 @@ func (w *work) delivery(ctx context.Context, ads []networka.Ad, reads []sourceRe
 // currency network_a did not tell.
 const errNoCurrency = "network_a did not tell the ad account's currency: adboost sends no budget until it does"
 
+// loadRow reads the campaign (EngineCampaignLoad) at the work's time.
+func (w *work) loadRow(ctx context.Context) (db.EngineCampaignLoadRow, error) {
+	return w.q.EngineCampaignLoad(ctx, db.EngineCampaignLoadParams{CampaignID: w.id, Now: w.now, MaxAgeSeconds: w.e.maxAge.Seconds()})
+}
+
 // since is the oldest publication time a post may have and still be
-// boosted in this cycle.
+// boosted in this cycle: the campaign's post_age_max_hours, else
+// ENGINE_POST_MAX_AGE, before the work's time.
 func (w *work) since() time.Time {
-	return time.Now().Add(-w.e.maxAge).Truncate(time.Second)
+	return w.c.Since
 }
 
 // refused records that network_a refused the user's token: the user's

@@ -45,6 +45,16 @@ type postRow struct {
 	Type      string `json:"status_type,omitempty"`
 	MediaType string `json:"media_type,omitempty"`
 	SourceID  int64  `json:"source_id,omitempty"` // the page or network_b account the post is on
+	// The post's engagement: network_a's reactions, comments and shares;
+	// network_b's like_count and comments_count (no shares).
+	Reactions int64 `json:"reactions"`
+	Comments  int64 `json:"comments"`
+	Shares    int64 `json:"shares"`
+}
+
+// engagement is the post's reactions, comments and shares together.
+func (p postRow) engagement() int64 {
+	return p.Reactions + p.Comments + p.Shares
 }
 
 // network is the network of a post an attempt keeps: network_a unless the
@@ -191,7 +201,7 @@ func (w *work) readSource(ctx context.Context, src source, pageToken string) (so
 				continue
 			}
 			rows = append(rows, postRow{Network: networkB, ID: m.ID, Message: m.Caption, Permalink: m.Permalink, Picture: m.Picture(),
-				Created: m.Created.UTC().Format(time.RFC3339), MediaType: m.Type, SourceID: src.id})
+				Created: m.Created.UTC().Format(time.RFC3339), MediaType: m.Type, SourceID: src.id, Reactions: m.Likes, Comments: m.Comments})
 			out.media = append(out.media, m.ID)
 		}
 	} else {
@@ -208,7 +218,8 @@ func (w *work) readSource(ctx context.Context, src source, pageToken string) (so
 				continue
 			}
 			rows = append(rows, postRow{Network: networkA, PostID: postID, ID: p.ID, Message: p.Message, Permalink: p.Permalink,
-				Picture: p.Picture, Created: p.Created.UTC().Format(time.RFC3339), Type: p.Type, SourceID: src.id})
+				Picture: p.Picture, Created: p.Created.UTC().Format(time.RFC3339), Type: p.Type, SourceID: src.id,
+				Reactions: p.Reactions, Comments: p.Comments, Shares: p.Shares})
 			out.seen = append(out.seen, postID)
 		}
 	}
@@ -219,21 +230,26 @@ func (w *work) readSource(ctx context.Context, src source, pageToken string) (so
 		out.seen, out.media = nil, nil
 	}
 	candidates, err := w.qualifying(ctx, rows, since)
-	if err != nil || len(candidates) == 0 || w.c.ReachPercent <= 0 {
+	rate, hasRate := engagementRate(w.rules)
+	if err != nil || len(candidates) == 0 || (w.c.ReachPercent <= 0 && !hasRate) {
 		out.candidates = candidates
 		return out, err
 	}
-	followers, err := w.e.api.Followers(ctx, pageToken, id, scope)
-	if err != nil {
-		return out, err
-	}
-	ids := make([]string, len(candidates))
-	for i, c := range candidates {
-		var p postRow
-		if err := json.Unmarshal(c.raw, &p); err != nil {
+	// The rules that need the posts' organic reach: rule 4, and the
+	// engagement rate.
+	var followers int64
+	if w.c.ReachPercent > 0 {
+		if followers, err = w.e.api.Followers(ctx, pageToken, id, scope); err != nil {
 			return out, err
 		}
-		ids[i] = p.ID
+	}
+	ids := make([]string, len(candidates))
+	posts := make([]postRow, len(candidates))
+	for i, c := range candidates {
+		if err := json.Unmarshal(c.raw, &posts[i]); err != nil {
+			return out, err
+		}
+		ids[i] = posts[i].ID
 	}
 	var reaches []int64
 	var errs []error
@@ -246,7 +262,8 @@ func (w *work) readSource(ctx context.Context, src source, pageToken string) (so
 		if errs[i] != nil {
 			return out, errs[i]
 		}
-		if ReachQualifies(reaches[i], followers, w.c.ReachPercent) {
+		if (w.c.ReachPercent <= 0 || ReachQualifies(reaches[i], followers, w.c.ReachPercent)) &&
+			(!hasRate || RateQualifies(posts[i].engagement(), reaches[i], rate)) {
 			out.candidates = append(out.candidates, c)
 		}
 	}
@@ -262,7 +279,7 @@ func (w *work) qualifying(ctx context.Context, rows []postRow, since time.Time) 
 	if err != nil {
 		return nil, err
 	}
-	found, err := w.q.EngineQualifyingPosts(ctx, db.EngineQualifyingPostsParams{CampaignID: w.id, Since: since, Posts: arg})
+	found, err := w.q.EngineQualifyingPosts(ctx, db.EngineQualifyingPostsParams{CampaignID: w.id, Since: since, Now: w.now, Posts: arg})
 	if err != nil {
 		return nil, err
 	}
@@ -295,6 +312,13 @@ func oldestFirst(reads ...sourceRead) []candidate {
 // at least R percent of the page's followers.
 func ReachQualifies(reach, followers int64, percent int32) bool {
 	return reach*100 >= int64(percent)*followers
+}
+
+// RateQualifies is the engagement rate rule: a post's engagement × 100 is
+// at least the rate (in hundredths of a percent) × its organic reach; a
+// post without reach does not qualify.
+func RateQualifies(engagement, reach, rateHundredths int64) bool {
+	return reach > 0 && engagement*10000 >= rateHundredths*reach
 }
 
 // PostID answers a post's id in adboost: the part of network_a's id after

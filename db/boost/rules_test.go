@@ -75,7 +75,7 @@ func TestQualifyingPostsRules(t *testing.T) {
 	arg, _ := json.Marshal(posts)
 	q := db.New(pool)
 	got := func(campaign int64) []int64 {
-		rows, err := q.EngineQualifyingPosts(ctx, db.EngineQualifyingPostsParams{CampaignID: campaign, Since: since, Posts: arg})
+		rows, err := q.EngineQualifyingPosts(ctx, db.EngineQualifyingPostsParams{CampaignID: campaign, Since: since, Now: time.Now(), Posts: arg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestQualifyingPostsRules(t *testing.T) {
 	}
 	// Reach is read only for campaign 8 (advanced_settings), as R.
 	for id, want := range map[int64]int32{7: 0, 8: 20} {
-		c, err := q.EngineCampaignLoad(ctx, db.EngineCampaignLoadParams{CampaignID: id, Since: time.Now()})
+		c, err := q.EngineCampaignLoad(ctx, db.EngineCampaignLoadParams{CampaignID: id, Now: time.Now(), MaxAgeSeconds: 3600})
 		if err != nil {
 			t.Fatal(err)
 		}

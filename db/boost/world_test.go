@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -52,6 +53,18 @@ type world struct {
 	api     *httptest.Server
 	bearer  string
 	endDate string
+	clock   atomic.Pointer[time.Time] // the engines' time when set (setNow)
+}
+
+// setNow sets the time the world's engines see from now on.
+func (w *world) setNow(t time.Time) { w.clock.Store(&t) }
+
+// now is the engines' clock: the time setNow set, else the real one.
+func (w *world) now() time.Time {
+	if t := w.clock.Load(); t != nil {
+		return *t
+	}
+	return time.Now()
 }
 
 type syncBuffer struct {
@@ -134,7 +147,7 @@ func newWorld(t *testing.T) *world {
 
 func (w *world) newEngine() *boost.Engine {
 	w.t.Helper()
-	e, err := boost.New(w.pool, boost.Config{NetworkAURL: w.fakeURL, Cipher: w.cipher, PostMaxAge: 168 * time.Hour}, w.log)
+	e, err := boost.New(w.pool, boost.Config{NetworkAURL: w.fakeURL, Cipher: w.cipher, PostMaxAge: 168 * time.Hour, Now: w.now}, w.log)
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -44,13 +44,19 @@ ORDER BY 1;
 -- whether its ads' statistics are still read (it runs on network_a, or was
 -- paused there within the last 28 days), how many of its ad attempts an
 -- earlier cycle left unfinished (network_a_attempt_pending_idx), the ids of
--- its running ads, and its boosted posts published at or after @since
+-- its running ads, and its boosted posts published at or after `since`
 -- (network_a posts by id, network_b posts by media id): what the cycle's
 -- reads are compared with, so that the delivery statement runs only when
 -- something stopped.
+-- `since` is the oldest publication time a post can still be boosted at
+-- @now: @now minus the campaign's post_age_max_hours when its rules set
+-- one, else minus @max_age_seconds (ENGINE_POST_MAX_AGE), whole seconds;
+-- `rules` are its rules (stored form, {} for none).
 -- No row when neither the campaign nor any network_a object of it exists.
 SELECT
     w.id::bigint                                               AS id,
+    w.since::timestamptz                                       AS since,
+    coalesce(c.rules, '{}')::jsonb                             AS rules,
     coalesce(c.user_id, n.user_id)::bigint                     AS user_id,
     (c.id IS NOT NULL)::boolean                                AS found,
     coalesce(c.active AND (c.end_date IS NULL
@@ -96,13 +102,20 @@ SELECT
               FROM network_a_attempt AS a
               JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
               WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'
-                AND p.created >= @since::timestamptz AND p.media_id IS NULL), '{}')::bigint[] AS recent_posts,
+                AND p.created >= w.since AND p.media_id IS NULL), '{}')::bigint[] AS recent_posts,
     coalesce((SELECT array_agg(p.media_id ORDER BY p.media_id)
               FROM network_a_attempt AS a
               JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
               WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'
-                AND p.created >= @since::timestamptz AND p.media_id IS NOT NULL), '{}')::text[] AS recent_media
-FROM (SELECT @campaign_id::bigint AS id) AS w
+                AND p.created >= w.since AND p.media_id IS NOT NULL), '{}')::text[] AS recent_media
+FROM (
+    SELECT k.id,
+           date_trunc('second', @now::timestamptz) - make_interval(secs => least(
+               @max_age_seconds::float8,
+               coalesce((SELECT (r.rules ->> 'post_age_max_hours')::float8 * 3600 FROM campaign AS r WHERE r.id = k.id),
+                        @max_age_seconds::float8))) AS since
+    FROM (SELECT @campaign_id::bigint AS id) AS k
+) AS w
 LEFT JOIN campaign AS c ON c.id = w.id
 LEFT JOIN network_a_campaign AS n ON n.campaign_id = w.id
 JOIN app_user AS u ON u.id = coalesce(c.user_id, n.user_id)
@@ -127,7 +140,16 @@ LEFT JOIN LATERAL (
 -- the preset allows advanced_settings and its condition has keywords, at
 -- least one keyword as a whole word or tag; all case-insensitive; a
 -- VIDEO_VIEWS campaign takes video posts only (status_type added_video,
--- media_type VIDEO). A network_b media that meets them gets its id in
+-- media_type VIDEO); and the campaign's rules: at least post_age_min_hours
+-- old at @now, at least min_reactions, min_comments and min_shares
+-- (network_b: like_count as reactions, comments_count as comments, no
+-- shares rule), of one of content_types (network_a's status_type
+-- added_photos → photo, added_video → video, shared_story → link,
+-- mobile_status_update → text, any other none; network_b's IMAGE and
+-- CAROUSEL_ALBUM → photo, VIDEO → video), holding none of
+-- exclude_keywords (matched as the keywords are). The engagement rate needs
+-- the reach and is checked by the engine with rule 4; post_age_max_hours
+-- is @since. A network_b media that meets them gets its id in
 -- adboost here, once (network_b_media): a statement that meets the id
 -- another one is assigning at the same time (the user's other campaign on
 -- the account) waits for it and answers that id. Answers each qualifying
@@ -138,6 +160,12 @@ WITH c AS (
         c.id,
         c.user_id,
         c.goal,
+        c.rules,
+        coalesce((
+            SELECT array_agg(engine_word_pattern(ltrim(k.word, '#')))
+            FROM jsonb_array_elements_text(c.rules -> 'exclude_keywords') AS k (word)
+            WHERE ltrim(k.word, '#') <> ''
+        ), '{}')::text[] AS exclude_patterns,
         CASE WHEN ltrim(c.hashtag, '#') <> ''
              THEN engine_word_pattern('#' || ltrim(c.hashtag, '#')) END AS hashtag_pattern,
         coalesce((
@@ -155,7 +183,16 @@ WITH c AS (
 posts AS (
     SELECT x.post, coalesce(x.post ->> 'network', 'network_a') AS network, x.post ->> 'id' AS network_id,
            (x.post ->> 'post_id')::bigint AS post_id, x.post ->> 'message' AS message,
-           (x.post ->> 'created_time')::timestamptz AS created_time
+           (x.post ->> 'created_time')::timestamptz AS created_time,
+           coalesce((x.post ->> 'reactions')::bigint, 0) AS reactions,
+           coalesce((x.post ->> 'comments')::bigint, 0) AS comments,
+           coalesce((x.post ->> 'shares')::bigint, 0) AS shares,
+           CASE WHEN x.post ->> 'network' = 'network_b'
+                THEN CASE x.post ->> 'media_type' WHEN 'IMAGE' THEN 'photo' WHEN 'CAROUSEL_ALBUM' THEN 'photo'
+                                                  WHEN 'VIDEO' THEN 'video' END
+                ELSE CASE x.post ->> 'status_type' WHEN 'added_photos' THEN 'photo' WHEN 'added_video' THEN 'video'
+                                                   WHEN 'shared_story' THEN 'link' WHEN 'mobile_status_update' THEN 'text' END
+           END AS content_type
     FROM jsonb_array_elements(@posts::jsonb) AS x (post)
 ),
 matching AS (
@@ -167,6 +204,12 @@ matching AS (
       AND (c.hashtag_pattern IS NULL OR p.message ~* c.hashtag_pattern)
       AND (cardinality(c.keyword_patterns) = 0
            OR EXISTS (SELECT 1 FROM unnest(c.keyword_patterns) AS k (pattern) WHERE p.message ~* k.pattern))
+      AND p.created_time + make_interval(hours => coalesce((c.rules ->> 'post_age_min_hours')::integer, 0)) <= @now::timestamptz
+      AND p.reactions >= coalesce((c.rules ->> 'min_reactions')::bigint, 0)
+      AND p.comments >= coalesce((c.rules ->> 'min_comments')::bigint, 0)
+      AND (p.network = 'network_b' OR p.shares >= coalesce((c.rules ->> 'min_shares')::bigint, 0))
+      AND (NOT c.rules ? 'content_types' OR coalesce(c.rules -> 'content_types' ? p.content_type, false))
+      AND NOT EXISTS (SELECT 1 FROM unnest(c.exclude_patterns) AS k (pattern) WHERE p.message ~* k.pattern)
 ),
 known AS (
     SELECT m.media_id, m.id

@@ -270,3 +270,16 @@ logged AS (
 )
 SELECT count(*) AS stopped, (SELECT count(*) FROM posts) AS posts_stopped
 FROM stopped;
+
+-- name: NetworkAAttemptBoostsSince :one
+-- How many ads the campaign began since @since (made or on their way, not
+-- those network_a refused for the post), both networks together, and the
+-- sum of their posts' own budgets (post_budget at their boost): what
+-- max_posts_per_day and the campaign's budget across per-post budgets
+-- leave room for. Served by network_a_attempt_boosts_idx.
+SELECT count(*)::bigint AS boosts, coalesce(sum(a.budget), 0)::numeric AS budgets
+FROM network_a_attempt AS a
+WHERE a.campaign_id = @campaign_id
+  AND a.kind = 'ad'
+  AND a.state <> 'refused'
+  AND a.created_at >= @since::timestamptz;

@@ -1,0 +1,102 @@
+package boost
+
+import (
+	"context"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"adboost/db"
+	"adboost/db/rules"
+)
+
+// engagementRate answers the campaign's min_engagement_rate in hundredths
+// of a percent, and whether it has one.
+func engagementRate(r rules.Rules) (int64, bool) {
+	if r.MinEngagementRate == nil {
+		return 0, false
+	}
+	rat, ok := new(big.Rat).SetString(r.MinEngagementRate.String())
+	if !ok {
+		return 0, false
+	}
+	hundredths := new(big.Rat).Mul(rat, big.NewRat(100, 1))
+	n := new(big.Int).Quo(hundredths.Num(), hundredths.Denom())
+	return n.Int64(), true
+}
+
+// location is the campaign's time zone: hours.timezone, else UTC. A name
+// the time zone database does not know (validated at save) is UTC.
+func location(r rules.Rules) *time.Location {
+	if r.Hours == nil {
+		return time.UTC
+	}
+	loc, err := time.LoadLocation(r.Hours.Timezone)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}
+
+// weekdays are the days of the hours rule, by time.Weekday.
+var weekdays = [7]string{"sun", "mon", "tue", "wed", "thu", "fri", "sat"}
+
+// inHours tells whether boosts may happen at `at`: always without an hours
+// rule; else when the wall clock of its time zone is in [from, to) of one
+// of its days, a window whose to comes before its from running past
+// midnight into the next day (and belonging to the day it opened).
+func inHours(r rules.Rules, at time.Time) bool {
+	h := r.Hours
+	if h == nil {
+		return true
+	}
+	from, okFrom := minutes(h.From)
+	to, okTo := minutes(h.To)
+	if !okFrom || !okTo {
+		return false
+	}
+	local := at.In(location(r))
+	now := local.Hour()*60 + local.Minute()
+	day := weekdays[local.Weekday()]
+	before := weekdays[(local.Weekday()+6)%7]
+	if from < to {
+		return slices.Contains(h.Days, day) && now >= from && now < to
+	}
+	return (slices.Contains(h.Days, day) && now >= from) || (slices.Contains(h.Days, before) && now < to)
+}
+
+// minutes reads "HH:MM" as minutes after midnight.
+func minutes(hhmm string) (int, bool) {
+	hh, mm, ok := strings.Cut(hhmm, ":")
+	h, err1 := strconv.Atoi(hh)
+	m, err2 := strconv.Atoi(mm)
+	return h*60 + m, ok && err1 == nil && err2 == nil && h >= 0 && h < 24 && m >= 0 && m < 60
+}
+
+// dayStart is the start of the calendar day of `at` in the campaign's
+// time zone.
+func dayStart(r rules.Rules, at time.Time) time.Time {
+	local := at.In(location(r))
+	return time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, local.Location())
+}
+
+// room answers how many new posts the campaign may boost now (-1: no
+// limit): none outside its hours; at most max_posts_per_day less the
+// boosts of the campaign's day so far, both networks together.
+func (w *work) room(ctx context.Context) (int, error) {
+	if !inHours(w.rules, w.now) {
+		w.log.Debug("engine: outside the campaign's hours: no new boost")
+		return 0, nil
+	}
+	room := -1
+	if w.rules.MaxPostsPerDay != nil {
+		made, err := w.q.NetworkAAttemptBoostsSince(ctx, db.NetworkAAttemptBoostsSinceParams{CampaignID: w.id, Since: dayStart(w.rules, w.now)})
+		if err != nil {
+			return 0, err
+		}
+		room = max(int(*w.rules.MaxPostsPerDay-made.Boosts), 0)
+	}
+	return room, nil
+}
