@@ -423,6 +423,7 @@ UPDATE network_a_campaign AS n SET
     adset_synced       = CASE WHEN $1::text = 'adset' THEN $3::jsonb ELSE n.adset_synced END,
     adset_b_object_id  = CASE WHEN $1::text = 'adset_b' THEN $2::text ELSE n.adset_b_object_id END,
     adset_b_synced     = CASE WHEN $1::text = 'adset_b' THEN $3::jsonb ELSE n.adset_b_synced END,
+    campaign_synced    = CASE WHEN $1::text = 'campaign' THEN $3::jsonb ELSE n.campaign_synced END,
     updated_at         = now()
 WHERE n.campaign_id = $4
 `
@@ -436,8 +437,9 @@ type NetworkAAttemptObjectDoneParams struct {
 
 // The campaign's network_a campaign or ad set (@kind: campaign, adset, or
 // adset_b for the network_b ad set) exists as @object_id: the attempt is
-// done and the campaign remembers the id; for an ad set, @adset_fields are
-// the fields it was created with. One statement.
+// done and the campaign remembers the id; @adset_fields are the fields it
+// was created with (for the campaign, those NetworkACampaignFields keeps in
+// step). One statement.
 func (q *Queries) NetworkAAttemptObjectDone(ctx context.Context, arg NetworkAAttemptObjectDoneParams) error {
 	_, err := q.db.Exec(ctx, networkAAttemptObjectDone,
 		arg.Kind,

@@ -120,6 +120,62 @@ func (q *Queries) NetworkACampaignCurrencyLearnt(ctx context.Context, arg Networ
 	return err
 }
 
+const networkACampaignFields = `-- name: NetworkACampaignFields :one
+WITH f AS (
+    SELECT CASE WHEN c.rules ? 'spend_cap'
+                THEN jsonb_build_object('spend_cap', network_a_offset_units((c.rules ->> 'spend_cap')::numeric, n.currency))
+                ELSE '{}'::jsonb END AS fields,
+           coalesce(n.campaign_synced, '{}') AS synced
+    FROM campaign AS c
+    LEFT JOIN network_a_campaign AS n ON n.campaign_id = c.id
+    WHERE c.id = $1
+)
+SELECT f.fields::jsonb AS fields,
+       (CASE WHEN f.fields ? 'spend_cap' AND f.synced -> 'spend_cap' IS DISTINCT FROM f.fields -> 'spend_cap'
+             THEN f.fields
+             WHEN NOT f.fields ? 'spend_cap' AND f.synced ? 'spend_cap'
+                  AND f.synced -> 'spend_cap' <> '922337203685478'::jsonb
+             THEN '{"spend_cap": 922337203685478}'::jsonb
+             ELSE '{}'::jsonb END)::jsonb AS changes
+FROM f
+`
+
+type NetworkACampaignFieldsRow struct {
+	Fields  json.RawMessage `json:"fields"`
+	Changes json.RawMessage `json:"changes"`
+}
+
+// The fields of the campaign's network_a campaign that `save` may change,
+// in the Marketing API's shape: spend_cap, the rules' spend_cap in the
+// offset unit of the ad account's currency (absent without one), and
+// `changes`, those that differ from what network_a last accepted: a cap
+// set or changed, or, for a cap removed, 922337203685478 (network_a's
+// value for no cap).
+func (q *Queries) NetworkACampaignFields(ctx context.Context, campaignID int64) (NetworkACampaignFieldsRow, error) {
+	row := q.db.QueryRow(ctx, networkACampaignFields, campaignID)
+	var i NetworkACampaignFieldsRow
+	err := row.Scan(&i.Fields, &i.Changes)
+	return i, err
+}
+
+const networkACampaignFieldsSynced = `-- name: NetworkACampaignFieldsSynced :exec
+UPDATE network_a_campaign
+SET campaign_synced = campaign_synced || $1::jsonb,
+    updated_at      = now()
+WHERE campaign_id = $2
+`
+
+type NetworkACampaignFieldsSyncedParams struct {
+	Fields     json.RawMessage `json:"fields"`
+	CampaignID int64           `json:"campaign_id"`
+}
+
+// network_a accepted @fields for the campaign's network_a campaign.
+func (q *Queries) NetworkACampaignFieldsSynced(ctx context.Context, arg NetworkACampaignFieldsSyncedParams) error {
+	_, err := q.db.Exec(ctx, networkACampaignFieldsSynced, arg.Fields, arg.CampaignID)
+	return err
+}
+
 const networkACampaignPaused = `-- name: NetworkACampaignPaused :one
 WITH paused AS (
     UPDATE network_a_campaign AS n

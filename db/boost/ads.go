@@ -340,24 +340,40 @@ func (w *work) adSet(ctx context.Context, network string) (string, error) {
 	if w.c.CampaignObjectID != nil {
 		campaign = *w.c.CampaignObjectID
 	} else {
-		// The campaign has no fields the engine keeps in step (its status
-		// is pause's and resume's): one found by name needs nothing more.
-		id, _, err := w.ensure(ctx, "campaign", name, map[string]any{
-			"name":                  name,
-			"objective":             w.c.Objective,
-			"status":                "ACTIVE",
-			"special_ad_categories": []string{},
-		})
+		// The campaign's spend_cap is kept in step (its status is pause's
+		// and resume's); one found by name gets it at once.
+		fields, err := w.q.NetworkACampaignFields(ctx, w.id)
 		if err != nil {
 			return "", err
 		}
+		body := map[string]any{}
+		if err := json.Unmarshal(fields.Fields, &body); err != nil {
+			return "", err
+		}
+		body["name"] = name
+		body["objective"] = w.c.Objective
+		body["status"] = "ACTIVE"
+		body["special_ad_categories"] = []string{}
+		id, created, err := w.ensure(ctx, "campaign", name, body)
+		if err != nil {
+			return "", err
+		}
+		synced := json.RawMessage(`{}`)
+		if created {
+			synced = fields.Fields
+		}
 		if err := w.q.NetworkAAttemptObjectDone(ctx, db.NetworkAAttemptObjectDoneParams{
-			CampaignID: w.id, Kind: "campaign", ObjectID: id, AdsetFields: json.RawMessage(`{}`),
+			CampaignID: w.id, Kind: "campaign", ObjectID: id, AdsetFields: synced,
 		}); err != nil {
 			return "", err
 		}
 		campaign = id
 		w.c.CampaignObjectID = &id
+		if !created {
+			if err := w.syncCampaign(ctx); err != nil {
+				return "", err
+			}
+		}
 	}
 	fields, err := w.q.NetworkACampaignAdSet(ctx, db.NetworkACampaignAdSetParams{CampaignID: w.id, NetworkB: isB})
 	if err != nil {

@@ -31,6 +31,7 @@ type work struct {
 	out       outcome     // the state the work found
 	now       time.Time   // when the work began: the clock of its rules
 	rules     rules.Rules // the campaign's rules
+	capped    bool        // active, but paused by its spend cap
 }
 
 // scope is the rate-limit scope of the campaign's calls with the user's
@@ -98,6 +99,12 @@ func (w *work) run(ctx context.Context) error {
 	if !ok || err != nil {
 		return err
 	}
+	if w.c.Runs && w.c.SpendCapReached {
+		// The campaign stays active; it is paused on network_a until a save
+		// raises or removes the cap.
+		w.c.Runs, w.capped = false, true
+		w.c.StopReason = "its recorded spend " + w.c.Spend + " reached its spend cap"
+	}
 	if !w.c.Runs {
 		if err := w.pause(ctx); err != nil {
 			return err
@@ -127,6 +134,9 @@ func (w *work) run(ctx context.Context) error {
 		w.out.observe(StateRefused, errNoCurrency)
 		sends = false
 	default:
+		if err := w.syncCampaign(ctx); err != nil {
+			return err
+		}
 		if err := w.syncAdSet(ctx); err != nil {
 			return err
 		}
@@ -271,7 +281,7 @@ func (w *work) refused(ctx context.Context) error {
 // campaign whose pause is confirmed is forgotten (its history stays).
 func (w *work) pause(ctx context.Context) error {
 	if w.c.NetworkAStatus != "ACTIVE" && !w.c.ResumeUnconfirmed {
-		w.out.observe(StatePaused, "")
+		w.observePaused()
 		return w.forgetDeleted(ctx)
 	}
 	if w.c.CampaignObjectID != nil {
@@ -302,9 +312,20 @@ func (w *work) pause(ctx context.Context) error {
 		return err
 	}
 	w.c.NetworkAStatus = "PAUSED"
-	w.out.observe(StatePaused, "")
-	w.log.Info("engine: campaign paused on network_a", "found", w.c.Found, "posts_stopped", posts)
+	w.observePaused()
+	w.log.Info("engine: campaign paused on network_a", "reason", w.c.StopReason, "found", w.c.Found, "posts_stopped", posts)
 	return w.forgetDeleted(ctx)
+}
+
+// observePaused observes the state of a campaign paused on network_a:
+// spend_cap_reached when its spend cap paused it, else paused.
+func (w *work) observePaused() {
+	if w.capped {
+		w.out.observe(StateSpendCapReached, "the campaign's recorded spend ("+w.c.Spend+
+			") reached its spend cap: raise or remove the cap to go on")
+		return
+	}
+	w.out.observe(StatePaused, "")
 }
 
 // forgetDeleted forgets the engine state of a campaign deleted with its
@@ -377,6 +398,38 @@ func (w *work) learnCurrency(ctx context.Context) error {
 	}
 	w.log.Debug("engine: the ad account's currency is unknown: money goes out with two decimals", "ad_account", w.account)
 	return nil
+}
+
+// syncCampaign sends the network_a campaign the fields that `save` changed
+// since network_a last accepted them (its spend_cap).
+func (w *work) syncCampaign(ctx context.Context) error {
+	if w.c.CampaignObjectID == nil {
+		return nil
+	}
+	fields, err := w.q.NetworkACampaignFields(ctx, w.id)
+	if err != nil {
+		return err
+	}
+	var changes map[string]any
+	if err := json.Unmarshal(fields.Changes, &changes); err != nil {
+		return err
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	err = w.e.api.Update(ctx, w.userToken, *w.c.CampaignObjectID, changes, w.scope())
+	if networka.Refused(err) {
+		// Tried again next cycle; the campaign's state shows the refusal.
+		w.out.blocked(err)
+		w.log.Warn("engine: network_a refused the campaign's changes", "fields", slices.Sorted(maps.Keys(changes)), "err", err)
+		return nil
+	}
+	if err != nil {
+		w.out.blocked(err)
+		return err
+	}
+	w.log.Info("engine: network_a campaign updated", "fields", slices.Sorted(maps.Keys(changes)))
+	return w.q.NetworkACampaignFieldsSynced(ctx, db.NetworkACampaignFieldsSyncedParams{CampaignID: w.id, Fields: fields.Changes})
 }
 
 // syncAdSet sends the campaign's ad sets (the network_a one and the

@@ -51,12 +51,19 @@ ORDER BY 1;
 -- `since` is the oldest publication time a post can still be boosted at
 -- @now: @now minus the campaign's post_age_max_hours when its rules set
 -- one, else minus @max_age_seconds (ENGINE_POST_MAX_AGE), whole seconds;
--- `rules` are its rules (stored form, {} for none).
+-- `rules` are its rules (stored form, {} for none); spend_cap_reached, that
+-- it has a spend_cap and the spend recorded for its ads (network_a_ad_insight,
+-- by its key) reached it, and `spend` that spend (0 without a cap).
 -- No row when neither the campaign nor any network_a object of it exists.
 SELECT
     w.id::bigint                                               AS id,
     w.since::timestamptz                                       AS since,
     coalesce(c.rules, '{}')::jsonb                             AS rules,
+    coalesce(c.rules ? 'spend_cap' AND (
+        SELECT sum(i.spend) FROM network_a_ad_insight AS i WHERE i.campaign_id = w.id
+    ) >= (c.rules ->> 'spend_cap')::numeric, false)::boolean   AS spend_cap_reached,
+    round(coalesce((SELECT sum(i.spend) FROM network_a_ad_insight AS i WHERE i.campaign_id = w.id AND c.rules ? 'spend_cap'),
+                   0), 2)::text                                AS spend,
     coalesce(c.user_id, n.user_id)::bigint                     AS user_id,
     (c.id IS NOT NULL)::boolean                                AS found,
     coalesce(c.active AND (c.end_date IS NULL

@@ -73,8 +73,9 @@ RETURNING a.post_id, a.state, a.tries, a.object_id,
 -- name: NetworkAAttemptObjectDone :exec
 -- The campaign's network_a campaign or ad set (@kind: campaign, adset, or
 -- adset_b for the network_b ad set) exists as @object_id: the attempt is
--- done and the campaign remembers the id; for an ad set, @adset_fields are
--- the fields it was created with. One statement.
+-- done and the campaign remembers the id; @adset_fields are the fields it
+-- was created with (for the campaign, those NetworkACampaignFields keeps in
+-- step). One statement.
 WITH done AS (
     UPDATE network_a_attempt
     SET state = 'done', object_id = @object_id::text, updated_at = now()
@@ -88,6 +89,7 @@ UPDATE network_a_campaign AS n SET
     adset_synced       = CASE WHEN @kind::text = 'adset' THEN @adset_fields::jsonb ELSE n.adset_synced END,
     adset_b_object_id  = CASE WHEN @kind::text = 'adset_b' THEN @object_id::text ELSE n.adset_b_object_id END,
     adset_b_synced     = CASE WHEN @kind::text = 'adset_b' THEN @adset_fields::jsonb ELSE n.adset_b_synced END,
+    campaign_synced    = CASE WHEN @kind::text = 'campaign' THEN @adset_fields::jsonb ELSE n.campaign_synced END,
     updated_at         = now()
 WHERE n.campaign_id = @campaign_id;
 

@@ -171,3 +171,35 @@ GROUP BY resumed.campaign_id;
 -- after this lock, in its own statement, so that its snapshot holds every
 -- change made under the lock before.
 SELECT pg_advisory_xact_lock(hashtextextended('adboost engine posts of user ' || @user_id::bigint, 0));
+
+-- name: NetworkACampaignFields :one
+-- The fields of the campaign's network_a campaign that `save` may change,
+-- in the Marketing API's shape: spend_cap, the rules' spend_cap in the
+-- offset unit of the ad account's currency (absent without one), and
+-- `changes`, those that differ from what network_a last accepted: a cap
+-- set or changed, or, for a cap removed, 922337203685478 (network_a's
+-- value for no cap).
+WITH f AS (
+    SELECT CASE WHEN c.rules ? 'spend_cap'
+                THEN jsonb_build_object('spend_cap', network_a_offset_units((c.rules ->> 'spend_cap')::numeric, n.currency))
+                ELSE '{}'::jsonb END AS fields,
+           coalesce(n.campaign_synced, '{}') AS synced
+    FROM campaign AS c
+    LEFT JOIN network_a_campaign AS n ON n.campaign_id = c.id
+    WHERE c.id = @campaign_id
+)
+SELECT f.fields::jsonb AS fields,
+       (CASE WHEN f.fields ? 'spend_cap' AND f.synced -> 'spend_cap' IS DISTINCT FROM f.fields -> 'spend_cap'
+             THEN f.fields
+             WHEN NOT f.fields ? 'spend_cap' AND f.synced ? 'spend_cap'
+                  AND f.synced -> 'spend_cap' <> '922337203685478'::jsonb
+             THEN '{"spend_cap": 922337203685478}'::jsonb
+             ELSE '{}'::jsonb END)::jsonb AS changes
+FROM f;
+
+-- name: NetworkACampaignFieldsSynced :exec
+-- network_a accepted @fields for the campaign's network_a campaign.
+UPDATE network_a_campaign
+SET campaign_synced = campaign_synced || @fields::jsonb,
+    updated_at      = now()
+WHERE campaign_id = @campaign_id;
