@@ -69,6 +69,8 @@ SELECT
     w.id::bigint                                               AS id,
     w.since::timestamptz                                       AS since,
     coalesce(c.rules, '{}')::jsonb                             AS rules,
+    coalesce(c.campaign_budget_type, '')::text                 AS budget_type,
+    coalesce(c.campaign_budget_value, 0)::text                 AS budget_value,
     coalesce(c.rules ? 'spend_cap' AND (
         SELECT sum(i.spend) FROM network_a_ad_insight AS i WHERE i.campaign_id = w.id
     ) >= (c.rules ->> 'spend_cap')::numeric, false)::boolean   AS spend_cap_reached,
@@ -115,6 +117,9 @@ SELECT
      WHERE a.campaign_id = w.id AND a.state = 'pending' AND a.kind = 'ad')::bigint AS pending_ads,
     coalesce((SELECT array_agg(a.object_id ORDER BY a.object_id) FROM network_a_attempt AS a
               WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'), '{}')::text[] AS running_ads,
+    EXISTS (SELECT 1 FROM network_a_attempt AS a
+            WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'
+              AND a.ends_at <= $1::timestamptz)::boolean AS boosts_ended,
     coalesce((SELECT array_agg(p.id ORDER BY p.id)
               FROM network_a_attempt AS a
               JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
@@ -157,6 +162,8 @@ type EngineCampaignLoadRow struct {
 	ID                       int64           `json:"id"`
 	Since                    time.Time       `json:"since"`
 	Rules                    json.RawMessage `json:"rules"`
+	BudgetType               string          `json:"budget_type"`
+	BudgetValue              string          `json:"budget_value"`
 	SpendCapReached          bool            `json:"spend_cap_reached"`
 	Spend                    string          `json:"spend"`
 	UserID                   int64           `json:"user_id"`
@@ -185,6 +192,7 @@ type EngineCampaignLoadRow struct {
 	ReadsInsights            bool            `json:"reads_insights"`
 	PendingAds               int64           `json:"pending_ads"`
 	RunningAds               []string        `json:"running_ads"`
+	BoostsEnded              bool            `json:"boosts_ended"`
 	RecentPosts              []int64         `json:"recent_posts"`
 	RecentMedia              []string        `json:"recent_media"`
 }
@@ -202,14 +210,15 @@ type EngineCampaignLoadRow struct {
 // whether its ads' statistics are still read (it runs on network_a, or was
 // paused there within the last 28 days), how many of its ad attempts an
 // earlier cycle left unfinished (network_a_attempt_pending_idx), the ids of
-// its running ads, and its boosted posts published at or after `since`
+// its running ads (and whether the post_days of one are over at @now), and its boosted posts published at or after `since`
 // (network_a posts by id, network_b posts by media id): what the cycle's
 // reads are compared with, so that the delivery statement runs only when
 // something stopped.
 // `since` is the oldest publication time a post can still be boosted at
 // @now: @now minus the campaign's post_age_max_hours when its rules set
 // one, else minus @max_age_seconds (ENGINE_POST_MAX_AGE), whole seconds;
-// `rules` are its rules (stored form, {} for none); spend_cap_reached, that
+// `rules` are its rules (stored form, {} for none), with its budget (the
+// cap across per-post budgets); spend_cap_reached, that
 // it has a spend_cap and the spend recorded for its ads (network_a_ad_insight,
 // by its key) reached it, and `spend` that spend (0 without a cap).
 // No row when neither the campaign nor any network_a object of it exists.
@@ -220,6 +229,8 @@ func (q *Queries) EngineCampaignLoad(ctx context.Context, arg EngineCampaignLoad
 		&i.ID,
 		&i.Since,
 		&i.Rules,
+		&i.BudgetType,
+		&i.BudgetValue,
 		&i.SpendCapReached,
 		&i.Spend,
 		&i.UserID,
@@ -248,6 +259,7 @@ func (q *Queries) EngineCampaignLoad(ctx context.Context, arg EngineCampaignLoad
 		&i.ReadsInsights,
 		&i.PendingAds,
 		&i.RunningAds,
+		&i.BoostsEnded,
 		&i.RecentPosts,
 		&i.RecentMedia,
 	)

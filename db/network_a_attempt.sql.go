@@ -22,14 +22,15 @@ WITH gone AS (
                 WHEN $4::boolean AND p.media_id IS NOT NULL AND p.created >= $2::timestamptz
                      AND NOT (p.media_id = ANY ($5::text[]))
                 THEN 'the media is no longer on network_b'
-                WHEN NOT ($6::jsonb ? a.object_id) THEN 'the ad was deleted on network_a'
-                WHEN $6::jsonb ->> a.object_id IN ('DELETED', 'ARCHIVED', 'DISAPPROVED')
-                THEN 'the ad is ' || lower($6::jsonb ->> a.object_id) || ' on network_a'
+                WHEN a.ends_at <= $6::timestamptz THEN 'its post_days are over'
+                WHEN NOT ($7::jsonb ? a.object_id) THEN 'the ad was deleted on network_a'
+                WHEN $7::jsonb ->> a.object_id IN ('DELETED', 'ARCHIVED', 'DISAPPROVED')
+                THEN 'the ad is ' || lower($7::jsonb ->> a.object_id) || ' on network_a'
            END AS reason
     FROM network_a_attempt AS a
     JOIN network_a_campaign AS n ON n.campaign_id = a.campaign_id
     JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = n.user_id
-    WHERE a.campaign_id = $7
+    WHERE a.campaign_id = $8
       AND a.kind = 'ad'
       AND a.state = 'done'
 ),
@@ -80,6 +81,7 @@ type NetworkAAdsDeliveryParams struct {
 	Seen       []int64         `json:"seen"`
 	MediaRead  bool            `json:"media_read"`
 	SeenMedia  []string        `json:"seen_media"`
+	Now        time.Time       `json:"now"`
 	Ads        json.RawMessage `json:"ads"`
 	CampaignID int64           `json:"campaign_id"`
 }
@@ -96,7 +98,8 @@ type NetworkAAdsDeliveryRow struct {
 // boosted post published at or after @since that the page's posts read
 // (@seen, their ids in adboost; @posts_read false when the page was not
 // read) or the network_b account's media read (@seen_media, media ids;
-// @media_read false when not read) no longer lists, stops: its attempt becomes `stopped` (a resumption
+// @media_read false when not read) no longer lists, and an ad whose own ad
+// set's end (post_days) passed at @now, stops: its attempt becomes `stopped` (a resumption
 // does not bring it back), the post gets active false and stopped = now
 // unless another campaign still runs it, and the history gets {"post_id",
 // "ad_id", "reason"} under `post_stopped`. Answers how many ads stopped.
@@ -107,6 +110,7 @@ func (q *Queries) NetworkAAdsDelivery(ctx context.Context, arg NetworkAAdsDelive
 		arg.Seen,
 		arg.MediaRead,
 		arg.SeenMedia,
+		arg.Now,
 		arg.Ads,
 		arg.CampaignID,
 	)
@@ -314,9 +318,11 @@ func (q *Queries) NetworkAAttemptBegin(ctx context.Context, arg NetworkAAttemptB
 }
 
 const networkAAttemptBeginAds = `-- name: NetworkAAttemptBeginAds :many
-INSERT INTO network_a_attempt AS a (campaign_id, kind, post_id, name, post)
-SELECT $1, 'ad', (x.attempt ->> 'post_id')::bigint, x.attempt ->> 'name', x.attempt -> 'post'
-FROM jsonb_array_elements($2::jsonb) AS x (attempt)
+INSERT INTO network_a_attempt AS a (campaign_id, kind, post_id, name, post, budget, ends_at, created_at)
+SELECT $1, $2::text, (x.attempt ->> 'post_id')::bigint, x.attempt ->> 'name',
+       CASE WHEN jsonb_typeof(x.attempt -> 'post') = 'object' THEN x.attempt -> 'post' END,
+       (x.attempt ->> 'budget')::numeric, (x.attempt ->> 'ends_at')::timestamptz, $3::timestamptz
+FROM jsonb_array_elements($4::jsonb) AS x (attempt)
 WHERE EXISTS (
     SELECT 1 FROM campaign AS c
     WHERE c.id = $1
@@ -326,11 +332,13 @@ ON CONFLICT (campaign_id, kind, post_id) DO UPDATE SET
     tries      = a.tries + (a.state = 'pending')::integer,
     updated_at = now()
 RETURNING a.post_id, a.state, a.tries, a.object_id,
-          coalesce(a.sent_at > now() - make_interval(secs => $3::float8), false)::boolean AS in_flight
+          coalesce(a.sent_at > now() - make_interval(secs => $5::float8), false)::boolean AS in_flight
 `
 
 type NetworkAAttemptBeginAdsParams struct {
 	CampaignID      int64           `json:"campaign_id"`
+	Kind            string          `json:"kind"`
+	BoostedAt       time.Time       `json:"boosted_at"`
 	Posts           json.RawMessage `json:"posts"`
 	InFlightSeconds float64         `json:"in_flight_seconds"`
 }
@@ -344,8 +352,12 @@ type NetworkAAttemptBeginAdsRow struct {
 }
 
 // Records that the engine is about to create the ads of @posts (a JSON array
-// of {"post_id", "name", "post"}, each post once), or finds the earlier
-// attempts at them, in one statement, and only while the campaign still
+// of {"post_id", "name", "post", "budget", "ends_at"}, each post once; budget
+// and ends_at null unless the post gets an ad set of its own) or, with
+// @kind adset, the ad sets of their own of @posts ({"post_id", "name"}), or
+// finds the earlier attempts at them, in one statement (a new attempt's
+// created_at is @boosted_at, the engine's time of the boost, which the
+// daily counts of the rules read), and only while the campaign still
 // runs (active, end date not past in UTC): a campaign deactivated while its
 // posts were being read gets no new ad, and the answer is empty. `tries` > 1
 // on a pending attempt means an earlier call may have created the ad
@@ -353,7 +365,13 @@ type NetworkAAttemptBeginAdsRow struct {
 // create was sent less than @in_flight_seconds ago and may still be on its
 // way: leave it for a later cycle.
 func (q *Queries) NetworkAAttemptBeginAds(ctx context.Context, arg NetworkAAttemptBeginAdsParams) ([]NetworkAAttemptBeginAdsRow, error) {
-	rows, err := q.db.Query(ctx, networkAAttemptBeginAds, arg.CampaignID, arg.Posts, arg.InFlightSeconds)
+	rows, err := q.db.Query(ctx, networkAAttemptBeginAds,
+		arg.CampaignID,
+		arg.Kind,
+		arg.BoostedAt,
+		arg.Posts,
+		arg.InFlightSeconds,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -379,7 +397,7 @@ func (q *Queries) NetworkAAttemptBeginAds(ctx context.Context, arg NetworkAAttem
 }
 
 const networkAAttemptBoostsSince = `-- name: NetworkAAttemptBoostsSince :one
-SELECT count(*)::bigint AS boosts, coalesce(sum(a.budget), 0)::numeric AS budgets
+SELECT count(*)::bigint AS boosts, coalesce(sum(a.budget), 0)::text AS budgets
 FROM network_a_attempt AS a
 WHERE a.campaign_id = $1
   AND a.kind = 'ad'
@@ -393,8 +411,8 @@ type NetworkAAttemptBoostsSinceParams struct {
 }
 
 type NetworkAAttemptBoostsSinceRow struct {
-	Boosts  int64          `json:"boosts"`
-	Budgets pgtype.Numeric `json:"budgets"`
+	Boosts  int64  `json:"boosts"`
+	Budgets string `json:"budgets"`
 }
 
 // How many ads the campaign began since @since (made or on their way, not
@@ -451,7 +469,7 @@ func (q *Queries) NetworkAAttemptObjectDone(ctx context.Context, arg NetworkAAtt
 }
 
 const networkAAttemptPendingAds = `-- name: NetworkAAttemptPendingAds :many
-SELECT a.post_id, a.name, a.post::jsonb AS post
+SELECT a.post_id, a.name, a.post::jsonb AS post, coalesce(a.budget::text, '')::text AS budget, a.ends_at
 FROM network_a_attempt AS a
 WHERE a.campaign_id = $1
   AND a.state = 'pending'
@@ -460,13 +478,16 @@ ORDER BY a.id
 `
 
 type NetworkAAttemptPendingAdsRow struct {
-	PostID int64           `json:"post_id"`
-	Name   string          `json:"name"`
-	Post   json.RawMessage `json:"post"`
+	PostID int64              `json:"post_id"`
+	Name   string             `json:"name"`
+	Post   json.RawMessage    `json:"post"`
+	Budget string             `json:"budget"`
+	EndsAt pgtype.Timestamptz `json:"ends_at"`
 }
 
-// The campaign's unfinished ad attempts, oldest first: each may or may not
-// have reached network_a. Served by network_a_attempt_pending_idx.
+// The campaign's unfinished ad attempts, oldest first, with the post's own
+// budget (” without) and end when it has them: each may or may not have reached
+// network_a. Served by network_a_attempt_pending_idx.
 func (q *Queries) NetworkAAttemptPendingAds(ctx context.Context, campaignID int64) ([]NetworkAAttemptPendingAdsRow, error) {
 	rows, err := q.db.Query(ctx, networkAAttemptPendingAds, campaignID)
 	if err != nil {
@@ -476,7 +497,13 @@ func (q *Queries) NetworkAAttemptPendingAds(ctx context.Context, campaignID int6
 	items := []NetworkAAttemptPendingAdsRow{}
 	for rows.Next() {
 		var i NetworkAAttemptPendingAdsRow
-		if err := rows.Scan(&i.PostID, &i.Name, &i.Post); err != nil {
+		if err := rows.Scan(
+			&i.PostID,
+			&i.Name,
+			&i.Post,
+			&i.Budget,
+			&i.EndsAt,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
@@ -485,6 +512,28 @@ func (q *Queries) NetworkAAttemptPendingAds(ctx context.Context, campaignID int6
 		return nil, err
 	}
 	return items, nil
+}
+
+const networkAAttemptPostAdSetsDone = `-- name: NetworkAAttemptPostAdSetsDone :exec
+UPDATE network_a_attempt AS a
+SET state = 'done', object_id = x.adset ->> 'adset_id', updated_at = now()
+FROM jsonb_array_elements($2::jsonb) AS x (adset)
+WHERE a.campaign_id = $1
+  AND a.kind = 'adset'
+  AND a.post_id = (x.adset ->> 'post_id')::bigint
+  AND a.state = 'pending'
+`
+
+type NetworkAAttemptPostAdSetsDoneParams struct {
+	CampaignID int64           `json:"campaign_id"`
+	Adsets     json.RawMessage `json:"adsets"`
+}
+
+// The ad sets of their own of the campaign's posts in @adsets (a JSON array
+// of {"post_id", "adset_id"}) exist: their attempts are done.
+func (q *Queries) NetworkAAttemptPostAdSetsDone(ctx context.Context, arg NetworkAAttemptPostAdSetsDoneParams) error {
+	_, err := q.db.Exec(ctx, networkAAttemptPostAdSetsDone, arg.CampaignID, arg.Adsets)
+	return err
 }
 
 const networkAAttemptsAnswered = `-- name: NetworkAAttemptsAnswered :exec

@@ -8,6 +8,8 @@ package db
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const networkACampaignAdSet = `-- name: NetworkACampaignAdSet :one
@@ -15,8 +17,9 @@ WITH f AS (
     SELECT
         c.id,
         jsonb_build_object(
-            CASE c.campaign_budget_type WHEN 'daily' THEN 'daily_budget' ELSE 'lifetime_budget' END,
-            network_a_offset_units(c.campaign_budget_value, a.currency),
+            CASE WHEN $2::text IS NOT NULL THEN 'lifetime_budget'
+                 WHEN c.campaign_budget_type = 'daily' THEN 'daily_budget' ELSE 'lifetime_budget' END,
+            network_a_offset_units(coalesce($2::text::numeric, c.campaign_budget_value), a.currency),
             'bid_strategy',
             CASE WHEN c.campaign_bid_strategy_enabled THEN c.campaign_bid_strategy ELSE 'LOWEST_COST_WITHOUT_CAP' END,
             'optimization_goal', network_a_optimization_goal(c.goal),
@@ -26,7 +29,9 @@ WITH f AS (
         || CASE WHEN c.campaign_bid_strategy_enabled
                 THEN jsonb_build_object('bid_amount', network_a_offset_units(c.campaign_bid_amount, a.currency))
                 ELSE '{}' END
-        || CASE WHEN c.end_date IS NOT NULL
+        || CASE WHEN $2::text IS NOT NULL
+                THEN jsonb_build_object('end_time', to_char($3::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+                WHEN c.end_date IS NOT NULL
                 THEN jsonb_build_object('end_time', to_char(c.end_date, 'YYYY-MM-DD') || 'T23:59:59Z')
                 ELSE '{}' END
         || CASE WHEN c.promoted_object IS NOT NULL
@@ -34,7 +39,7 @@ WITH f AS (
                 ELSE '{}' END AS fields
     FROM campaign AS c
     LEFT JOIN network_a_campaign AS a ON a.campaign_id = c.id
-    WHERE c.id = $2
+    WHERE c.id = $4
 )
 SELECT
     f.fields::jsonb AS fields,
@@ -49,8 +54,10 @@ LEFT JOIN network_a_campaign AS n ON n.campaign_id = f.id
 `
 
 type NetworkACampaignAdSetParams struct {
-	NetworkB   bool  `json:"network_b"`
-	CampaignID int64 `json:"campaign_id"`
+	NetworkB   bool               `json:"network_b"`
+	PostBudget *string            `json:"post_budget"`
+	PostEndsAt pgtype.Timestamptz `json:"post_ends_at"`
+	CampaignID int64              `json:"campaign_id"`
 }
 
 type NetworkACampaignAdSetRow struct {
@@ -69,8 +76,16 @@ type NetworkACampaignAdSetRow struct {
 // but its targeting's publisher_platforms is ["network_b"] (its
 // network_b_positions kept). `changes` holds those that differ from what
 // network_a last accepted for that ad set (all of them before it exists).
+// A post's ad set of its own (@post_budget given, in the account's main
+// unit) has the same fields with lifetime_budget = @post_budget and
+// end_time = @post_ends_at instead of the campaign's budget and end.
 func (q *Queries) NetworkACampaignAdSet(ctx context.Context, arg NetworkACampaignAdSetParams) (NetworkACampaignAdSetRow, error) {
-	row := q.db.QueryRow(ctx, networkACampaignAdSet, arg.NetworkB, arg.CampaignID)
+	row := q.db.QueryRow(ctx, networkACampaignAdSet,
+		arg.NetworkB,
+		arg.PostBudget,
+		arg.PostEndsAt,
+		arg.CampaignID,
+	)
 	var i NetworkACampaignAdSetRow
 	err := row.Scan(&i.Fields, &i.Changes)
 	return i, err

@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"adboost/auth/networka"
 	"adboost/db"
@@ -24,16 +28,10 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 	if len(candidates) == 0 && w.c.PendingAds == 0 {
 		return nil
 	}
-	type attempt struct {
-		PostID int64           `json:"post_id"`
-		Name   string          `json:"name"`
-		Post   json.RawMessage `json:"post"`
-		row    postRow
-	}
 	var attempts []attempt
 	seen := map[int64]bool{}
-	add := func(postID int64, name string, raw json.RawMessage) error {
-		a := attempt{PostID: postID, Name: name, Post: raw}
+	add := func(postID int64, name string, raw json.RawMessage, budget *string, ends *time.Time) error {
+		a := attempt{PostID: postID, Name: name, Post: raw, Budget: budget, EndsAt: ends}
 		if err := json.Unmarshal(raw, &a.row); err != nil {
 			return err
 		}
@@ -50,10 +48,26 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 			return err
 		}
 		for _, p := range pending {
-			if err := add(p.PostID, p.Name, p.Post); err != nil {
+			var ends *time.Time
+			if p.EndsAt.Valid {
+				ends = &p.EndsAt.Time
+			}
+			var budget *string
+			if p.Budget != "" {
+				budget = &p.Budget
+			}
+			if err := add(p.PostID, p.Name, p.Post, budget, ends); err != nil {
 				return err
 			}
 		}
+	}
+	// With post_budget, each new boost gets an ad set of its own, ending
+	// post_days after the boost.
+	var budget *string
+	var ends *time.Time
+	if w.rules.PostBudget != nil && w.rules.PostDays != nil {
+		t := w.now.Add(time.Duration(*w.rules.PostDays) * 24 * time.Hour).UTC().Truncate(time.Second)
+		budget, ends = w.rules.PostBudget, &t
 	}
 	// New boosts, oldest post first, as many as the rules leave room for.
 	if len(candidates) > 0 {
@@ -66,7 +80,7 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 				break
 			}
 			if !seen[c.postID] {
-				if err := add(c.postID, "", c.raw); err != nil {
+				if err := add(c.postID, "", c.raw, budget, ends); err != nil {
 					return err
 				}
 				room--
@@ -76,15 +90,25 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 	if len(attempts) == 0 {
 		return nil
 	}
-	// The ad set of each network the posts are on: created at the first
-	// boost of each.
+	// The ad set of each network the posts are on, created at the first
+	// boost of each; posts with a budget of their own need only the
+	// network_a campaign here (their ad sets come after their attempts).
 	adsets := map[string]string{}
 	for _, a := range attempts {
 		network := a.row.network()
+		if a.Budget != nil {
+			network = ""
+		}
 		if _, ok := adsets[network]; ok {
 			continue
 		}
-		adset, err := w.adSet(ctx, network)
+		var adset string
+		var err error
+		if network == "" {
+			adset, err = w.campaignObject(ctx)
+		} else {
+			adset, err = w.adSet(ctx, network)
+		}
 		if networka.Refused(err) && w.out.blocked(err) {
 			// The campaign is `refused` with network_a's message; the next
 			// cycle tries again.
@@ -105,7 +129,7 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		return err
 	}
 	begun, err := w.q.NetworkAAttemptBeginAds(ctx, db.NetworkAAttemptBeginAdsParams{
-		CampaignID: w.id, Posts: arg, InFlightSeconds: w.e.inFlight.Seconds()})
+		CampaignID: w.id, Kind: "ad", Posts: arg, InFlightSeconds: w.e.inFlight.Seconds(), BoostedAt: w.now})
 	if err != nil {
 		return err
 	}
@@ -129,6 +153,28 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 	var refused []refusal // the posts' own: not tried again
 	var withdrawn []int64 // not the posts' own: candidates again next cycle
 	var failed error
+	// The ad sets of their own of the posts with a budget whose ad is still
+	// to be made.
+	var own []attempt
+	for _, a := range attempts {
+		if b, ok := state[a.PostID]; ok && b.State == "pending" && a.Budget != nil {
+			own = append(own, a)
+		}
+	}
+	postSets := map[int64]string{}
+	if len(own) > 0 {
+		var gone []int64
+		postSets, gone, failed, err = w.ownAdSets(ctx, adsets[""], own)
+		if err != nil {
+			return err
+		}
+		withdrawn = append(withdrawn, gone...)
+		for _, a := range own {
+			if postSets[a.PostID] == "" {
+				delete(state, a.PostID) // its ad waits for its ad set
+			}
+		}
+	}
 	// Look-ups of the attempts an earlier call may have completed; an
 	// attempt whose create may still be on its way waits for a later cycle.
 	var lookups []attempt
@@ -181,10 +227,14 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 					"instagram_user_id":         strconv.FormatInt(a.row.SourceID, 10),
 				}
 			}
+			adset := adsets[a.row.network()]
+			if a.Budget != nil {
+				adset = postSets[a.PostID]
+			}
 			creates = append(creates, a)
 			bodies = append(bodies, map[string]any{
 				"name":     a.Name,
-				"adset_id": adsets[a.row.network()],
+				"adset_id": adset,
 				"creative": creative,
 				"status":   "ACTIVE",
 			})
@@ -262,6 +312,163 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 	return failed
 }
 
+// attempt is an ad the engine is about to make: the post's id in adboost,
+// the ad's name, the post as the rules' statement answered it, and the
+// post's own budget and end (post_budget, post_days) when it gets an ad
+// set of its own.
+type attempt struct {
+	PostID int64           `json:"post_id"`
+	Name   string          `json:"name"`
+	Post   json.RawMessage `json:"post"`
+	Budget *string         `json:"budget"`
+	EndsAt *time.Time      `json:"ends_at"`
+	row    postRow
+}
+
+// ownAdSets answers the ad sets of their own (adboost-<campaign id>-<post
+// id>, in the network_a campaign `campaign`) of the posts whose ads are
+// about to be made, making those that do not exist yet: each attempt is
+// recorded before its create, an attempt begun before is looked up by name
+// first, and one whose create may still be on its way waits. A post whose
+// ad set network_a refuses for a reason that is not the post's own is
+// answered in withdrawn (its ad's attempt goes: the post is a candidate
+// again); a passing failure is answered as failed. A post without an ad set
+// in the answer waits for a later cycle.
+func (w *work) ownAdSets(ctx context.Context, campaign string, posts []attempt) (ids map[int64]string, withdrawn []int64, failed, err error) {
+	type setAttempt struct {
+		PostID int64  `json:"post_id"`
+		Name   string `json:"name"`
+	}
+	sets := make([]setAttempt, len(posts))
+	for i, a := range posts {
+		sets[i] = setAttempt{a.PostID, fmt.Sprintf("adboost-%d-%d", w.id, a.PostID)}
+	}
+	arg, err := json.Marshal(sets)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	begun, err := w.q.NetworkAAttemptBeginAds(ctx, db.NetworkAAttemptBeginAdsParams{
+		CampaignID: w.id, Kind: "adset", Posts: arg, InFlightSeconds: w.e.inFlight.Seconds(), BoostedAt: w.now})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	state := make(map[int64]db.NetworkAAttemptBeginAdsRow, len(begun))
+	for _, b := range begun {
+		state[b.PostID] = b
+	}
+	ids = map[int64]string{}
+	var lookups, creates []int
+	for i, a := range posts {
+		b, ok := state[a.PostID]
+		switch {
+		case !ok:
+		case b.State == "done" && b.ObjectID != nil:
+			ids[a.PostID] = *b.ObjectID
+		case b.InFlight:
+			failed = keepFirst(failed, fmt.Errorf("%w: the create of ad set %s may still be on its way", networka.ErrUnavailable, sets[i].Name))
+		case b.Tries > 1:
+			lookups = append(lookups, i)
+		default:
+			creates = append(creates, i)
+		}
+	}
+	if len(lookups) > 0 {
+		names := make([]string, len(lookups))
+		for j, i := range lookups {
+			names[j] = sets[i].Name
+		}
+		found, errs := w.e.api.FindMany(ctx, w.userToken, "adset", names, w.scope())
+		for j, i := range lookups {
+			switch {
+			case errs[j] != nil:
+				failed = keepFirst(failed, fmt.Errorf("%w: looking up ad set %s: %w", networka.ErrUnavailable, sets[i].Name, errs[j]))
+			case found[j] != "":
+				w.log.Info("engine: found what an interrupted attempt created", "kind", "adset", "name", sets[i].Name, "id", found[j])
+				ids[posts[i].PostID] = found[j]
+			default:
+				creates = append(creates, i)
+			}
+		}
+	}
+	var made []map[string]any
+	if len(creates) > 0 {
+		// One statement per network, budget and end: the posts of one
+		// cycle share them.
+		type key struct {
+			b      bool
+			budget string
+			ends   time.Time
+		}
+		fields := map[key]map[string]any{}
+		bodies := make([]map[string]any, len(creates))
+		sent := make([]int64, len(creates))
+		for j, i := range creates {
+			a := posts[i]
+			k := key{a.row.network() == networkB, *a.Budget, *a.EndsAt}
+			if fields[k] == nil {
+				f, err := w.q.NetworkACampaignAdSet(ctx, db.NetworkACampaignAdSetParams{CampaignID: w.id, NetworkB: k.b,
+					PostBudget: a.Budget, PostEndsAt: pgtype.Timestamptz{Time: k.ends, Valid: true}})
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				m := map[string]any{}
+				if err := json.Unmarshal(f.Fields, &m); err != nil {
+					return nil, nil, nil, err
+				}
+				fields[k] = m
+			}
+			body := maps.Clone(fields[k])
+			body["name"] = sets[i].Name
+			body["campaign_id"] = campaign
+			body["billing_event"] = "IMPRESSIONS"
+			body["status"] = "ACTIVE"
+			bodies[j], sent[j] = body, a.PostID
+		}
+		if err := w.q.NetworkAAttemptsSent(ctx, db.NetworkAAttemptsSentParams{CampaignID: w.id, Kind: "adset", PostIds: sent}); err != nil {
+			return nil, nil, nil, err
+		}
+		created, errs := w.e.api.CreateMany(ctx, w.userToken, "adset", bodies, w.scope())
+		var answered []int64
+		for j, i := range creates {
+			switch err := errs[j]; {
+			case err == nil:
+				ids[posts[i].PostID] = created[j]
+			case networka.Refused(err):
+				w.out.blocked(err)
+				w.log.Warn("engine: network_a refused a post's ad set", "post", posts[i].PostID, "err", err)
+				withdrawn = append(withdrawn, posts[i].PostID)
+				answered = append(answered, posts[i].PostID)
+			default:
+				w.out.blocked(err)
+				failed = keepFirst(failed, err)
+				if networka.Settled(err) {
+					answered = append(answered, posts[i].PostID)
+				}
+			}
+		}
+		if len(answered) > 0 {
+			if err := w.q.NetworkAAttemptsAnswered(ctx, db.NetworkAAttemptsAnsweredParams{CampaignID: w.id, Kind: "adset", PostIds: answered}); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+	}
+	for _, a := range posts {
+		if id := ids[a.PostID]; id != "" && state[a.PostID].State != "done" {
+			made = append(made, map[string]any{"post_id": a.PostID, "adset_id": id})
+		}
+	}
+	if len(made) > 0 {
+		arg, err := json.Marshal(made)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if err := w.q.NetworkAAttemptPostAdSetsDone(ctx, db.NetworkAAttemptPostAdSetsDoneParams{CampaignID: w.id, Adsets: arg}); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return ids, withdrawn, failed, nil
+}
+
 // keepFirst keeps the first error, preferring a refused token (which the
 // caller acts on) to any other.
 func keepFirst(first, next error) error {
@@ -288,6 +495,72 @@ func adName(campaignID, postID int64, p postRow) string {
 // first boost, fixed from then on, and checked whenever there is something
 // to create.
 func (w *work) adSet(ctx context.Context, network string) (string, error) {
+	campaign, err := w.campaignObject(ctx)
+	if campaign == "" || err != nil {
+		return "", err
+	}
+	isB := network == networkB
+	if !isB && w.c.AdsetObjectID != nil {
+		return *w.c.AdsetObjectID, nil
+	}
+	if isB && w.c.AdsetBObjectID != nil {
+		return *w.c.AdsetBObjectID, nil
+	}
+	fields, err := w.q.NetworkACampaignAdSet(ctx, db.NetworkACampaignAdSetParams{CampaignID: w.id, NetworkB: isB})
+	if err != nil {
+		return "", err
+	}
+	body := map[string]any{}
+	if err := json.Unmarshal(fields.Fields, &body); err != nil {
+		return "", err
+	}
+	kind, name := "adset", fmt.Sprintf("adboost-%d", w.id)
+	if isB {
+		kind, name = "adset_b", name+"-network_b"
+	}
+	body["name"] = name
+	body["campaign_id"] = campaign
+	body["billing_event"] = "IMPRESSIONS"
+	body["status"] = "ACTIVE"
+	id, created, err := w.ensure(ctx, kind, name, body)
+	if err != nil {
+		return "", err
+	}
+	// network_a has the fields sent now only when this call created the ad
+	// set. One found by name was made by an earlier attempt, with the
+	// fields of then (a save may have changed them since): what it has is
+	// unknown ({}), so every field is sent to it, at once.
+	synced := json.RawMessage(`{}`)
+	if created {
+		synced = fields.Fields
+	}
+	if err := w.q.NetworkAAttemptObjectDone(ctx, db.NetworkAAttemptObjectDoneParams{
+		CampaignID: w.id, Kind: kind, ObjectID: id, AdsetFields: synced,
+	}); err != nil {
+		return "", err
+	}
+	if isB {
+		w.c.AdsetBObjectID = &id
+	} else {
+		w.c.AdsetObjectID = &id
+	}
+	if !created {
+		if err := w.syncOne(ctx, id, isB); err != nil {
+			return "", err
+		}
+	}
+	return id, nil
+}
+
+// campaignObject answers the campaign's network_a campaign, creating it in
+// the ad account at the first boost; "" when the campaign's ad account is
+// not active (`no_ad_account`): the account is the first active one at the
+// first boost, fixed from then on, and checked once a work whenever there
+// is something to create.
+func (w *work) campaignObject(ctx context.Context) (string, error) {
+	if w.accountChecked && w.c.CampaignObjectID != nil {
+		return *w.c.CampaignObjectID, nil
+	}
 	accounts, err := w.e.api.AdAccounts(ctx, w.userToken, networka.Scope{User: strconv.FormatInt(w.c.UserID, 10)})
 	if err != nil {
 		return "", err
@@ -298,12 +571,9 @@ func (w *work) adSet(ctx context.Context, network string) (string, error) {
 			return "", nil
 		}
 	}
-	isB := network == networkB
-	if !isB && w.c.AdsetObjectID != nil {
-		return *w.c.AdsetObjectID, nil
-	}
-	if isB && w.c.AdsetBObjectID != nil {
-		return *w.c.AdsetBObjectID, nil
+	w.accountChecked = true
+	if w.c.CampaignObjectID != nil {
+		return *w.c.CampaignObjectID, nil
 	}
 	if w.account == "" {
 		currency := ""
@@ -335,47 +605,10 @@ func (w *work) adSet(ctx context.Context, network string) (string, error) {
 			w.account = *c.AdAccountID
 		}
 	}
+	// The campaign's spend_cap is kept in step (its status is pause's and
+	// resume's); one found by name gets it at once.
 	name := fmt.Sprintf("adboost-%d", w.id)
-	campaign := ""
-	if w.c.CampaignObjectID != nil {
-		campaign = *w.c.CampaignObjectID
-	} else {
-		// The campaign's spend_cap is kept in step (its status is pause's
-		// and resume's); one found by name gets it at once.
-		fields, err := w.q.NetworkACampaignFields(ctx, w.id)
-		if err != nil {
-			return "", err
-		}
-		body := map[string]any{}
-		if err := json.Unmarshal(fields.Fields, &body); err != nil {
-			return "", err
-		}
-		body["name"] = name
-		body["objective"] = w.c.Objective
-		body["status"] = "ACTIVE"
-		body["special_ad_categories"] = []string{}
-		id, created, err := w.ensure(ctx, "campaign", name, body)
-		if err != nil {
-			return "", err
-		}
-		synced := json.RawMessage(`{}`)
-		if created {
-			synced = fields.Fields
-		}
-		if err := w.q.NetworkAAttemptObjectDone(ctx, db.NetworkAAttemptObjectDoneParams{
-			CampaignID: w.id, Kind: "campaign", ObjectID: id, AdsetFields: synced,
-		}); err != nil {
-			return "", err
-		}
-		campaign = id
-		w.c.CampaignObjectID = &id
-		if !created {
-			if err := w.syncCampaign(ctx); err != nil {
-				return "", err
-			}
-		}
-	}
-	fields, err := w.q.NetworkACampaignAdSet(ctx, db.NetworkACampaignAdSetParams{CampaignID: w.id, NetworkB: isB})
+	fields, err := w.q.NetworkACampaignFields(ctx, w.id)
 	if err != nil {
 		return "", err
 	}
@@ -383,38 +616,26 @@ func (w *work) adSet(ctx context.Context, network string) (string, error) {
 	if err := json.Unmarshal(fields.Fields, &body); err != nil {
 		return "", err
 	}
-	kind, adsetName := "adset", name
-	if isB {
-		kind, adsetName = "adset_b", name+"-network_b"
-	}
-	body["name"] = adsetName
-	body["campaign_id"] = campaign
-	body["billing_event"] = "IMPRESSIONS"
+	body["name"] = name
+	body["objective"] = w.c.Objective
 	body["status"] = "ACTIVE"
-	id, created, err := w.ensure(ctx, kind, adsetName, body)
+	body["special_ad_categories"] = []string{}
+	id, created, err := w.ensure(ctx, "campaign", name, body)
 	if err != nil {
 		return "", err
 	}
-	// network_a has the fields sent now only when this call created the ad
-	// set. One found by name was made by an earlier attempt, with the
-	// fields of then (a save may have changed them since): what it has is
-	// unknown ({}), so every field is sent to it, at once.
 	synced := json.RawMessage(`{}`)
 	if created {
 		synced = fields.Fields
 	}
 	if err := w.q.NetworkAAttemptObjectDone(ctx, db.NetworkAAttemptObjectDoneParams{
-		CampaignID: w.id, Kind: kind, ObjectID: id, AdsetFields: synced,
+		CampaignID: w.id, Kind: "campaign", ObjectID: id, AdsetFields: synced,
 	}); err != nil {
 		return "", err
 	}
-	if isB {
-		w.c.AdsetBObjectID = &id
-	} else {
-		w.c.AdsetObjectID = &id
-	}
+	w.c.CampaignObjectID = &id
 	if !created {
-		if err := w.syncOne(ctx, id, isB); err != nil {
+		if err := w.syncCampaign(ctx); err != nil {
 			return "", err
 		}
 	}

@@ -32,6 +32,8 @@ type work struct {
 	now       time.Time   // when the work began: the clock of its rules
 	rules     rules.Rules // the campaign's rules
 	capped    bool        // active, but paused by its spend cap
+	// accountChecked: the work saw the campaign's ad account active.
+	accountChecked bool
 }
 
 // scope is the rate-limit scope of the campaign's calls with the user's
@@ -210,7 +212,7 @@ func (w *work) delivery(ctx context.Context, ads []networka.Ad, reads []sourceRe
 	stopped := slices.ContainsFunc(w.c.RunningAds, func(id string) bool {
 		s, listed := status[id]
 		return !listed || s == "DELETED" || s == "ARCHIVED" || s == "DISAPPROVED"
-	}) || (postsRead && slices.ContainsFunc(w.c.RecentPosts, func(id int64) bool { return !slices.Contains(seen, id) })) ||
+	}) || w.c.BoostsEnded || (postsRead && slices.ContainsFunc(w.c.RecentPosts, func(id int64) bool { return !slices.Contains(seen, id) })) ||
 		(mediaRead && slices.ContainsFunc(w.c.RecentMedia, func(id string) bool { return !slices.Contains(media, id) }))
 	if !stopped {
 		return nil
@@ -222,7 +224,7 @@ func (w *work) delivery(ctx context.Context, ads []networka.Ad, reads []sourceRe
 	var res db.NetworkAAdsDeliveryRow
 	err = inPostsTx(ctx, w.e.pool, w.c.UserID, func(q *db.Queries) (err error) {
 		res, err = q.NetworkAAdsDelivery(ctx, db.NetworkAAdsDeliveryParams{
-			CampaignID: w.id, Ads: arg, Seen: seen, PostsRead: postsRead, SeenMedia: media, MediaRead: mediaRead, Since: w.since()})
+			CampaignID: w.id, Ads: arg, Seen: seen, PostsRead: postsRead, SeenMedia: media, MediaRead: mediaRead, Since: w.since(), Now: w.now})
 		return err
 	})
 	if err != nil {

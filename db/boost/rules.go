@@ -84,19 +84,61 @@ func dayStart(r rules.Rules, at time.Time) time.Time {
 
 // room answers how many new posts the campaign may boost now (-1: no
 // limit): none outside its hours; at most max_posts_per_day less the
-// boosts of the campaign's day so far, both networks together.
+// boosts of the campaign's day so far, both networks together; and with
+// post_budget, as many as the campaign's budget still holds after the
+// post budgets of the boosts made today (a daily budget) or ever (a
+// lifetime one).
 func (w *work) room(ctx context.Context) (int, error) {
 	if !inHours(w.rules, w.now) {
 		w.log.Debug("engine: outside the campaign's hours: no new boost")
 		return 0, nil
 	}
 	room := -1
+	today := dayStart(w.rules, w.now)
 	if w.rules.MaxPostsPerDay != nil {
-		made, err := w.q.NetworkAAttemptBoostsSince(ctx, db.NetworkAAttemptBoostsSinceParams{CampaignID: w.id, Since: dayStart(w.rules, w.now)})
+		made, err := w.q.NetworkAAttemptBoostsSince(ctx, db.NetworkAAttemptBoostsSinceParams{CampaignID: w.id, Since: today})
 		if err != nil {
 			return 0, err
 		}
 		room = max(int(*w.rules.MaxPostsPerDay-made.Boosts), 0)
 	}
+	if w.rules.PostBudget != nil && w.rules.PostDays != nil {
+		since := today
+		if w.c.BudgetType == "lifetime" {
+			since = time.Unix(0, 0)
+		}
+		made, err := w.q.NetworkAAttemptBoostsSince(ctx, db.NetworkAAttemptBoostsSinceParams{CampaignID: w.id, Since: since})
+		if err != nil {
+			return 0, err
+		}
+		fits := budgetFits(w.c.BudgetValue, made.Budgets, *w.rules.PostBudget)
+		if room < 0 || fits < room {
+			room = fits
+		}
+		if fits == 0 {
+			w.log.Debug("engine: the campaign's budget holds no more post budget", "budget", w.c.BudgetValue, "used", made.Budgets)
+		}
+	}
 	return room, nil
+}
+
+// budgetFits answers how many post budgets fit in what the budget leaves
+// after used (decimals in the account's main unit); 0 when any is not a
+// decimal.
+func budgetFits(budget, used, post string) int {
+	b, ok1 := new(big.Rat).SetString(budget)
+	u, ok2 := new(big.Rat).SetString(used)
+	p, ok3 := new(big.Rat).SetString(post)
+	if !ok1 || !ok2 || !ok3 || p.Sign() <= 0 {
+		return 0
+	}
+	left := new(big.Rat).Sub(b, u)
+	if left.Sign() <= 0 {
+		return 0
+	}
+	n := new(big.Int).Quo(new(big.Rat).Quo(left, p).Num(), new(big.Rat).Quo(left, p).Denom())
+	if !n.IsInt64() || n.Int64() > 1<<20 {
+		return 1 << 20
+	}
+	return int(n.Int64())
 }

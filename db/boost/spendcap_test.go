@@ -93,3 +93,84 @@ func TestEngineSpendCap(t *testing.T) {
 		t.Errorf("spend_cap after removing the cap: %s", got)
 	}
 }
+
+// post_budget and post_days: each boosted post gets an ad set of its own
+// (lifetime budget in offset units, end time post_days after the boost),
+// as many a day as the campaign's daily budget holds; its boost ends at
+// that time.
+func TestEnginePostBudget(t *testing.T) {
+	w := newWorld(t)
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	w.setNow(now)
+	// Campaign 7: daily 20.00 USD, so two post budgets of 7.50 a day.
+	w.saveRules("7", map[string]any{"post_budget": "7.50", "post_days": 3})
+	for i, id := range []string{"1", "2", "3"} {
+		w.fake.AddPost("456", networkafake.Post{ID: "456_" + id, Message: "#gym " + id, Created: now.Add(-time.Duration(3-i) * time.Hour),
+			Permalink: "https://net-a.example/456/posts/" + id})
+	}
+	w.cycle()
+	if got := w.names("ad"); got != "adboost-7-1,adboost-7-2" {
+		t.Fatalf("ads %s, want the two oldest posts'\n%s", got, w.logs)
+	}
+	if got := w.sortedNames("adset"); got != "adboost-7-1,adboost-7-2" {
+		t.Errorf("ad sets %s, want one per post and no campaign ad set", got)
+	}
+	c7 := w.object("campaign", "adboost-7")
+	s1 := w.object("adset", "adboost-7-1")
+	want := `{"bid_amount":150,"bid_strategy":"COST_CAP","billing_event":"IMPRESSIONS","campaign_id":"` + c7.ID + `",` +
+		`"end_time":"2026-11-23T10:00:00Z","lifetime_budget":750,"name":"adboost-7-1","optimization_goal":"POST_ENGAGEMENT",` +
+		`"status":"ACTIVE","targeting":{"age_min":18,"geo_locations":{"countries":["CZ"]}}}`
+	if got := jsonString(s1.Fields); got != want {
+		t.Errorf("post 1's ad set:\n got %s\nwant %s", got, want)
+	}
+	if got := w.object("ad", "adboost-7-2").Fields["adset_id"]; got != w.object("adset", "adboost-7-2").ID {
+		t.Errorf("post 2's ad is in ad set %v", got)
+	}
+	// The same day: the budget holds no third post.
+	w.setNow(now.Add(13 * time.Hour))
+	w.cycle()
+	if got := w.names("ad"); got != "adboost-7-1,adboost-7-2" {
+		t.Errorf("ads later that day %s", got)
+	}
+	// The next day (UTC): the third.
+	w.setNow(now.Add(14 * time.Hour))
+	w.cycle()
+	if got := w.names("ad"); got != "adboost-7-1,adboost-7-2,adboost-7-3" {
+		t.Errorf("ads the next day %s", got)
+	}
+	if got := jsonString(w.object("adset", "adboost-7-3").Fields["end_time"]); got != `"2026-11-24T00:00:00Z"` {
+		t.Errorf("post 3's ad set ends %s", got)
+	}
+	// Three days after their boost, posts 1 and 2 end; post 3 runs on.
+	w.setNow(now.Add(72 * time.Hour))
+	w.cycle()
+	for _, p := range w.list(7) {
+		if (p.ID == 3) != p.Active {
+			t.Errorf("post %d after post_days: active %v", p.ID, p.Active)
+		}
+	}
+	stopped := w.stEntries(7, "post_stopped")
+	if len(stopped) != 2 || !strings.Contains(stopped[0], "its post_days are over") {
+		t.Errorf("post_stopped entries %v", stopped)
+	}
+}
+
+// A work ended right after network_a created a post's own ad set: the next
+// cycle finds it by name, and the post has one ad set and one ad.
+func TestEnginePostBudgetNoDuplicateAdSet(t *testing.T) {
+	w := newWorld(t)
+	w.saveRules("7", map[string]any{"post_budget": "5.00", "post_days": 1})
+	w.post("1", "#gym", time.Hour, 0)
+	w.interrupted("adset")
+	if got := w.names("adset"); got != "adboost-7-1" {
+		t.Fatalf("ad sets %s", got)
+	}
+	w.landed()
+	w.cycle()
+	if got := w.names("adset") + " " + w.names("ad"); got != "adboost-7-1 adboost-7-1" {
+		t.Errorf("ad sets and ads %s", got)
+	}
+	if got := w.object("ad", "adboost-7-1").Fields["adset_id"]; got != w.object("adset", "adboost-7-1").ID {
+		t.Errorf("the ad is in ad set %v", got)
+	}
+}

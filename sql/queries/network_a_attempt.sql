@@ -37,9 +37,10 @@ WHERE campaign_id = @campaign_id
   AND state = 'pending';
 
 -- name: NetworkAAttemptPendingAds :many
--- The campaign's unfinished ad attempts, oldest first: each may or may not
--- have reached network_a. Served by network_a_attempt_pending_idx.
-SELECT a.post_id, a.name, a.post::jsonb AS post
+-- The campaign's unfinished ad attempts, oldest first, with the post's own
+-- budget ('' without) and end when it has them: each may or may not have reached
+-- network_a. Served by network_a_attempt_pending_idx.
+SELECT a.post_id, a.name, a.post::jsonb AS post, coalesce(a.budget::text, '')::text AS budget, a.ends_at
 FROM network_a_attempt AS a
 WHERE a.campaign_id = @campaign_id
   AND a.state = 'pending'
@@ -48,16 +49,22 @@ ORDER BY a.id;
 
 -- name: NetworkAAttemptBeginAds :many
 -- Records that the engine is about to create the ads of @posts (a JSON array
--- of {"post_id", "name", "post"}, each post once), or finds the earlier
--- attempts at them, in one statement, and only while the campaign still
+-- of {"post_id", "name", "post", "budget", "ends_at"}, each post once; budget
+-- and ends_at null unless the post gets an ad set of its own) or, with
+-- @kind adset, the ad sets of their own of @posts ({"post_id", "name"}), or
+-- finds the earlier attempts at them, in one statement (a new attempt's
+-- created_at is @boosted_at, the engine's time of the boost, which the
+-- daily counts of the rules read), and only while the campaign still
 -- runs (active, end date not past in UTC): a campaign deactivated while its
 -- posts were being read gets no new ad, and the answer is empty. `tries` > 1
 -- on a pending attempt means an earlier call may have created the ad
 -- already: look it up by name before creating it; `in_flight`, that its
 -- create was sent less than @in_flight_seconds ago and may still be on its
 -- way: leave it for a later cycle.
-INSERT INTO network_a_attempt AS a (campaign_id, kind, post_id, name, post)
-SELECT @campaign_id, 'ad', (x.attempt ->> 'post_id')::bigint, x.attempt ->> 'name', x.attempt -> 'post'
+INSERT INTO network_a_attempt AS a (campaign_id, kind, post_id, name, post, budget, ends_at, created_at)
+SELECT @campaign_id, @kind::text, (x.attempt ->> 'post_id')::bigint, x.attempt ->> 'name',
+       CASE WHEN jsonb_typeof(x.attempt -> 'post') = 'object' THEN x.attempt -> 'post' END,
+       (x.attempt ->> 'budget')::numeric, (x.attempt ->> 'ends_at')::timestamptz, @boosted_at::timestamptz
 FROM jsonb_array_elements(@posts::jsonb) AS x (attempt)
 WHERE EXISTS (
     SELECT 1 FROM campaign AS c
@@ -92,6 +99,17 @@ UPDATE network_a_campaign AS n SET
     campaign_synced    = CASE WHEN @kind::text = 'campaign' THEN @adset_fields::jsonb ELSE n.campaign_synced END,
     updated_at         = now()
 WHERE n.campaign_id = @campaign_id;
+
+-- name: NetworkAAttemptPostAdSetsDone :exec
+-- The ad sets of their own of the campaign's posts in @adsets (a JSON array
+-- of {"post_id", "adset_id"}) exist: their attempts are done.
+UPDATE network_a_attempt AS a
+SET state = 'done', object_id = x.adset ->> 'adset_id', updated_at = now()
+FROM jsonb_array_elements(@adsets::jsonb) AS x (adset)
+WHERE a.campaign_id = @campaign_id
+  AND a.kind = 'adset'
+  AND a.post_id = (x.adset ->> 'post_id')::bigint
+  AND a.state = 'pending';
 
 -- name: NetworkAAttemptAdsDone :one
 -- The ads of @ads (a JSON array of {"post_id", "ad_id"}) exist, all in one
@@ -210,7 +228,8 @@ WHERE campaign_id = @campaign_id
 -- boosted post published at or after @since that the page's posts read
 -- (@seen, their ids in adboost; @posts_read false when the page was not
 -- read) or the network_b account's media read (@seen_media, media ids;
--- @media_read false when not read) no longer lists, stops: its attempt becomes `stopped` (a resumption
+-- @media_read false when not read) no longer lists, and an ad whose own ad
+-- set's end (post_days) passed at @now, stops: its attempt becomes `stopped` (a resumption
 -- does not bring it back), the post gets active false and stopped = now
 -- unless another campaign still runs it, and the history gets {"post_id",
 -- "ad_id", "reason"} under `post_stopped`. Answers how many ads stopped.
@@ -222,6 +241,7 @@ WITH gone AS (
                 WHEN @media_read::boolean AND p.media_id IS NOT NULL AND p.created >= @since::timestamptz
                      AND NOT (p.media_id = ANY (@seen_media::text[]))
                 THEN 'the media is no longer on network_b'
+                WHEN a.ends_at <= @now::timestamptz THEN 'its post_days are over'
                 WHEN NOT (@ads::jsonb ? a.object_id) THEN 'the ad was deleted on network_a'
                 WHEN @ads::jsonb ->> a.object_id IN ('DELETED', 'ARCHIVED', 'DISAPPROVED')
                 THEN 'the ad is ' || lower(@ads::jsonb ->> a.object_id) || ' on network_a'
@@ -279,7 +299,7 @@ FROM stopped;
 -- sum of their posts' own budgets (post_budget at their boost): what
 -- max_posts_per_day and the campaign's budget across per-post budgets
 -- leave room for. Served by network_a_attempt_boosts_idx.
-SELECT count(*)::bigint AS boosts, coalesce(sum(a.budget), 0)::numeric AS budgets
+SELECT count(*)::bigint AS boosts, coalesce(sum(a.budget), 0)::text AS budgets
 FROM network_a_attempt AS a
 WHERE a.campaign_id = @campaign_id
   AND a.kind = 'ad'

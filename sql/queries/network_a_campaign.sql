@@ -35,12 +35,16 @@ WHERE campaign_id = @campaign_id
 -- but its targeting's publisher_platforms is ["network_b"] (its
 -- network_b_positions kept). `changes` holds those that differ from what
 -- network_a last accepted for that ad set (all of them before it exists).
+-- A post's ad set of its own (@post_budget given, in the account's main
+-- unit) has the same fields with lifetime_budget = @post_budget and
+-- end_time = @post_ends_at instead of the campaign's budget and end.
 WITH f AS (
     SELECT
         c.id,
         jsonb_build_object(
-            CASE c.campaign_budget_type WHEN 'daily' THEN 'daily_budget' ELSE 'lifetime_budget' END,
-            network_a_offset_units(c.campaign_budget_value, a.currency),
+            CASE WHEN sqlc.narg(post_budget)::text IS NOT NULL THEN 'lifetime_budget'
+                 WHEN c.campaign_budget_type = 'daily' THEN 'daily_budget' ELSE 'lifetime_budget' END,
+            network_a_offset_units(coalesce(sqlc.narg(post_budget)::text::numeric, c.campaign_budget_value), a.currency),
             'bid_strategy',
             CASE WHEN c.campaign_bid_strategy_enabled THEN c.campaign_bid_strategy ELSE 'LOWEST_COST_WITHOUT_CAP' END,
             'optimization_goal', network_a_optimization_goal(c.goal),
@@ -50,7 +54,9 @@ WITH f AS (
         || CASE WHEN c.campaign_bid_strategy_enabled
                 THEN jsonb_build_object('bid_amount', network_a_offset_units(c.campaign_bid_amount, a.currency))
                 ELSE '{}' END
-        || CASE WHEN c.end_date IS NOT NULL
+        || CASE WHEN sqlc.narg(post_budget)::text IS NOT NULL
+                THEN jsonb_build_object('end_time', to_char(sqlc.narg(post_ends_at)::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+                WHEN c.end_date IS NOT NULL
                 THEN jsonb_build_object('end_time', to_char(c.end_date, 'YYYY-MM-DD') || 'T23:59:59Z')
                 ELSE '{}' END
         || CASE WHEN c.promoted_object IS NOT NULL
