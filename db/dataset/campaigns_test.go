@@ -178,4 +178,13 @@ func TestDemoCampaigns(t *testing.T) {
 		t.Fatalf("demo: %d sources, %d inactive campaigns, %d created entries, %d posts, %d with insights, %d linked, %d in several campaigns",
 			sources, inactive, created, posts, withInsights, linked, multi)
 	}
+	// Two of the demo user's campaigns have rules, so the dashboard shows
+	// some; those the sandbox boosts have none.
+	var withRules string
+	if err := pool.QueryRow(ctx, `SELECT string_agg(id::text, ',' ORDER BY id) FROM campaign WHERE user_id = 100 AND rules <> '{}'`).Scan(&withRules); err != nil {
+		t.Fatal(err)
+	}
+	if withRules != "1005,1006" {
+		t.Fatalf("demo campaigns with rules: %s, want 1005,1006", withRules)
+	}
 }

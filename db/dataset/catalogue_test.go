@@ -226,6 +226,32 @@ func TestDemoCatalogue(t *testing.T) {
 	}
 }
 
+// Some demo presets have default rules, every rule set by one of them at
+// least; presets 1 and 3, which the sandbox's walkthrough boosts with, have
+// none.
+func TestDemoPresetRules(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	if err := dataset.LoadDemo(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	var presets, rules string
+	err := pool.QueryRow(ctx, `SELECT
+		(SELECT string_agg(preset_id::text, ',' ORDER BY preset_id) FROM boosting_condition WHERE rules <> '{}'),
+		(SELECT string_agg(DISTINCT k, ',' ORDER BY k) FROM boosting_condition, jsonb_object_keys(rules) AS k)`).Scan(&presets, &rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if presets != "8,10,20,23,34" {
+		t.Fatalf("demo presets with rules: %s", presets)
+	}
+	if want := "content_types,exclude_keywords,hours,max_posts_per_day,min_comments,min_engagement_rate,min_reactions," +
+		"min_shares,post_age_max_hours,post_age_min_hours,post_budget,post_days,spend_cap"; rules != want {
+		t.Fatalf("rules of the demo presets: %s, want %s", rules, want)
+	}
+}
+
 // An import that leaves a title bucket of presets/browse's deep pages with
 // more than 4,000 visible presets draws the buckets again (1,000 each); a
 // smaller one leaves them as they are.
