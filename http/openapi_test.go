@@ -604,6 +604,11 @@ func TestOpenAPITolerantTypes(t *testing.T) {
 			`"1.234"`: false, `"-5"`: false, `"ten"`: false, `"12345678901.00"`: false, `0`: false, `-5`: false, `true`: false},
 		"EndDate":          {`"2030-12-31"`: true, `""`: true, `null`: true, `"31.12.2030"`: false, `"2030-12-31T00:00:00Z"`: false, `20301231`: false},
 		"CountryCodeInput": {`"CZ"`: true, `"cz"`: true, `" De "`: true, `""`: false, `"CZE"`: false, `"C1"`: false, `5`: false},
+		"RulesInput": {`{}`: true, `null`: true, `""`: true, `{"min_reactions": "3", "spend_cap": 5, "post_budget": "5", "post_days": 2}`: true,
+			`{"min_engagement_rate": "1.5", "hours": {"days": ["mon"], "from": "09:00", "to": "17:00", "timezone": "UTC"}}`: true,
+			`{"min_likes": 1}`: false, `[]`: false, `"x"`: false, `{"min_engagement_rate": "1.234"}`: false,
+			`{"hours": {"days": ["mon"], "from": "24:00", "to": "17:00", "timezone": "UTC"}}`: false,
+			`{"content_types": ["gif"]}`: false, `{"min_reactions": -1}`: false},
 	} {
 		schema := doc.Components.Schemas[name].Value
 		for in, ok := range cases {

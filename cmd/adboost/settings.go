@@ -37,7 +37,7 @@ var settings = []setting{
 	{"TRUSTED_PROXIES", "none: nobody's `X-Forwarded-For` is believed", "comma-separated CIDRs (or addresses) of the reverse proxies whose `X-Forwarded-For` names the client address, for the sign-in limit"},
 	{"TOKEN_ENCRYPTION_KEY", "none: network_a tokens are not stored and the boosting engine is off (warning)", "32 bytes, standard base64 (`openssl rand -base64 32`): seals the network_a tokens that sign-up, login-sn and `import` store (AES-256-GCM)"},
 	{"ENGINE_INTERVAL", "`5m`", "how often `serve` runs a boosting-engine cycle (at least `1s`); `0` = never (pauses of campaigns that stop are still carried out)"},
-	{"ENGINE_POST_MAX_AGE", "`168h`", "how old a post may be and still be boosted"},
+	{"ENGINE_POST_MAX_AGE", "`168h`", "how old a post may be and still be boosted; also the most a campaign's rules may name in `post_age_min_hours`/`post_age_max_hours` (whole hours)"},
 	{"ENGINE_WORKERS", "`64`", "campaigns the boosting engine works on at once per process (`serve` and `adboost engine` alike): they wait on network_a, not on the CPU"},
 	{"ENGINE_CALLS", "`16`", "network_a requests in flight per process; the engine's calls go out in batches of up to 50"},
 	{"CORS_ALLOWED_ORIGINS", "none: no page of another origin may call the API", "comma-separated origins (`https://dash.example.com,http://localhost:3000`; `*` = any) that get CORS answers and preflights"},

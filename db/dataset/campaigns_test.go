@@ -17,7 +17,8 @@ const campaignFile = `{
      "campaign_bid_strategy_enabled": false, "campaign_bid_strategy": "LOWEST_COST_WITHOUT_CAP",
      "campaign_bid_amount": "0.00", "goal": "POST_ENGAGEMENT",
      "audience_targeting": {"geo_locations": {"countries": ["CZ"]}}, "hashtag": "#gym", "end_date": "2026-12-31"},
-    {"id": 8, "user_id": 100, "network_b_id": 789, "campaign_budget_value": "5"},
+    {"id": 8, "user_id": 100, "network_b_id": 789, "campaign_budget_value": "5",
+     "rules": {"max_posts_per_day": "2", "content_types": ["video"], "post_budget": "1.5", "post_days": 30}},
     {"id": 9, "user_id": 101, "page_id": 800, "campaign_budget_value": "7.50"}
   ],
   "boosted_posts": [
@@ -78,6 +79,19 @@ func TestLoadCampaigns(t *testing.T) {
 	if want := "900>7;901>8 | 7:created;8:created;8:deleted;8:created;9:created"; got != want {
 		t.Fatalf("after re-import: %s, want %s", got, want)
 	}
+
+	// A campaign's rules are stored as the service writes them, and in its
+	// `created` entry; a campaign without rules has none.
+	err = pool.QueryRow(ctx, `SELECT string_agg(concat_ws(' ', c.id, c.rules::text, h.details -> 'rules'), '; ' ORDER BY c.id)
+		FROM campaign AS c
+		JOIN campaign_history AS h ON h.campaign_id = c.id AND h.id = (SELECT max(id) FROM campaign_history WHERE campaign_id = c.id)`).Scan(&got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := `{"post_days": 30, "post_budget": "1.50", "content_types": ["video"], "max_posts_per_day": 2}`
+	if want := "7 {} {}; 8 " + rules + " " + rules + "; 9 {} {}"; got != want {
+		t.Fatalf("rules of the campaigns: %s, want %s", got, want)
+	}
 }
 
 func TestLoadCampaignsRefusesBadRows(t *testing.T) {
@@ -108,6 +122,9 @@ func TestLoadCampaignsRefusesBadRows(t *testing.T) {
 		{"end date", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "end_date": "2026-13-01"}`), "boosted_pages[1].end_date"},
 		{"targeting", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "audience_targeting": ["CZ"]}`), "boosted_pages[1].audience_targeting"},
 		{"unknown field", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "budget": "1"}`), `boosted_pages[1]: json: unknown field "budget"`},
+		{"rules post_days", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "rules": {"post_budget": "5"}}`), "boosted_pages[1].rules.post_days: is required with post_budget"},
+		{"rules time zone", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "rules": {"hours": {"days": ["sun"], "from": "08:00", "to": "09:00", "timezone": "Nowhere/City"}}}`), "boosted_pages[1].rules.hours.timezone"},
+		{"rules not an object", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "rules": "fast"}`), "boosted_pages[1].rules: must be an object"},
 		{"another user's campaign", post(`{"id": 9, "boosted_page_ids": [1, 2], "created": 1767225600}`), "boosted_posts[0].boosted_page_ids"},
 		{"unknown campaign", post(`{"id": 9, "boosted_page_ids": [77], "created": 1767225600}`), "boosted_posts[0].boosted_page_ids"},
 		{"no owner", post(`{"id": 9, "source_id": 5, "created": 1767225600}`), "boosted_posts[0].user_id"},
@@ -160,5 +177,14 @@ func TestDemoCampaigns(t *testing.T) {
 	if sources < 2 || inactive == 0 || created != 6 || posts != 50 || withInsights != 50 || linked < 45 || multi == 0 {
 		t.Fatalf("demo: %d sources, %d inactive campaigns, %d created entries, %d posts, %d with insights, %d linked, %d in several campaigns",
 			sources, inactive, created, posts, withInsights, linked, multi)
+	}
+	// Two of the demo user's campaigns have rules, so the dashboard shows
+	// some; those the sandbox boosts have none.
+	var withRules string
+	if err := pool.QueryRow(ctx, `SELECT string_agg(id::text, ',' ORDER BY id) FROM campaign WHERE user_id = 100 AND rules <> '{}'`).Scan(&withRules); err != nil {
+		t.Fatal(err)
+	}
+	if withRules != "1005,1006" {
+		t.Fatalf("demo campaigns with rules: %s, want 1005,1006", withRules)
 	}
 }

@@ -123,6 +123,14 @@ func TestLoadCatalogueRejects(t *testing.T) {
 		{"location city without key", preset(`"location_json": {"cities": [{"name": "Prague"}]}`), "presets[1].location_json"},
 		{"condition without reach", preset(`"boosting_condition": {"keywords": ["a"]}`), "presets[1].boosting_condition.reach"},
 		{"condition reach out of range", preset(`"boosting_condition": {"reach": 101}`), "presets[1].boosting_condition.reach"},
+		{"rules time zone", preset(`"boosting_condition": {"reach": 10, "rules": {"hours": {"days": ["mon"], "from": "09:00", "to": "17:00", "timezone": "Mars/Olympus"}}}`),
+			`presets[1].boosting_condition.rules.hours.timezone: must be an IANA time zone name such as "Europe/Prague", not "Mars/Olympus"`},
+		{"rules post_budget alone", preset(`"boosting_condition": {"reach": 10, "rules": {"post_budget": "5.00"}}`), "presets[1].boosting_condition.rules.post_days: is required with post_budget"},
+		{"rules post_days 91", preset(`"boosting_condition": {"reach": 10, "rules": {"post_budget": "5.00", "post_days": 91}}`), "presets[1].boosting_condition.rules.post_days: must be from 1 to 90"},
+		{"rules post age", preset(`"boosting_condition": {"reach": 10, "rules": {"post_age_max_hours": 169}}`), "presets[1].boosting_condition.rules.post_age_max_hours: must be at most 168"},
+		{"rules unknown key", preset(`"boosting_condition": {"reach": 10, "rules": {"min_likes": 1}}`), "presets[1].boosting_condition.rules.min_likes: is not a known rule"},
+		{"rules an array", preset(`"boosting_condition": {"reach": 10, "rules": []}`), "presets[1].boosting_condition.rules: must be an object"},
+		{"rules a wrong type", preset(`"boosting_condition": {"reach": 10, "rules": {"content_types": "photo"}}`), "presets[1].boosting_condition.rules.content_types: must be an array"},
 		{"unknown field", preset(`"colour": "red"`), `presets[1]: json: unknown field "colour"`},
 		{"rating out of range", review(`"preset_id": 1, "user_id": 100, "rating": 6`), "reviews[1].rating"},
 		{"bad created_at", review(`"preset_id": 1, "user_id": 100, "rating": 5, "created_at": "2026-01-02T10:00:00Z"`), "reviews[1].created_at"},
@@ -141,6 +149,52 @@ func TestLoadCatalogueRejects(t *testing.T) {
 	if err := pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM preset) + (SELECT count(*) FROM review)
 		+ (SELECT count(*) FROM agency)`).Scan(&rows); err != nil || rows != 0 {
 		t.Fatalf("%d rows written by failed imports (%v); want none", rows, err)
+	}
+}
+
+// A preset's default rules are stored in the form the service writes; a
+// preset loaded again without rules has none. ENGINE_POST_MAX_AGE
+// (Options.PostMaxAge) bounds their post ages.
+func TestLoadPresetRules(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	file := func(rules string) string {
+		return `{"agencies": [{"id": 10, "username": "a"}], "presets": [{"id": 1, "agency_id": 10, "title": "t",
+			"campaign_objective": "REACH", "price": "1", "boosting_condition": {"reach": 5` + rules + `}}]}`
+	}
+	stored := func() string {
+		t.Helper()
+		var r string
+		if err := pool.QueryRow(ctx, "SELECT rules::text FROM boosting_condition WHERE preset_id = 1").Scan(&r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	err := dataset.Load(ctx, pool, strings.NewReader(file(`, "rules": {"min_comments": "4", "spend_cap": 20,
+		"hours": {"days": ["sat"], "from": "10:00", "to": "12:30", "timezone": "Europe/London"}, "min_shares": null}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"hours": {"to": "12:30", "days": ["sat"], "from": "10:00", "timezone": "Europe/London"}, "spend_cap": "20.00", "min_comments": 4}`
+	if got := stored(); got != want {
+		t.Fatalf("stored rules %s, want %s", got, want)
+	}
+	if err := dataset.Load(ctx, pool, strings.NewReader(file(``))); err != nil {
+		t.Fatal(err)
+	}
+	if got := stored(); got != `{}` {
+		t.Fatalf("rules after a load without them = %s, want {}", got)
+	}
+	long := file(`, "rules": {"post_age_max_hours": 500}`)
+	if err := dataset.Load(ctx, pool, strings.NewReader(long)); err == nil || !strings.Contains(err.Error(), "presets[0].boosting_condition.rules.post_age_max_hours") {
+		t.Fatalf("post age 500 with the default ENGINE_POST_MAX_AGE: %v", err)
+	}
+	if err := (dataset.Options{PostMaxAge: 720 * time.Hour}).Load(ctx, pool, strings.NewReader(long)); err != nil {
+		t.Fatal(err)
+	}
+	if got := stored(); got != `{"post_age_max_hours": 500}` {
+		t.Fatalf("stored rules %s", got)
 	}
 }
 
@@ -169,6 +223,32 @@ func TestDemoCatalogue(t *testing.T) {
 		t.Fatalf("demo catalogue: %d presets, %d agencies, %d objectives, %d verticals, %d countries, %d private, "+
 			"%d inactive, %d reviewed, %d private active of the demo agency", presets, agencies, objectives,
 			verticals, countries, private, inactive, reviewed, ownPrivate)
+	}
+}
+
+// Some demo presets have default rules, every rule set by one of them at
+// least; presets 1 and 3, which the sandbox's walkthrough boosts with, have
+// none.
+func TestDemoPresetRules(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	if err := dataset.LoadDemo(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	var presets, rules string
+	err := pool.QueryRow(ctx, `SELECT
+		(SELECT string_agg(preset_id::text, ',' ORDER BY preset_id) FROM boosting_condition WHERE rules <> '{}'),
+		(SELECT string_agg(DISTINCT k, ',' ORDER BY k) FROM boosting_condition, jsonb_object_keys(rules) AS k)`).Scan(&presets, &rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if presets != "8,10,20,23,34" {
+		t.Fatalf("demo presets with rules: %s", presets)
+	}
+	if want := "content_types,exclude_keywords,hours,max_posts_per_day,min_comments,min_engagement_rate,min_reactions," +
+		"min_shares,post_age_max_hours,post_age_min_hours,post_budget,post_days,spend_cap"; rules != want {
+		t.Fatalf("rules of the demo presets: %s, want %s", rules, want)
 	}
 }
 

@@ -1091,6 +1091,9 @@ type BoostedPage struct {
 	// one) stay within `campaign_budget_value`; changed rules apply to
 	// later boosts.
 	//
+	// The boosting engine does not apply the rules yet: they are stored,
+	// checked and answered.
+	//
 	//
 	// Examples: {"content_types":["photo","video"],"exclude_keywords":null,"hours":{"days":["mon","tue","wed","thu","fri"],"from":"09:00","timezone":"Europe/Prague","to":"17:00"},"max_posts_per_day":null,"min_comments":null,"min_engagement_rate":null,"min_reactions":25,"min_shares":null,"post_age_max_hours":48,"post_age_min_hours":2,"post_budget":"15.00","post_days":7,"spend_cap":"500.00"}
 	Rules Rules `json:"rules"`
@@ -1590,6 +1593,11 @@ type RuleMoney = string
 // the boosts made today (a daily campaign budget) or ever (a lifetime
 // one) stay within `campaign_budget_value`; changed rules apply to
 // later boosts.
+//
+// The boosting engine does not apply the rules yet: they are stored,
+// checked and answered.
+//
+// Examples: {"content_types":["photo","video"],"exclude_keywords":null,"hours":{"days":["mon","tue","wed","thu","fri"],"from":"09:00","timezone":"Europe/Prague","to":"17:00"},"max_posts_per_day":null,"min_comments":null,"min_engagement_rate":null,"min_reactions":25,"min_shares":null,"post_age_max_hours":48,"post_age_min_hours":2,"post_budget":"15.00","post_days":7,"spend_cap":"500.00"}
 type Rules struct {
 	// ContentTypes Only posts of these kinds are boosted. network_a: `added_photos` is a photo, `added_video` a video, `shared_story` a link, `mobile_status_update` text (another status type is none of them); network_b: `IMAGE` and `CAROUSEL_ALBUM` are photos, `VIDEO` videos.
 	//
@@ -1662,10 +1670,23 @@ type Rules struct {
 	//
 	// Examples: 500.00
 	SpendCap *RuleMoney `json:"spend_cap"`
+	union    json.RawMessage
 }
 
 // RulesContentTypes defines model for Rules.ContentTypes.
 type RulesContentTypes string
+
+// Rules0 No budget of each post.
+type Rules0 struct {
+	PostBudget any `json:"post_budget,omitempty"`
+	PostDays   any `json:"post_days,omitempty"`
+}
+
+// Rules1 A budget of each post, and its days.
+type Rules1 struct {
+	PostBudget *string `json:"post_budget,omitempty"`
+	PostDays   *int    `json:"post_days,omitempty"`
+}
 
 // RulesHours The window of the week in which boosts happen: on `days`, from `from` until before `to` (`HH:MM`, 00:00 to 23:59, different), in the time zone `timezone` (an IANA name such as `Europe/Prague` or `UTC`). A `to` before `from` runs past midnight, and the window belongs to the day it opens: `{"days": ["fri"], "from": "22:00", "to": "02:00"}` is Friday 22:00 to Saturday 02:00. Every member is required.
 //
@@ -3015,6 +3036,249 @@ func (t RuleCountInput) MarshalJSON() ([]byte, error) {
 
 func (t *RuleCountInput) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsRules0 returns the union data inside the Rules as a Rules0
+func (t Rules) AsRules0() (Rules0, error) {
+	var body Rules0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRules0 overwrites any union data inside the Rules as the provided Rules0
+func (t *Rules) FromRules0(v Rules0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRules0 performs a merge with any union data inside the Rules, using the provided Rules0
+func (t *Rules) MergeRules0(v Rules0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRules1 returns the union data inside the Rules as a Rules1
+func (t Rules) AsRules1() (Rules1, error) {
+	var body Rules1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRules1 overwrites any union data inside the Rules as the provided Rules1
+func (t *Rules) FromRules1(v Rules1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRules1 performs a merge with any union data inside the Rules, using the provided Rules1
+func (t *Rules) MergeRules1(v Rules1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Rules) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	if t.ContentTypes != nil {
+		object["content_types"], err = json.Marshal(t.ContentTypes)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'content_types': %w", err)
+		}
+	}
+
+	if t.ExcludeKeywords != nil {
+		object["exclude_keywords"], err = json.Marshal(t.ExcludeKeywords)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'exclude_keywords': %w", err)
+		}
+	}
+
+	object["hours"], err = json.Marshal(t.Hours)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'hours': %w", err)
+	}
+
+	object["max_posts_per_day"], err = json.Marshal(t.MaxPostsPerDay)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'max_posts_per_day': %w", err)
+	}
+
+	object["min_comments"], err = json.Marshal(t.MinComments)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'min_comments': %w", err)
+	}
+
+	object["min_engagement_rate"], err = json.Marshal(t.MinEngagementRate)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'min_engagement_rate': %w", err)
+	}
+
+	object["min_reactions"], err = json.Marshal(t.MinReactions)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'min_reactions': %w", err)
+	}
+
+	object["min_shares"], err = json.Marshal(t.MinShares)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'min_shares': %w", err)
+	}
+
+	object["post_age_max_hours"], err = json.Marshal(t.PostAgeMaxHours)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'post_age_max_hours': %w", err)
+	}
+
+	object["post_age_min_hours"], err = json.Marshal(t.PostAgeMinHours)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'post_age_min_hours': %w", err)
+	}
+
+	object["post_budget"], err = json.Marshal(t.PostBudget)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'post_budget': %w", err)
+	}
+
+	object["post_days"], err = json.Marshal(t.PostDays)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'post_days': %w", err)
+	}
+
+	object["spend_cap"], err = json.Marshal(t.SpendCap)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'spend_cap': %w", err)
+	}
+
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *Rules) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["content_types"]; found {
+		err = json.Unmarshal(raw, &t.ContentTypes)
+		if err != nil {
+			return fmt.Errorf("error reading 'content_types': %w", err)
+		}
+	}
+
+	if raw, found := object["exclude_keywords"]; found {
+		err = json.Unmarshal(raw, &t.ExcludeKeywords)
+		if err != nil {
+			return fmt.Errorf("error reading 'exclude_keywords': %w", err)
+		}
+	}
+
+	if raw, found := object["hours"]; found {
+		err = json.Unmarshal(raw, &t.Hours)
+		if err != nil {
+			return fmt.Errorf("error reading 'hours': %w", err)
+		}
+	}
+
+	if raw, found := object["max_posts_per_day"]; found {
+		err = json.Unmarshal(raw, &t.MaxPostsPerDay)
+		if err != nil {
+			return fmt.Errorf("error reading 'max_posts_per_day': %w", err)
+		}
+	}
+
+	if raw, found := object["min_comments"]; found {
+		err = json.Unmarshal(raw, &t.MinComments)
+		if err != nil {
+			return fmt.Errorf("error reading 'min_comments': %w", err)
+		}
+	}
+
+	if raw, found := object["min_engagement_rate"]; found {
+		err = json.Unmarshal(raw, &t.MinEngagementRate)
+		if err != nil {
+			return fmt.Errorf("error reading 'min_engagement_rate': %w", err)
+		}
+	}
+
+	if raw, found := object["min_reactions"]; found {
+		err = json.Unmarshal(raw, &t.MinReactions)
+		if err != nil {
+			return fmt.Errorf("error reading 'min_reactions': %w", err)
+		}
+	}
+
+	if raw, found := object["min_shares"]; found {
+		err = json.Unmarshal(raw, &t.MinShares)
+		if err != nil {
+			return fmt.Errorf("error reading 'min_shares': %w", err)
+		}
+	}
+
+	if raw, found := object["post_age_max_hours"]; found {
+		err = json.Unmarshal(raw, &t.PostAgeMaxHours)
+		if err != nil {
+			return fmt.Errorf("error reading 'post_age_max_hours': %w", err)
+		}
+	}
+
+	if raw, found := object["post_age_min_hours"]; found {
+		err = json.Unmarshal(raw, &t.PostAgeMinHours)
+		if err != nil {
+			return fmt.Errorf("error reading 'post_age_min_hours': %w", err)
+		}
+	}
+
+	if raw, found := object["post_budget"]; found {
+		err = json.Unmarshal(raw, &t.PostBudget)
+		if err != nil {
+			return fmt.Errorf("error reading 'post_budget': %w", err)
+		}
+	}
+
+	if raw, found := object["post_days"]; found {
+		err = json.Unmarshal(raw, &t.PostDays)
+		if err != nil {
+			return fmt.Errorf("error reading 'post_days': %w", err)
+		}
+	}
+
+	if raw, found := object["spend_cap"]; found {
+		err = json.Unmarshal(raw, &t.SpendCap)
+		if err != nil {
+			return fmt.Errorf("error reading 'spend_cap': %w", err)
+		}
+	}
+
 	return err
 }
 
