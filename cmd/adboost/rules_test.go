@@ -10,7 +10,7 @@ import (
 
 	"adboost/db/boost"
 	"adboost/db/dbtest"
-	"adboost/rules"
+	"adboost/db/rules"
 )
 
 // ENGINE_POST_MAX_AGE bounds the post ages a campaign's rules may name, in

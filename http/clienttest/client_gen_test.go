@@ -1091,8 +1091,13 @@ type BoostedPage struct {
 	// one) stay within `campaign_budget_value`; changed rules apply to
 	// later boosts.
 	//
-	// The boosting engine does not apply the rules yet: they are stored,
-	// checked and answered.
+	// The engine reads posts from now minus `post_age_max_hours` (else
+	// `ENGINE_POST_MAX_AGE`); hours and calendar days are those of
+	// `hours.timezone` (daylight saving included). With `post_budget`,
+	// each boost's ad set `adboost-<id>-<post id>` has `lifetime_budget`
+	// = `post_budget` and `end_time` = the boost + `post_days` days, when
+	// the post stops. `spend_cap` is also the network_a campaign's
+	// `spend_cap`.
 	//
 	//
 	// Examples: {"content_types":["photo","video"],"exclude_keywords":null,"hours":{"days":["mon","tue","wed","thu","fri"],"from":"09:00","timezone":"Europe/Prague","to":"17:00"},"max_posts_per_day":null,"min_comments":null,"min_engagement_rate":null,"min_reactions":25,"min_shares":null,"post_age_max_hours":48,"post_age_min_hours":2,"post_budget":"15.00","post_days":7,"spend_cap":"500.00"}
@@ -1594,8 +1599,13 @@ type RuleMoney = string
 // one) stay within `campaign_budget_value`; changed rules apply to
 // later boosts.
 //
-// The boosting engine does not apply the rules yet: they are stored,
-// checked and answered.
+// The engine reads posts from now minus `post_age_max_hours` (else
+// `ENGINE_POST_MAX_AGE`); hours and calendar days are those of
+// `hours.timezone` (daylight saving included). With `post_budget`,
+// each boost's ad set `adboost-<id>-<post id>` has `lifetime_budget`
+// = `post_budget` and `end_time` = the boost + `post_days` days, when
+// the post stops. `spend_cap` is also the network_a campaign's
+// `spend_cap`.
 //
 // Examples: {"content_types":["photo","video"],"exclude_keywords":null,"hours":{"days":["mon","tue","wed","thu","fri"],"from":"09:00","timezone":"Europe/Prague","to":"17:00"},"max_posts_per_day":null,"min_comments":null,"min_engagement_rate":null,"min_reactions":25,"min_shares":null,"post_age_max_hours":48,"post_age_min_hours":2,"post_budget":"15.00","post_days":7,"spend_cap":"500.00"}
 type Rules struct {
