@@ -368,7 +368,7 @@ posts AS (
     FROM jsonb_array_elements($2::jsonb) AS x (post)
 ),
 matching AS (
-    SELECT p.post, p.network, p.network_id, p.post_id, p.message, p.created_time, p.reactions, p.comments, p.shares, p.content_type
+    SELECT p.post, p.network, p.network_id, p.post_id, p.created_time
     FROM posts AS p
     CROSS JOIN c
     WHERE p.created_time >= $3::timestamptz

@@ -209,7 +209,7 @@ posts AS (
     FROM jsonb_array_elements(@posts::jsonb) AS x (post)
 ),
 matching AS (
-    SELECT p.*
+    SELECT p.post, p.network, p.network_id, p.post_id, p.created_time
     FROM posts AS p
     CROSS JOIN c
     WHERE p.created_time >= @since::timestamptz
