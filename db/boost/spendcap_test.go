@@ -174,3 +174,37 @@ func TestEnginePostBudgetNoDuplicateAdSet(t *testing.T) {
 		t.Errorf("the ad is in ad set %v", got)
 	}
 }
+
+// A media's ad set of its own targets network_b; a lifetime budget holds
+// as many post budgets as it has room for, ever.
+func TestEnginePostBudgetMediaAndLifetime(t *testing.T) {
+	w := newWorldB(t)
+	w.saveRules("9", map[string]any{"post_budget": "4.00", "post_days": 2})
+	// Campaign 10: lifetime 50.00, so two post budgets of 20.00, ever.
+	w.saveRules("10", map[string]any{"post_budget": "20.00", "post_days": 1})
+	m1 := w.media("17890000000000001", "#gym #run fitness", "IMAGE", 3*time.Hour, 500)
+	w.media("17890000000000002", "#gym #run fitness", "IMAGE", 2*time.Hour, 500)
+	w.media("17890000000000003", "#gym #run fitness", "IMAGE", time.Hour, 500)
+	w.cycle()
+	p1, _ := postByLink(w.list(9), m1.Permalink)
+	s := w.object("adset", "adboost-9-"+jsonString(p1.ID))
+	if got := jsonString(s.Fields["targeting"]); !strings.Contains(got, `"publisher_platforms":["network_b"]`) {
+		t.Errorf("the media's ad set targets %s", got)
+	}
+	if got := jsonString(s.Fields["lifetime_budget"]); got != "400" {
+		t.Errorf("the media's ad set's lifetime_budget %s, want 400", got)
+	}
+	if got := w.object("ad", "adboost-9-b"+m1.ID).Fields["adset_id"]; got != s.ID {
+		t.Errorf("the media's ad is in ad set %v, want %s", got, s.ID)
+	}
+	// Daily 10.00 holds two of 4.00; lifetime 50.00 two of 20.00.
+	if n9, n10 := len(w.list(9)), len(w.list(10)); n9 != 2 || n10 != 2 {
+		t.Errorf("boosted %d in 9 and %d in 10, want 2 and 2", n9, n10)
+	}
+	// Days later: 9 has room again, 10 never.
+	w.setNow(time.Now().Add(50 * time.Hour))
+	w.cycle()
+	if n9, n10 := len(w.namesOf("ad", "adboost-9-")), len(w.list(10)); n9 == 0 || strings.Count(w.namesOf("ad", "adboost-9-"), ",") != 2 || n10 != 2 {
+		t.Errorf("later: ads of 9 %s, %d posts in 10", w.namesOf("ad", "adboost-9-"), n10)
+	}
+}
