@@ -208,3 +208,21 @@ func TestEnginePostBudgetMediaAndLifetime(t *testing.T) {
 		t.Errorf("later: ads of 9 %s, %d posts in 10", w.namesOf("ad", "adboost-9-"), n10)
 	}
 }
+
+// A post_budget larger than the campaign's budget could never be spent:
+// the campaign needs setup, and nothing is sent.
+func TestEnginePostBudgetBeyondBudget(t *testing.T) {
+	w := newWorld(t)
+	w.saveRules("7", map[string]any{"post_budget": "20.01", "post_days": 1}) // campaign 7's budget: 20.00 a day
+	w.post("1", "#gym", time.Hour, 0)
+	w.cycle()
+	if got := w.names("ad") + w.names("adset"); got != "" {
+		t.Errorf("sent %s", got)
+	}
+	w.stExpect(7, "needs_setup", "rules.post_budget: each post's budget is more than the campaign's budget, so no post can be boosted")
+	w.saveRules("7", map[string]any{"post_budget": "20.00", "post_days": 1})
+	w.cycle()
+	if got := w.names("ad"); got != "adboost-7-1" {
+		t.Errorf("ads once the post budget fits: %s", got)
+	}
+}

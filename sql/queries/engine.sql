@@ -33,7 +33,8 @@ ORDER BY 1;
 -- name: EngineCampaignLoad :one
 -- Everything one campaign's work needs: whether the campaign still exists
 -- and should run (active, end date not past in UTC; else why not), what
--- network_a requires that it lacks (needs_setup: checked before any call),
+-- network_a requires that it lacks, or a post_budget beyond its budget
+-- (needs_setup: checked before any call),
 -- the objective its goal maps to, its page and the sealed
 -- page and user tokens (and whether network_a refused the page's token),
 -- its network_b account and the page that account is linked to (whose
@@ -86,6 +87,8 @@ SELECT
                AND c.campaign_bid_strategy IN ('COST_CAP', 'LOWEST_COST_WITH_BID_CAP')
                AND network_a_offset_units(c.campaign_bid_amount, n.currency) <= 0
           THEN 'campaign_bid_amount: a ' || c.campaign_bid_strategy || ' bid strategy needs a bid amount'
+          WHEN (c.rules ->> 'post_budget')::numeric > c.campaign_budget_value
+          THEN 'rules.post_budget: each post''s budget is more than the campaign''s budget, so no post can be boosted'
           ELSE '' END)::text                                   AS setup_missing,
     s.access_token                                             AS page_token,
     (s.access_token_refused_at IS NOT NULL)::boolean           AS page_token_refused,
