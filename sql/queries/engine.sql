@@ -59,7 +59,7 @@ ORDER BY 1;
 -- No row when neither the campaign nor any network_a object of it exists.
 SELECT
     w.id::bigint                                               AS id,
-    w.since::timestamptz                                       AS since,
+    ws.since::timestamptz                                      AS since,
     coalesce(c.rules, '{}')::jsonb                             AS rules,
     coalesce(c.campaign_budget_type, '')::text                 AS budget_type,
     coalesce(c.campaign_budget_value, 0)::text                 AS budget_value,
@@ -107,33 +107,36 @@ SELECT
     coalesce(n.status, '')::text                               AS network_a_status,
     (n.resume_sent_at IS NOT NULL)::boolean                    AS resume_unconfirmed,
     coalesce(n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days', false)::boolean AS reads_insights,
-    (SELECT count(*) FROM network_a_attempt AS a
-     WHERE a.campaign_id = w.id AND a.state = 'pending' AND a.kind = 'ad')::bigint AS pending_ads,
-    coalesce((SELECT array_agg(a.object_id ORDER BY a.object_id) FROM network_a_attempt AS a
-              WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'), '{}')::text[] AS running_ads,
-    EXISTS (SELECT 1 FROM network_a_attempt AS a
-            WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'
-              AND a.ends_at <= @now::timestamptz)::boolean AS boosts_ended,
-    coalesce((SELECT array_agg(p.id ORDER BY p.id)
-              FROM network_a_attempt AS a
-              JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
-              WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'
-                AND p.created >= w.since AND p.media_id IS NULL), '{}')::bigint[] AS recent_posts,
-    coalesce((SELECT array_agg(p.media_id ORDER BY p.media_id)
-              FROM network_a_attempt AS a
-              JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
-              WHERE a.campaign_id = w.id AND a.kind = 'ad' AND a.state = 'done'
-                AND p.created >= w.since AND p.media_id IS NOT NULL), '{}')::text[] AS recent_media
-FROM (
-    SELECT k.id,
-           date_trunc('second', @now::timestamptz) - make_interval(secs => least(
-               @max_age_seconds::float8,
-               coalesce((SELECT (r.rules ->> 'post_age_max_hours')::float8 * 3600 FROM campaign AS r WHERE r.id = k.id),
-                        @max_age_seconds::float8))) AS since
-    FROM (SELECT @campaign_id::bigint AS id) AS k
-) AS w
+    coalesce(t.pending_ads, 0)::bigint                         AS pending_ads,
+    coalesce(t.running_ads, '{}')::text[]                      AS running_ads,
+    coalesce(t.boosts_ended, false)::boolean                   AS boosts_ended,
+    coalesce(t.recent_posts, '{}')::bigint[]                   AS recent_posts,
+    coalesce(t.recent_media, '{}')::text[]                     AS recent_media
+FROM (SELECT @campaign_id::bigint AS id) AS w
 LEFT JOIN campaign AS c ON c.id = w.id
 LEFT JOIN network_a_campaign AS n ON n.campaign_id = w.id
+CROSS JOIN LATERAL (
+    SELECT date_trunc('second', @now::timestamptz) - make_interval(secs => least(
+               @max_age_seconds::float8,
+               coalesce((c.rules ->> 'post_age_max_hours')::float8 * 3600, @max_age_seconds::float8))) AS since
+) AS ws
+-- The campaign's ad attempts, read once (by network_a_attempt_key): the
+-- unfinished ones, the running ads, and the running ads' posts.
+LEFT JOIN LATERAL (
+    SELECT count(*) FILTER (WHERE a.state = 'pending') AS pending_ads,
+           array_agg(a.object_id ORDER BY a.object_id) FILTER (WHERE a.state = 'done') AS running_ads,
+           bool_or(a.state = 'done' AND a.ends_at <= @now::timestamptz) AS boosts_ended,
+           array_agg(p.id ORDER BY p.id)
+               FILTER (WHERE p.created >= ws.since AND p.media_id IS NULL) AS recent_posts,
+           array_agg(p.media_id ORDER BY p.media_id)
+               FILTER (WHERE p.created >= ws.since AND p.media_id IS NOT NULL) AS recent_media
+    FROM network_a_attempt AS a
+    LEFT JOIN boosted_post AS p
+           ON a.state = 'done' AND p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
+    WHERE a.campaign_id = w.id
+      AND a.kind = 'ad'
+      AND a.state IN ('pending', 'done')
+) AS t ON true
 JOIN app_user AS u ON u.id = coalesce(c.user_id, n.user_id)
 LEFT JOIN source AS s ON s.user_id = c.user_id AND s.id = c.page_id AND s.platform = 'network_a'
 LEFT JOIN source AS sb ON sb.user_id = c.user_id AND sb.network_b_id = c.network_b_id AND sb.platform = 'network_a'
@@ -211,9 +214,33 @@ posts AS (
            END AS content_type
     FROM jsonb_array_elements(@posts::jsonb) AS x (post)
 ),
+-- The ids the user's media already have (network_b_media_key).
+known AS (
+    SELECT m.media_id, m.id
+    FROM network_b_media AS m
+    JOIN c ON m.user_id = c.user_id
+    WHERE m.media_id IN (SELECT p.network_id FROM posts AS p WHERE p.network = 'network_b')
+),
+-- The posts not yet boosted nor attempted in the campaign, first: a steady
+-- cycle ends here. A media without an id yet is new.
+fresh AS (
+    SELECT p.post, p.network, p.network_id, p.message, p.created_time, p.reactions, p.comments, p.shares,
+           p.content_type, CASE WHEN p.network = 'network_b' THEN k.id ELSE p.post_id END AS post_id
+    FROM posts AS p
+    CROSS JOIN c
+    LEFT JOIN known AS k ON p.network = 'network_b' AND k.media_id = p.network_id
+    WHERE NOT EXISTS (
+              SELECT 1 FROM boosted_post_campaign AS l
+              WHERE l.campaign_id = c.id
+                AND l.post_id = CASE WHEN p.network = 'network_b' THEN k.id ELSE p.post_id END)
+      AND NOT EXISTS (
+              SELECT 1 FROM network_a_attempt AS a
+              WHERE a.campaign_id = c.id AND a.kind = 'ad'
+                AND a.post_id = CASE WHEN p.network = 'network_b' THEN k.id ELSE p.post_id END)
+),
 matching AS (
     SELECT p.post, p.network, p.network_id, p.post_id, p.created_time
-    FROM posts AS p
+    FROM fresh AS p
     CROSS JOIN c
     WHERE p.created_time >= @since::timestamptz
       AND (c.goal <> 'VIDEO_VIEWS' OR p.post ->> 'status_type' = 'added_video' OR p.post ->> 'media_type' = 'VIDEO')
@@ -227,40 +254,22 @@ matching AS (
       AND (NOT c.rules ? 'content_types' OR coalesce(c.rules -> 'content_types' ? p.content_type, false))
       AND NOT EXISTS (SELECT 1 FROM unnest(c.exclude_patterns) AS k (pattern) WHERE p.message ~* k.pattern)
 ),
-known AS (
-    SELECT m.media_id, m.id
-    FROM network_b_media AS m
-    JOIN c ON m.user_id = c.user_id
-    WHERE m.media_id IN (SELECT r.network_id FROM matching AS r WHERE r.network = 'network_b')
-),
 assigned AS (
     INSERT INTO network_b_media (user_id, media_id)
     SELECT DISTINCT c.user_id, r.network_id
     FROM matching AS r
     CROSS JOIN c
     WHERE r.network = 'network_b'
-      AND NOT EXISTS (SELECT 1 FROM known AS k WHERE k.media_id = r.network_id)
+      AND r.post_id IS NULL
     ON CONFLICT (user_id, media_id) DO UPDATE SET media_id = EXCLUDED.media_id
     RETURNING media_id, id
-),
-identified AS (
-    SELECT r.post, r.created_time,
-           CASE WHEN r.network = 'network_b' THEN coalesce(k.id, a.id) ELSE r.post_id END AS post_id
-    FROM matching AS r
-    LEFT JOIN known AS k ON r.network = 'network_b' AND k.media_id = r.network_id
-    LEFT JOIN assigned AS a ON r.network = 'network_b' AND a.media_id = r.network_id
 )
-SELECT i.post_id::bigint AS post_id, (i.post || jsonb_build_object('post_id', i.post_id))::jsonb AS post
-FROM identified AS i
-CROSS JOIN c
-WHERE i.post_id IS NOT NULL
-  AND NOT EXISTS (
-      SELECT 1 FROM boosted_post_campaign AS l
-      WHERE l.campaign_id = c.id AND l.post_id = i.post_id)
-  AND NOT EXISTS (
-      SELECT 1 FROM network_a_attempt AS a
-      WHERE a.campaign_id = c.id AND a.kind = 'ad' AND a.post_id = i.post_id)
-ORDER BY i.created_time, i.post_id;
+SELECT coalesce(m.post_id, a.id)::bigint AS post_id,
+       (m.post || jsonb_build_object('post_id', coalesce(m.post_id, a.id)))::jsonb AS post
+FROM matching AS m
+LEFT JOIN assigned AS a ON m.post_id IS NULL AND a.media_id = m.network_id
+WHERE coalesce(m.post_id, a.id) IS NOT NULL
+ORDER BY m.created_time, 1;
 
 -- name: EngineUserTokenRefused :one
 -- network_a refused the user's token (OAuth error 190 on a call made with
