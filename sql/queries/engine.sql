@@ -227,15 +227,14 @@ fresh AS (
     SELECT p.post, p.network, p.network_id, p.message, p.created_time, p.reactions, p.comments, p.shares,
            p.content_type, CASE WHEN p.network = 'network_b' THEN k.id ELSE p.post_id END AS post_id
     FROM posts AS p
-    CROSS JOIN c
     LEFT JOIN known AS k ON p.network = 'network_b' AND k.media_id = p.network_id
     WHERE NOT EXISTS (
               SELECT 1 FROM boosted_post_campaign AS l
-              WHERE l.campaign_id = c.id
+              WHERE l.campaign_id = @campaign_id
                 AND l.post_id = CASE WHEN p.network = 'network_b' THEN k.id ELSE p.post_id END)
       AND NOT EXISTS (
               SELECT 1 FROM network_a_attempt AS a
-              WHERE a.campaign_id = c.id AND a.kind = 'ad'
+              WHERE a.campaign_id = @campaign_id AND a.kind = 'ad'
                 AND a.post_id = CASE WHEN p.network = 'network_b' THEN k.id ELSE p.post_id END)
 ),
 matching AS (
