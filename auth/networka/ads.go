@@ -85,8 +85,8 @@ func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Tim
 	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(pageID) + "/posts", query: url.Values{
 		"fields": {"id,message,created_time,permalink_url,full_picture,status_type," +
 			"reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares"},
-		"limit":  {"100"},
-		"since":  {strconv.FormatInt(since.Unix(), 10)},
+		"limit": {"100"},
+		"since": {strconv.FormatInt(since.Unix(), 10)},
 	}, token: token, scope: s}
 	err = c.list(ctx, cl, func(raw json.RawMessage) (bool, error) {
 		var p struct {
