@@ -61,7 +61,7 @@ type AgencyListParams struct {
 	PageSize   int32   `json:"page_size"`
 }
 
-// One page of the agency directory (agencies/list, CONTRACT §10): the
+// One page of the agency directory (agencies/list): the
 // listed agencies passing every given filter, by username then id. A filter given
 // as NULL passes everything (the request is planned for its own values, see
 // perRequestPlans in http/catalogue.go):
@@ -71,7 +71,7 @@ type AgencyListParams struct {
 //	service, industry: the agency offers that service / works for that
 //	  industry (agency_service_service_idx, agency_industry_industry_idx).
 //
-// Paging (CONTRACT §9) as PresetBrowse. The Agency objects of the page's rows
+// Paging as PresetBrowse. The Agency objects of the page's rows
 // are read ready from agency_object (00050_catalogue_derived.sql).
 func (q *Queries) AgencyList(ctx context.Context, arg AgencyListParams) ([]json.RawMessage, error) {
 	rows, err := q.db.Query(ctx, agencyList,

@@ -91,7 +91,7 @@ type PresetAvailableRow struct {
 	NumberOfPurchases int32           `json:"number_of_purchases"`
 }
 
-// The presets a user can activate (presets/available, CONTRACT §5): the
+// The presets a user can activate (presets/available): the
 // active presets that are public or published by the user's own agency, by
 // title then id, with their number of purchases; one page of @page_size
 // (an addition: the spec sets no bound, and the catalogue may be large).
@@ -268,7 +268,7 @@ type PresetBrowseParams struct {
 // (The handler sends a page after the first without filters to
 // PresetBrowseDeep, and an agency with a goal to PresetBrowseAgencyGoal.)
 // The other filters are checked on the preset of each entry.
-// Paging (CONTRACT §9): the handler has checked @page_number >= 1 and
+// Paging: the handler has checked @page_number >= 1 and
 // @page_size >= 1; a limit above 50 acts as 50. It answers the ids of the
 // page only, in order; PresetCards dresses them. (The Preset objects come
 // from a statement of their own so that this one, planned for every request,

@@ -8,7 +8,7 @@ import (
 	"adboost/db"
 )
 
-// agencyListRequest is the agencies/list body (CONTRACT §10). search is
+// agencyListRequest is the agencies/list body. search is
 // trimmed of surrounding spaces; service and industry are ids.
 type agencyListRequest struct {
 	Search   string `json:"search"`
@@ -37,7 +37,7 @@ func (r *agencyListRequest) validate() (err error) {
 	return nil
 }
 
-// agencyList answers one page of the agency directory (CONTRACT §10).
+// agencyList answers one page of the agency directory.
 func (s *Server) agencyList(ctx context.Context, req *agencyListRequest) ([]json.RawMessage, error) {
 	return s.planned().AgencyList(ctx, req.params)
 }

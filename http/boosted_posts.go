@@ -8,7 +8,7 @@ import (
 	"adboost/db"
 )
 
-// Boosted posts: the signed-in user's posts only (CONTRACT §5, §8, §9).
+// Boosted posts: the signed-in user's posts only.
 
 // boostedPostFilter is the source/campaign filter of boosted-posts list and count.
 type boostedPostFilter struct {
@@ -62,7 +62,7 @@ func (s *Server) boostedPostCount(ctx context.Context, req *boostedPostCountRequ
 	})
 }
 
-// maxInsightIDs is the most ids batch-insights takes (CONTRACT §8).
+// maxInsightIDs is the most ids batch-insights takes.
 const maxInsightIDs = 1000
 
 type batchInsightsRequest struct {

@@ -12,9 +12,9 @@ import (
 	"adboost/db"
 )
 
-// paging is the page and limit of presets/browse and agencies/list (CONTRACT
-// §9): page ≥ 1, default 1; limit 1..50, default 50. A limit above 50 acts as
-// 50, which the queries apply (least(limit, 50)); below 1 is a 400.
+// paging is the page and limit of presets/browse and agencies/list: page ≥ 1,
+// default 1; limit 1..50, default 50. A limit above 50 acts as 50, which the
+// queries apply (least(limit, 50)); below 1 is a 400.
 type paging struct {
 	Page  Int `json:"page"`
 	Limit Int `json:"limit"`
@@ -36,7 +36,7 @@ func (p *paging) number() int32 { return int32(p.Page.Or(1)) }
 // size is the limit as sent (at least 1 once checked); the queries cap it at 50.
 func (p *paging) size() int32 { return int32(min(p.Limit.Or(50), math.MaxInt32)) }
 
-// optionalText is a text filter of a request: "" is absent (CONTRACT §4).
+// optionalText is a text filter of a request: "" is absent.
 // PostgreSQL text cannot hold NUL, so a NUL is a 400 rather than a failed
 // query.
 func optionalText(field, s string) (*string, error) {
@@ -52,9 +52,9 @@ func optionalText(field, s string) (*string, error) {
 	return &s, nil
 }
 
-// maxFilterText is the longest text filter or search field, in characters
-// (CONTRACT §15): longer ones are refused before they reach a query, whose
-// cost grows with them.
+// maxFilterText is the longest text filter or search field, in characters:
+// longer ones are refused before they reach a query, whose cost grows with
+// them.
 const maxFilterText = 255
 
 // textLimit refuses a text filter of more than maxFilterText characters.

@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// Error is a failure with its HTTP status and the envelope of CONTRACT §3:
+// Error is a failure with its HTTP status and the API's error envelope:
 // {"error": Code, "message": Message}.
 type Error struct {
 	Status     int

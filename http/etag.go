@@ -13,7 +13,7 @@ import (
 // (a browser or proxy may keep it but asks again each time; a request that
 // carries a token keeps edge's no-store); a request whose
 // `If-None-Match` names the answer's tag gets 304 and no body. The tag is
-// weak because the same answer goes out gzipped or not (RFC 9110 §8.8.1).
+// weak because the same answer goes out gzipped or not (RFC 9110).
 // Every other answer (an error, a 503) goes out untouched and untagged.
 func revalidated(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -57,7 +57,7 @@ func revalidated(h http.Handler) http.Handler {
 	})
 }
 
-// etagMatches is If-None-Match's weak comparison (RFC 9110 §13.1.2): `*`, or
+// etagMatches is If-None-Match's weak comparison (RFC 9110): `*`, or
 // any listed tag whose opaque part is tag's, weak or not.
 func etagMatches(fields []string, tag string) bool {
 	opaque := strings.TrimPrefix(tag, "W/")

@@ -72,7 +72,7 @@ func TestCatalogueETag(t *testing.T) {
 		t.Errorf("optimization-goals with its tag: %d, want 304", resp.StatusCode)
 	}
 
-	// A public GET sent with a token stays no-store (CONTRACT §15), tagged,
+	// A public GET sent with a token stays no-store, tagged,
 	// and keeps edge's Vary for CORS.
 	resp, _ = e.raw("GET", "/v1/agencies/detail/12", map[string]string{"Authorization": "Bearer " + e.token(100)}, "")
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "no-store" || resp.Header.Get("ETag") == "" {

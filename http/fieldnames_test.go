@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// A 400 names the field as the client sent it (CONTRACT §3), also for the
+// A 400 names the field as the client sent it, also for the
 // fields that requests share through embedded structs (paging, the preset,
 // campaign and boosted-post filters): "field page:", never "field paging.page:".
 func TestBadRequestNamesWireField(t *testing.T) {

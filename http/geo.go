@@ -8,7 +8,7 @@ import (
 	"adboost/db"
 )
 
-// Geographic lookups for audience targeting (CONTRACT §11); no credential.
+// Geographic lookups for audience targeting; no credential.
 
 // geoType checks the `type` of a geo lookup: country, region, city, or empty
 // for every kind.
@@ -23,7 +23,7 @@ func geoType(t string) error {
 	return badRequest("type must be country, region, city or empty (every kind), not %q", t)
 }
 
-// maxGeoQuery bounds the search text (CONTRACT §15).
+// maxGeoQuery bounds the search text.
 const maxGeoQuery = maxFilterText
 
 type geoSearchRequest struct {

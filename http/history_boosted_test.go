@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestHistoryBoosted: the engine's `boosted` entry (CONTRACT §14) is answered
+// TestHistoryBoosted: the engine's `boosted` entry is answered
 // by history/{id} as written, newest first, and only to the campaign's owner.
 func TestHistoryBoosted(t *testing.T) {
 	e := newEnv(t)

@@ -73,8 +73,8 @@ func hasBody(r *http.Request) bool {
 	return r.ContentLength > 0 || (r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody)
 }
 
-// decodeBody reads a JSON object into dst with the type tolerance of CONTRACT
-// §4: unknown fields are ignored, and the Int and Bool types also take their
+// decodeBody reads a JSON object into dst with the API's type tolerance:
+// unknown fields are ignored, and the Int and Bool types also take their
 // string forms. An absent body leaves dst as it is.
 func decodeBody(r *http.Request, dst any) error {
 	if !hasBody(r) {

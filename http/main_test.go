@@ -69,7 +69,7 @@ func newEnvOver(t *testing.T, pool *pgxpool.Pool, opts ...func(*httpapi.Config))
 	return &env{t: t, pool: pool, q: db.New(pool), srv: srv, tokens: tokens, api: api}
 }
 
-// load imports a data file (CONTRACT §7) into the test's database.
+// load imports a data file into the test's database.
 func (e *env) load(file string) {
 	e.t.Helper()
 	if err := dataset.Load(context.Background(), e.pool, strings.NewReader(file)); err != nil {

@@ -166,8 +166,8 @@ func (s *Server) presetBrowseIDs(ctx context.Context, p db.PresetBrowseParams) (
 	return s.planned().PresetBrowse(ctx, p)
 }
 
-// presetCount: a goal that no preset has counts 0 (CONTRACT §7: the goal is
-// a filter, not an enum).
+// presetCount: a goal that no preset has counts 0 (the goal is a filter, not
+// an enum).
 func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (encodedJSON, error) {
 	return cached(ctx, s, cacheKey("count", req.filter), func() (int64, error) {
 		return s.planned().PresetCount(ctx, req.filter)

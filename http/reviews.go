@@ -7,7 +7,7 @@ import (
 	"adboost/db"
 )
 
-// maxReviewMessage is the longest review message, in characters (CONTRACT §5).
+// maxReviewMessage is the longest review message, in characters.
 const maxReviewMessage = 2000
 
 type reviewSubmitRequest struct {

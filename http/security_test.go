@@ -13,9 +13,9 @@ import (
 	httpapi "adboost/http"
 )
 
-// The scenario of a stolen access token (CONTRACT §15 "Accounts"): the token
-// alone changes neither the password nor the e-mail; with the password, a
-// change ends every earlier token and tells the old address.
+// The scenario of a stolen access token: the token alone changes neither the
+// password nor the e-mail; with the password, a change ends every earlier
+// token and tells the old address.
 func TestStolenTokenCannotTakeOverTheAccount(t *testing.T) {
 	e := newEnv(t)
 	e.load(usersFixture)

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// DefaultShutdownGrace is how long a shutdown may take (CONTRACT §1).
+// DefaultShutdownGrace is how long a shutdown may take.
 const DefaultShutdownGrace = 15 * time.Second
 
 // Serve answers srv's requests on ln until ctx is done, then shuts down

@@ -27,7 +27,7 @@ type countryRef struct {
 
 // parseTargeting validates the whole Targeting object of the spec: every key
 // known (others are refused), every value of its declared type (ints also in
-// their string form, CONTRACT §4), ages 13..65 with age_min ≤ age_max, genders
+// their string form), ages 13..65 with age_min ≤ age_max, genders
 // among 1 and 2, country codes of two letters, the enum values of the spec for
 // location types, platforms, positions and devices, cities with a key, a
 // name, a radius of at most 50 miles or 80 kilometers and a distance unit.

@@ -1,10 +1,10 @@
 package boost_test
 
-// The engine applies a campaign's rules (CONTRACT §19, §20 points 2 and
-// 11): each rule is set through the API (boosted-pages/save with
-// {"rules": {...}}), the posts come from the fake network_a, and a post is
-// boosted when network_a has an ad for it (adboost-<campaign>-<post id>,
-// adboost-<campaign>-b<media id>) and boosted-posts/list shows it.
+// The engine applies a campaign's rules: each rule is set through the API
+// (boosted-pages/save with {"rules": {...}}), the posts come from the fake
+// network_a, and a post is boosted when network_a has an ad for it
+// (adboost-<campaign>-<post id>, adboost-<campaign>-b<media id>) and
+// boosted-posts/list shows it.
 
 import (
 	"cmp"
@@ -22,7 +22,7 @@ import (
 	"adboost/auth/networkafake"
 )
 
-// rulesPostFields are the fields network_a's posts are read with (§19).
+// rulesPostFields are the fields network_a's posts are read with.
 const rulesPostFields = "id,message,created_time,permalink_url,full_picture,status_type," +
 	"reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares"
 
@@ -335,8 +335,8 @@ func TestRuleEngineEngagementRateMedia(t *testing.T) {
 // 3. A post an engagement rule holds back is looked at again in later
 // cycles and boosted once its counts rise, with no call beyond those of a
 // steady cycle (the posts read carries the counts) and those of any boost:
-// the ad account's check (once a work with something to create, §20 point
-// 9) and the ad's create.
+// the ad account's check (once a work with something to create) and the ad's
+// create.
 func TestRuleEngineHeldBackThenBoosted(t *testing.T) {
 	t.Run("min_reactions", func(t *testing.T) {
 		w := &rulesWorld{newWorld(t)}

@@ -17,7 +17,7 @@ func init() {
 	register(section{key: "boosted_posts", load: loadBoostedPosts})
 }
 
-// boostedPageRow is a campaign of a data file (CONTRACT §7). page_id and
+// boostedPageRow is a campaign of a data file. page_id and
 // network_b_id are the networks' ids of the campaign's page and account; 0 or
 // absent means none. Absent settings take the defaults of a new campaign;
 // absent rules are none (a file's campaign does not take its preset's).
@@ -126,7 +126,7 @@ func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage, o
 	return b.first
 }
 
-// boostedPostRow is a boosted post of a data file (CONTRACT §7): created and
+// boostedPostRow is a boosted post of a data file: created and
 // stopped are Unix seconds (stopped 0 = still running). The owner and the
 // source (the page or account the post is on) may be given as user_id and
 // source_id; without them they are those of the post's first campaign.

@@ -136,7 +136,7 @@ type reviewRow struct {
 	CreatedAt *string `json:"created_at"`
 }
 
-// reviewTime is the format of a review's created_at (CONTRACT §4), in UTC.
+// reviewTime is the format of a review's created_at, in UTC.
 const reviewTime = "2006-01-02 15:04:05"
 
 func loadReviews(ctx context.Context, q *db.Queries, raw json.RawMessage) error {

@@ -1,4 +1,4 @@
-// Package dataset loads data files (CONTRACT §7) into the database: one JSON
+// Package dataset loads data files into the database: one JSON
 // object whose keys name tables, each an array of rows with the caller's ids.
 // A file is loaded all-or-nothing in one transaction; the first invalid row
 // stops it with an error that names the key, the row's index and the field.

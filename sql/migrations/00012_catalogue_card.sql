@@ -1,8 +1,8 @@
 -- The response shapes of the catalogue, defined once: the Agency object and
--- the Preset object of the interface (spec "Preset", "Agency"; CONTRACT §7,
--- §10). The queries in sql/queries/preset.sql and agency.sql select from these
--- views after they have picked their page of ids, so that the per-row work
--- (labels, rating, the nested agency) is done for the rows answered only.
+-- the Preset object of the interface (spec "Preset", "Agency"). The queries in
+-- sql/queries/preset.sql and agency.sql select from these views after they
+-- have picked their page of ids, so that the per-row work (labels, rating, the
+-- nested agency) is done for the rows answered only.
 
 -- +goose Up
 
@@ -27,7 +27,7 @@ RETURN CASE
 END;
 
 -- The Agency object. `services` and `industries` hold one inner array of the
--- agency's names in name order (CONTRACT §10), or are [] when it has none.
+-- agency's names in name order, or are [] when it has none.
 -- `employess` is spelled as the interface spells it. `id` is an addition to
 -- the spec's fields: it is what agencies/detail/{id} takes.
 CREATE VIEW agency_card AS
@@ -63,7 +63,7 @@ FROM agency AS a;
 
 -- The Preset object, except what depends on the deployment (the fixed fee
 -- added to the prices, the base URL of relative images), which the queries
--- add. Rules (CONTRACT §7):
+-- add. Rules:
 --   campaign_objective: the label of the stored objective code;
 --   vertical: the label of each slug of the stored comma-separated list, in
 --     stored order, null for a slug without a label;

@@ -1,6 +1,6 @@
 -- The rules of what a user may use, written once for every query that needs
--- them (CONTRACT §5, §12). Plain SQL functions: the planner inlines them, so
--- the queries keep their indexes.
+-- them. Plain SQL functions: the planner inlines them, so the queries keep
+-- their indexes.
 
 -- +goose Up
 

@@ -1,4 +1,4 @@
--- network_a access tokens at rest (CONTRACT §14): the user's token and each
+-- network_a access tokens at rest: the user's token and each
 -- page's token, sealed with AES-256-GCM under TOKEN_ENCRYPTION_KEY (nonce ||
 -- ciphertext || tag, see auth.TokenCipher). The database never holds a token
 -- in clear text.

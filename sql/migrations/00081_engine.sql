@@ -1,4 +1,4 @@
--- The boosting engine (CONTRACT §14): what it created on network_a for each
+-- The boosting engine: what it created on network_a for each
 -- campaign, the attempts it records before every create call (so that no ad
 -- is ever created twice), and each ad's statistics.
 --

@@ -1,9 +1,8 @@
 -- The Marketing API takes money in the minor unit of the ad account's
--- currency (CONTRACT §14: "money in minor units, integers"): cents for USD,
--- yen for JPY, fils for KWD. The engine used cents for every currency, so a
--- JPY account's daily budget of 2,000 was sent as 200,000 yen. It now keeps
--- the currency that network_a gave for the campaign's ad account and scales
--- by ISO 4217's number of decimals.
+-- currency, as integers: cents for USD, yen for JPY, fils for KWD. The engine
+-- used cents for every currency, so a JPY account's daily budget of 2,000 was
+-- sent as 200,000 yen. It now keeps the currency that network_a gave for the
+-- campaign's ad account and scales by ISO 4217's number of decimals.
 
 -- +goose Up
 ALTER TABLE network_a_campaign

@@ -1,4 +1,4 @@
--- A campaign's hashtag is empty (no hashtag rule, CONTRACT §14 rule 2) or a
+-- A campaign's hashtag is empty (no hashtag rule) or a
 -- tag without surrounding spaces. "#" or "##" used to pass and turned the
 -- rule off without saying so (every post was boosted); " #gym" could never
 -- match. boosted-pages/save and create now trim the hashtag and take one

@@ -1,4 +1,4 @@
--- Fixes of the boosting engine (CONTRACT §14).
+-- Fixes of the boosting engine.
 --
 -- A post boosted in two campaigns was stopped when either of them paused,
 -- though the other still ran it on network_a: pausing a campaign now stops
@@ -27,9 +27,9 @@
 -- such a campaign and no statistics were written. Spend is now kept with
 -- three decimals, the most ISO 4217 has (more are rounded half up), in each
 -- ad's statistics and in each post's sum of them: batch-insights sums the
--- exact amounts and rounds only its answer to two decimals (CONTRACT §4 and
--- §8), so that many posts' spend does not drift by their roundings. The
--- integer part keeps its eleven digits.
+-- exact amounts and rounds only its answer to two decimals, so that many
+-- posts' spend does not drift by their roundings. The integer part keeps its
+-- eleven digits.
 
 -- +goose Up
 CREATE INDEX network_a_attempt_post_idx ON network_a_attempt (post_id, campaign_id)

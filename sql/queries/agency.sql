@@ -45,7 +45,7 @@ FROM unnest(@industry_ids::bigint[]) AS i (industry_id)
 ON CONFLICT DO NOTHING;
 
 -- name: AgencyList :many
--- One page of the agency directory (agencies/list, CONTRACT §10): the
+-- One page of the agency directory (agencies/list): the
 -- listed agencies passing every given filter, by username then id. A filter given
 -- as NULL passes everything (the request is planned for its own values, see
 -- perRequestPlans in http/catalogue.go):
@@ -53,7 +53,7 @@ ON CONFLICT DO NOTHING;
 --     or locations (agency_search_idx);
 --   service, industry: the agency offers that service / works for that
 --     industry (agency_service_service_idx, agency_industry_industry_idx).
--- Paging (CONTRACT §9) as PresetBrowse. The Agency objects of the page's rows
+-- Paging as PresetBrowse. The Agency objects of the page's rows
 -- are read ready from agency_object (00050_catalogue_derived.sql).
 WITH page AS (
     SELECT a.id, a.username

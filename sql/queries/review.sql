@@ -1,5 +1,5 @@
 -- name: ReviewSubmit :one
--- Saves the signed-in user's review of a preset (reviews/submit, CONTRACT §5)
+-- Saves the signed-in user's review of a preset (reviews/submit)
 -- and answers the Review. The preset must be active and visible to the user:
 -- public, or published by the user's own agency; otherwise nothing is written
 -- and no row comes back (404). One review per user and preset: a second
