@@ -180,7 +180,9 @@ func (w *work) pageRefused(ctx context.Context, src source, refusal error) error
 // post may have (network_a answers only those) and answers those that meet
 // rules 1 to 4, and the ids of all: the rules of the post's text in one
 // statement, then, for those, the reach rule with the source's followers
-// and each post's reach, read at once.
+// and each post's reach, read at once. The posts the campaign boosts already
+// (its recent posts and media, read with the campaign) are set aside first,
+// so a steady campaign, whose posts are all boosted, runs no statement.
 func (w *work) readSource(ctx context.Context, src source, pageToken string) (sourceRead, error) {
 	out := sourceRead{src: src}
 	id := strconv.FormatInt(src.id, 10)
@@ -200,9 +202,12 @@ func (w *work) readSource(ctx context.Context, src source, pageToken string) (so
 				w.log.Warn("engine: media skipped: its id is not a number", "media", m.ID)
 				continue
 			}
+			out.media = append(out.media, m.ID)
+			if slices.Contains(w.c.RecentMedia, m.ID) {
+				continue
+			}
 			rows = append(rows, postRow{Network: networkB, ID: m.ID, Message: m.Caption, Permalink: m.Permalink, Picture: m.Picture(),
 				Created: m.Created.UTC().Format(time.RFC3339), MediaType: m.Type, SourceID: src.id, Reactions: m.Likes, Comments: m.Comments})
-			out.media = append(out.media, m.ID)
 		}
 	} else {
 		posts, cut, err := w.e.api.Posts(ctx, pageToken, id, since, MaxPosts, scope)
@@ -217,10 +222,13 @@ func (w *work) readSource(ctx context.Context, src source, pageToken string) (so
 				w.log.Warn("engine: post skipped: its id is not <page id>_<post id>", "post", p.ID)
 				continue
 			}
+			out.seen = append(out.seen, postID)
+			if slices.Contains(w.c.RecentPosts, postID) {
+				continue
+			}
 			rows = append(rows, postRow{Network: networkA, PostID: postID, ID: p.ID, Message: p.Message, Permalink: p.Permalink,
 				Picture: p.Picture, Created: p.Created.UTC().Format(time.RFC3339), Type: p.Type, SourceID: src.id,
 				Reactions: p.Reactions, Comments: p.Comments, Shares: p.Shares})
-			out.seen = append(out.seen, postID)
 		}
 	}
 	// The ids read say which posts the source still has, unless MaxPosts
