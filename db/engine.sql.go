@@ -71,11 +71,8 @@ SELECT
     coalesce(c.rules, '{}')::jsonb                             AS rules,
     coalesce(c.campaign_budget_type, '')::text                 AS budget_type,
     coalesce(c.campaign_budget_value, 0)::text                 AS budget_value,
-    coalesce(c.rules ? 'spend_cap' AND (
-        SELECT sum(i.spend) FROM network_a_ad_insight AS i WHERE i.campaign_id = w.id
-    ) >= (c.rules ->> 'spend_cap')::numeric, false)::boolean   AS spend_cap_reached,
-    round(coalesce((SELECT sum(i.spend) FROM network_a_ad_insight AS i WHERE i.campaign_id = w.id AND c.rules ? 'spend_cap'),
-                   0), 2)::text                                AS spend,
+    coalesce(c.rules ? 'spend_cap' AND n.spend >= (c.rules ->> 'spend_cap')::numeric, false)::boolean AS spend_cap_reached,
+    round(CASE WHEN c.rules ? 'spend_cap' THEN coalesce(n.spend, 0) ELSE 0 END, 2)::text AS spend,
     coalesce(c.user_id, n.user_id)::bigint                     AS user_id,
     (c.id IS NOT NULL)::boolean                                AS found,
     coalesce(c.active AND (c.end_date IS NULL
@@ -223,8 +220,9 @@ type EngineCampaignLoadRow struct {
 // one, else minus @max_age_seconds (ENGINE_POST_MAX_AGE), whole seconds;
 // `rules` are its rules (stored form, {} for none), with its budget (the
 // cap across per-post budgets); spend_cap_reached, that
-// it has a spend_cap and the spend recorded for its ads (network_a_ad_insight,
-// by its key) reached it, and `spend` that spend (0 without a cap).
+// it has a spend_cap and the spend recorded for its ads (the running total
+// network_a_campaign.spend) reached it, and `spend` that spend (0 without a
+// cap).
 // No row when neither the campaign nor any network_a object of it exists.
 // The campaign's ad attempts, read once (by network_a_attempt_key): the
 // unfinished ones, the running ads, and the running ads' posts.

@@ -299,6 +299,7 @@ type NetworkACampaign struct {
 	AdsetBObjectID *string            `json:"adset_b_object_id"`
 	AdsetBSynced   json.RawMessage    `json:"adset_b_synced"`
 	CampaignSynced json.RawMessage    `json:"campaign_synced"`
+	Spend          pgtype.Numeric     `json:"spend"`
 }
 
 type NetworkAThrottle struct {

@@ -1,6 +1,7 @@
 package boost_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -91,6 +92,54 @@ func TestEngineSpendCap(t *testing.T) {
 	w.cycle()
 	if got := jsonString(w.object("campaign", "adboost-7").Fields["spend_cap"]); got != "922337203685478" {
 		t.Errorf("spend_cap after removing the cap: %s", got)
+	}
+}
+
+// The recorded spend is the campaign's ads' spend together, kept as each
+// ad's statistics change (a correction downward included): the cap is
+// reached by two ads' sum, exactly at the cap, not before.
+func TestEngineSpendCapAcrossAds(t *testing.T) {
+	w := newWorld(t)
+	w.saveRules("7", map[string]any{"spend_cap": "10.00"})
+	w.post("1", "#gym", 2*time.Hour, 0)
+	w.post("2", "#gym again", time.Hour, 0)
+	w.cycle()
+	ad1, ad2 := w.object("ad", "adboost-7-1").ID, w.object("ad", "adboost-7-2").ID
+	recorded := func() string {
+		t.Helper()
+		var total, sum string
+		if err := w.pool.QueryRow(context.Background(),
+			`SELECT n.spend::text, (SELECT sum(i.spend) FROM network_a_ad_insight AS i WHERE i.campaign_id = 7)::text
+			 FROM network_a_campaign AS n WHERE n.campaign_id = 7`).Scan(&total, &sum); err != nil {
+			t.Fatal(err)
+		}
+		if total != sum {
+			t.Errorf("the campaign's recorded spend %s, its ads' %s", total, sum)
+		}
+		return total
+	}
+	steps := []struct {
+		spend1, spend2, total, state string
+	}{
+		{"4.00", "5.00", "9.000", "running"},
+		{"3.50", "6.49", "9.990", "running"}, // a correction downward, and the other ad's rise
+		{"3.50", "6.499", "9.999", "running"},
+		{"3.50", "6.50", "10.000", "spend_cap_reached"},
+	}
+	for _, st := range steps {
+		w.fake.SetAdInsights(ad1, networkafake.Insights{Impressions: 10, Spend: st.spend1})
+		w.fake.SetAdInsights(ad2, networkafake.Insights{Impressions: 10, Spend: st.spend2})
+		w.cycle() // reads the spend
+		w.cycle() // acts on it
+		if got := recorded(); got != st.total {
+			t.Fatalf("spend %s + %s: recorded %s, want %s", st.spend1, st.spend2, got, st.total)
+		}
+		if state := w.engineState(7).State; state != st.state {
+			t.Fatalf("spend %s: state %s, want %s", st.total, state, st.state)
+		}
+	}
+	if c := w.object("campaign", "adboost-7"); c.Status != "PAUSED" {
+		t.Errorf("the network_a campaign at the cap: %s", c.Status)
 	}
 }
 

@@ -9,7 +9,9 @@
 -- post is not recorded, is ignored); an ad whose statistics differ from the
 -- stored ones is written, and only the posts of those ads get their
 -- insights set again to the sum over all their ads (this campaign's new
--- rows plus the other campaigns' stored ones). An ad without a row keeps
+-- rows plus the other campaigns' stored ones); the campaign's recorded
+-- spend (network_a_campaign.spend) moves by the changed ads' difference.
+-- An ad without a row keeps
 -- its last statistics. spend is a decimal string in the ad account's
 -- currency, kept with three decimals (rounded half up when network_a sends
 -- more). Answers how many ads changed. Run it after NetworkACampaignPostsLock
@@ -20,13 +22,15 @@ WITH answered AS (
            (x.row ->> 'impressions')::bigint AS impressions, (x.row ->> 'reach')::bigint AS reach,
            (x.row ->> 'engagement')::bigint AS engagement, (x.row ->> 'clicks')::bigint AS clicks,
            round((x.row ->> 'spend')::numeric, 3)::numeric(14, 3) AS spend,
-           (x.row ->> 'conversions')::bigint AS conversions
+           (x.row ->> 'conversions')::bigint AS conversions,
+           coalesce(o.spend, 0) AS old_spend
     FROM jsonb_array_elements(@insights::jsonb) AS x (row)
     JOIN network_a_attempt AS a
       ON a.campaign_id = @campaign_id AND a.kind = 'ad' AND a.state IN ('done', 'stopped')
      AND a.object_id = x.row ->> 'ad_id'
     JOIN network_a_campaign AS n ON n.campaign_id = a.campaign_id
     JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = n.user_id
+    LEFT JOIN network_a_ad_insight AS o ON o.campaign_id = a.campaign_id AND o.post_id = a.post_id
 ),
 changed AS (
     INSERT INTO network_a_ad_insight AS i (
@@ -70,5 +74,16 @@ summed AS (
         conversions = EXCLUDED.conversions,
         updated_at  = now()
     RETURNING b.post_id
+),
+total AS (
+    UPDATE network_a_campaign AS n
+    SET spend = n.spend + d.delta
+    FROM (
+        SELECT sum(c.spend - w.old_spend) AS delta
+        FROM changed AS c
+        JOIN answered AS w ON w.post_id = c.post_id
+    ) AS d
+    WHERE n.campaign_id = @campaign_id
+      AND d.delta <> 0
 )
 SELECT count(s.post_id) AS changed FROM summed AS s;
