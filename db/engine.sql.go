@@ -463,8 +463,10 @@ type EngineQualifyingPostsRow struct {
 // post with its id in adboost as JSON (the attempt's `post`), oldest first.
 // Rule 4 (reach) needs network_a and is checked by the engine.
 // The ids the user's media already have (network_b_media_key).
-// The posts not yet boosted nor attempted in the campaign, first: a steady
-// cycle ends here. A media without an id yet is new.
+// The posts not yet boosted nor attempted in the campaign, first (the engine
+// leaves out those its running ads boost before it runs the statement; this
+// also leaves out the posts of ended, refused and pending attempts). A media
+// without an id yet is new.
 func (q *Queries) EngineQualifyingPosts(ctx context.Context, arg EngineQualifyingPostsParams) ([]EngineQualifyingPostsRow, error) {
 	rows, err := q.db.Query(ctx, engineQualifyingPosts,
 		arg.CampaignID,

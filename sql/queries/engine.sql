@@ -219,8 +219,10 @@ known AS (
     JOIN c ON m.user_id = c.user_id
     WHERE m.media_id IN (SELECT p.network_id FROM posts AS p WHERE p.network = 'network_b')
 ),
--- The posts not yet boosted nor attempted in the campaign, first: a steady
--- cycle ends here. A media without an id yet is new.
+-- The posts not yet boosted nor attempted in the campaign, first (the engine
+-- leaves out those its running ads boost before it runs the statement; this
+-- also leaves out the posts of ended, refused and pending attempts). A media
+-- without an id yet is new.
 fresh AS (
     SELECT p.post, p.network, p.network_id, p.message, p.created_time, p.reactions, p.comments, p.shares,
            p.content_type, CASE WHEN p.network = 'network_b' THEN k.id ELSE p.post_id END AS post_id

@@ -11,12 +11,11 @@
 -- insights set again to the sum over all their ads (this campaign's new
 -- rows plus the other campaigns' stored ones); the campaign's recorded
 -- spend (network_a_campaign.spend) moves by the changed ads' difference.
--- An ad without a row keeps
--- its last statistics. spend is a decimal string in the ad account's
--- currency, kept with three decimals (rounded half up when network_a sends
--- more). Answers how many ads changed. Run it after NetworkACampaignPostsLock
--- in the same transaction: the sums read the other campaigns' rows, which
--- their own work may be writing.
+-- An ad without a row keeps its last statistics. spend is a decimal string
+-- in the ad account's currency, kept with three decimals (rounded half up
+-- when network_a sends more). Answers how many ads changed. Run it after
+-- NetworkACampaignPostsLock in the same transaction: the sums read the other
+-- campaigns' rows, which their own work may be writing.
 WITH answered AS (
     SELECT a.post_id,
            (x.row ->> 'impressions')::bigint AS impressions, (x.row ->> 'reach')::bigint AS reach,
