@@ -86,18 +86,20 @@ type BillingInfo struct {
 }
 
 type BoostedPost struct {
-	ID        int64              `json:"id"`
-	UserID    int64              `json:"user_id"`
-	SourceID  int64              `json:"source_id"`
-	Active    bool               `json:"active"`
-	Name      string             `json:"name"`
-	Link      string             `json:"link"`
-	Image     string             `json:"image"`
-	Created   time.Time          `json:"created"`
-	Stopped   pgtype.Timestamptz `json:"stopped"`
-	CreatedAt time.Time          `json:"created_at"`
-	UpdatedAt time.Time          `json:"updated_at"`
-	MediaID   *string            `json:"media_id"`
+	ID           int64              `json:"id"`
+	UserID       int64              `json:"user_id"`
+	SourceID     int64              `json:"source_id"`
+	Active       bool               `json:"active"`
+	Name         string             `json:"name"`
+	Link         string             `json:"link"`
+	Image        string             `json:"image"`
+	Created      time.Time          `json:"created"`
+	Stopped      pgtype.Timestamptz `json:"stopped"`
+	CreatedAt    time.Time          `json:"created_at"`
+	UpdatedAt    time.Time          `json:"updated_at"`
+	MediaID      *string            `json:"media_id"`
+	ReviewStatus *string            `json:"review_status"`
+	ReviewReason *string            `json:"review_reason"`
 }
 
 type BoostedPostCampaign struct {
@@ -145,6 +147,9 @@ type Campaign struct {
 	UpdatedAt                  time.Time       `json:"updated_at"`
 	PromotedObject             json.RawMessage `json:"promoted_object"`
 	Rules                      json.RawMessage `json:"rules"`
+	SpecialAdCategories        []string        `json:"special_ad_categories"`
+	DsaBeneficiary             *string         `json:"dsa_beneficiary"`
+	DsaPayor                   *string         `json:"dsa_payor"`
 }
 
 type CampaignBoostedPage struct {
