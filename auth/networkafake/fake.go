@@ -95,8 +95,21 @@ type AccountB struct {
 // AdAccount is an ad account of the user (/me/adaccounts).
 type AdAccount struct {
 	ID       string // "act_1"
-	Status   int    // account_status; 1 = active
+	Status   int    // account_status; 1 = active, 9 = in grace period
 	Currency string
+	// Name is the account's name; "" answers the id as its name.
+	Name string `json:",omitempty"`
+	// TimezoneName is the account's IANA time zone (timezone_name); "" is UTC.
+	TimezoneName string `json:",omitempty"`
+	// MinDailyBudget is the smallest daily budget the account takes, in the
+	// currency's offset unit; 0 is the fake's default.
+	MinDailyBudget int `json:",omitempty"`
+	// DefaultDSABeneficiary and DefaultDSAPayor are the account's defaults
+	// for the EU's transparency fields; "" when it has none.
+	DefaultDSABeneficiary string `json:",omitempty"`
+	DefaultDSAPayor       string `json:",omitempty"`
+	// DisableReason is the account's disable_reason (0 = none).
+	DisableReason int `json:",omitempty"`
 }
 
 // Post is a post of a page.

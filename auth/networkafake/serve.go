@@ -131,6 +131,13 @@ func write(w http.ResponseWriter, a answer) {
 	w.Write(encode(a.body))
 }
 
+// The encodings of a call's body: a form (a batch entry's body always is
+// one) or a JSON object.
+const (
+	formBody = "application/x-www-form-urlencoded"
+	jsonBody = "application/json"
+)
+
 // contentType is the Content-Type of every JSON answer.
 const contentType = "application/json; charset=UTF-8"
 
@@ -147,13 +154,15 @@ func encode(v any) []byte {
 
 // call is one call: a plain request or a batch entry.
 type call struct {
-	method  string
-	path    string // without the version prefix and the slashes around it
-	query   string // as sent
-	token   string // "" without one
-	body    []byte
-	base    string // scheme, host and version prefix, for paging links
-	batched bool
+	method string
+	path   string // without the version prefix and the slashes around it
+	query  string // as sent
+	token  string // "" without one
+	body   []byte
+	// contentType is how body is encoded: formBody or jsonBody.
+	contentType string
+	base        string // scheme, host and version prefix, for paging links
+	batched     bool
 }
 
 // call answers one call and runs the AfterCreate hook for what it created.
