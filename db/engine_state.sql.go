@@ -224,7 +224,9 @@ changed AS (
 ),
 logged AS (
     INSERT INTO campaign_history (user_id, campaign_id, action, details)
-    SELECT c.user_id, c.id, 'engine', jsonb_build_object('state', ch.state, 'message', ch.message)
+    SELECT c.user_id, c.id, 'engine',
+           jsonb_build_object('state', ch.state, 'message', ch.message)
+           || CASE WHEN jsonb_typeof($5::jsonb) = 'object' THEN $5::jsonb ELSE '{}'::jsonb END
     FROM changed AS ch
     JOIN campaign AS c ON c.id = ch.campaign_id
 ),
@@ -256,10 +258,11 @@ SELECT EXISTS (SELECT 1 FROM changed) AS changed,
 `
 
 type EngineStateSetParams struct {
-	CampaignID int64  `json:"campaign_id"`
-	UserID     int64  `json:"user_id"`
-	State      string `json:"state"`
-	Message    string `json:"message"`
+	CampaignID int64           `json:"campaign_id"`
+	UserID     int64           `json:"user_id"`
+	State      string          `json:"state"`
+	Message    string          `json:"message"`
+	Details    json.RawMessage `json:"details"`
 }
 
 type EngineStateSetRow struct {
@@ -274,8 +277,9 @@ type EngineStateSetRow struct {
 // a campaign that no longer should run: the work that found it began before
 // a deactivation, whose pause has the last word. On a change of state (a
 // campaign without a row was `waiting` when active, else `paused`): `since`
-// moves to now, the campaign's history gets {"state", "message"} under
-// `engine` (while the campaign exists), and entering token_refused,
+// moves to now, the campaign's history gets {"state", "message"} and the
+// members of @details (network_a's code, subcode and fbtrace_id of a
+// refusal; null for none) under `engine` (while the campaign exists), and entering token_refused,
 // page_lost, no_ad_account, needs_setup, refused or spend_cap_reached
 // leaves a notice for the user's next mail; so does a campaign that has
 // stayed `pausing` for 10 minutes, once per stay. A change of state or
@@ -288,6 +292,7 @@ func (q *Queries) EngineStateSet(ctx context.Context, arg EngineStateSetParams) 
 		arg.UserID,
 		arg.State,
 		arg.Message,
+		arg.Details,
 	)
 	var i EngineStateSetRow
 	err := row.Scan(&i.Changed, &i.Bumped)

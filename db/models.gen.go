@@ -299,12 +299,20 @@ type NetworkACampaign struct {
 	CreatedAt        time.Time          `json:"created_at"`
 	UpdatedAt        time.Time          `json:"updated_at"`
 	// ISO 4217 code of the ad account's currency as network_a gave it at the first boost; NULL (rows made before it was kept, or an account that gave none) counts as two decimals.
-	Currency       *string            `json:"currency"`
-	ResumeSentAt   pgtype.Timestamptz `json:"resume_sent_at"`
-	AdsetBObjectID *string            `json:"adset_b_object_id"`
-	AdsetBSynced   json.RawMessage    `json:"adset_b_synced"`
-	CampaignSynced json.RawMessage    `json:"campaign_synced"`
-	Spend          pgtype.Numeric     `json:"spend"`
+	Currency              *string            `json:"currency"`
+	ResumeSentAt          pgtype.Timestamptz `json:"resume_sent_at"`
+	AdsetBObjectID        *string            `json:"adset_b_object_id"`
+	AdsetBSynced          json.RawMessage    `json:"adset_b_synced"`
+	CampaignSynced        json.RawMessage    `json:"campaign_synced"`
+	Spend                 pgtype.Numeric     `json:"spend"`
+	AccountDsaBeneficiary *string            `json:"account_dsa_beneficiary"`
+	AccountDsaPayor       *string            `json:"account_dsa_payor"`
+}
+
+type NetworkACity struct {
+	CityKey     string    `json:"city_key"`
+	NetworkAKey *string   `json:"network_a_key"`
+	LookedUpAt  time.Time `json:"looked_up_at"`
 }
 
 type NetworkAThrottle struct {

@@ -80,13 +80,27 @@ total AS (
     ) AS d
     WHERE n.campaign_id = $2
       AND d.delta <> 0
+    RETURNING n.campaign_id, n.spend
 )
-SELECT count(s.post_id) AS changed FROM summed AS s
+SELECT
+    count(s.post_id) AS changed,
+    coalesce((SELECT t.spend >= (c.rules ->> 'spend_cap')::numeric
+              FROM total AS t
+              JOIN campaign AS c ON c.id = t.campaign_id
+              WHERE c.rules ? 'spend_cap'), false)::boolean AS cap_reached,
+    coalesce((SELECT round(t.spend, 2)::text FROM total AS t), '')::text AS spend
+FROM summed AS s
 `
 
 type NetworkAAdInsightSyncParams struct {
 	Insights   json.RawMessage `json:"insights"`
 	CampaignID int64           `json:"campaign_id"`
+}
+
+type NetworkAAdInsightSyncRow struct {
+	Changed    int64  `json:"changed"`
+	CapReached bool   `json:"cap_reached"`
+	Spend      string `json:"spend"`
 }
 
 // The statistics of the engine's ads.
@@ -99,15 +113,18 @@ type NetworkAAdInsightSyncParams struct {
 // stored ones is written, and only the posts of those ads get their
 // insights set again to the sum over all their ads (this campaign's new
 // rows plus the other campaigns' stored ones); the campaign's recorded
-// spend (network_a_campaign.spend) moves by the changed ads' difference.
+// spend (network_a_campaign.spend) moves by the changed ads' difference;
+// cap_reached answers whether that move brought it to the campaign's
+// spend_cap (spend: the new total), so that the cycle that records it
+// pauses the campaign.
 // An ad without a row keeps its last statistics. spend is a decimal string
 // in the ad account's currency, kept with three decimals (rounded half up
 // when network_a sends more). Answers how many ads changed. Run it after
 // NetworkACampaignPostsLock in the same transaction: the sums read the other
 // campaigns' rows, which their own work may be writing.
-func (q *Queries) NetworkAAdInsightSync(ctx context.Context, arg NetworkAAdInsightSyncParams) (int64, error) {
+func (q *Queries) NetworkAAdInsightSync(ctx context.Context, arg NetworkAAdInsightSyncParams) (NetworkAAdInsightSyncRow, error) {
 	row := q.db.QueryRow(ctx, networkAAdInsightSync, arg.Insights, arg.CampaignID)
-	var changed int64
-	err := row.Scan(&changed)
-	return changed, err
+	var i NetworkAAdInsightSyncRow
+	err := row.Scan(&i.Changed, &i.CapReached, &i.Spend)
+	return i, err
 }

@@ -13,6 +13,33 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+const networkAAdReviewsSet = `-- name: NetworkAAdReviewsSet :exec
+UPDATE boosted_post AS p
+SET review_status = x.r ->> 'status',
+    review_reason = nullif(x.r ->> 'reason', ''),
+    updated_at    = now()
+FROM jsonb_array_elements($1::jsonb) AS x (r)
+JOIN network_a_attempt AS a
+  ON a.campaign_id = $2 AND a.kind = 'ad' AND a.state = 'done' AND a.object_id = x.r ->> 'ad_id'
+JOIN network_a_campaign AS n ON n.campaign_id = a.campaign_id
+WHERE p.id = a.post_id
+  AND p.user_id = n.user_id
+  AND (p.review_status, coalesce(p.review_reason, '')) IS DISTINCT FROM (x.r ->> 'status', x.r ->> 'reason')
+`
+
+type NetworkAAdReviewsSetParams struct {
+	Reviews    json.RawMessage `json:"reviews"`
+	CampaignID int64           `json:"campaign_id"`
+}
+
+// The reviews network_a reported of the campaign's running ads (@reviews: a
+// JSON array of {"ad_id", "status", "reason"}; reason "" for none), written
+// to the ads' boosted posts.
+func (q *Queries) NetworkAAdReviewsSet(ctx context.Context, arg NetworkAAdReviewsSetParams) error {
+	_, err := q.db.Exec(ctx, networkAAdReviewsSet, arg.Reviews, arg.CampaignID)
+	return err
+}
+
 const networkAAdsDelivery = `-- name: NetworkAAdsDelivery :one
 WITH gone AS (
     SELECT a.campaign_id, a.post_id, a.object_id,
@@ -24,13 +51,16 @@ WITH gone AS (
                 THEN 'the media is no longer on network_b'
                 WHEN a.ends_at <= $6::timestamptz THEN 'its post_days are over'
                 WHEN NOT ($7::jsonb ? a.object_id) THEN 'the ad was deleted on network_a'
-                WHEN $7::jsonb ->> a.object_id IN ('DELETED', 'ARCHIVED', 'DISAPPROVED')
+                WHEN $7::jsonb ->> a.object_id = 'DISAPPROVED'
+                THEN 'the ad is disapproved on network_a' || coalesce(': ' || nullif($8::jsonb ->> a.object_id, ''), '')
+                WHEN $7::jsonb ->> a.object_id IN ('DELETED', 'ARCHIVED')
                 THEN 'the ad is ' || lower($7::jsonb ->> a.object_id) || ' on network_a'
-           END AS reason
+           END AS reason,
+           $7::jsonb ->> a.object_id = 'DISAPPROVED' AS disapproved
     FROM network_a_attempt AS a
     JOIN network_a_campaign AS n ON n.campaign_id = a.campaign_id
     JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = n.user_id
-    WHERE a.campaign_id = $8
+    WHERE a.campaign_id = $9
       AND a.kind = 'ad'
       AND a.state = 'done'
 ),
@@ -42,7 +72,14 @@ stopped AS (
       AND a.campaign_id = g.campaign_id
       AND a.kind = 'ad'
       AND a.post_id = g.post_id
-    RETURNING a.campaign_id, a.post_id, a.object_id, g.reason
+    RETURNING a.campaign_id, a.post_id, a.object_id, g.reason, g.disapproved
+),
+noticed AS (
+    INSERT INTO engine_notice (user_id, campaign_id, state, message)
+    SELECT n.user_id, s.campaign_id, 'post_disapproved', 'post ' || s.post_id || ': ' || s.reason
+    FROM stopped AS s
+    JOIN network_a_campaign AS n ON n.campaign_id = s.campaign_id
+    WHERE s.disapproved
 ),
 posts AS (
     UPDATE boosted_post AS p
@@ -83,6 +120,7 @@ type NetworkAAdsDeliveryParams struct {
 	SeenMedia  []string        `json:"seen_media"`
 	Now        time.Time       `json:"now"`
 	Ads        json.RawMessage `json:"ads"`
+	Reasons    json.RawMessage `json:"reasons"`
 	CampaignID int64           `json:"campaign_id"`
 }
 
@@ -102,7 +140,10 @@ type NetworkAAdsDeliveryRow struct {
 // set's end (post_days) passed at @now, stops: its attempt becomes `stopped` (a resumption
 // does not bring it back), the post gets active false and stopped = now
 // unless another campaign still runs it, and the history gets {"post_id",
-// "ad_id", "reason"} under `post_stopped`. Answers how many ads stopped.
+// "ad_id", "reason"} under `post_stopped` (a disapproved ad's reason ends
+// with network_a's, from @reasons: ad id → review reason; and it leaves a
+// `post_disapproved` notice for the user's next mail). Answers how many
+// ads stopped.
 func (q *Queries) NetworkAAdsDelivery(ctx context.Context, arg NetworkAAdsDeliveryParams) (NetworkAAdsDeliveryRow, error) {
 	row := q.db.QueryRow(ctx, networkAAdsDelivery,
 		arg.PostsRead,
@@ -112,6 +153,7 @@ func (q *Queries) NetworkAAdsDelivery(ctx context.Context, arg NetworkAAdsDelive
 		arg.SeenMedia,
 		arg.Now,
 		arg.Ads,
+		arg.Reasons,
 		arg.CampaignID,
 	)
 	var i NetworkAAdsDeliveryRow
@@ -205,7 +247,8 @@ func (q *Queries) NetworkAAttemptAdsDone(ctx context.Context, arg NetworkAAttemp
 
 const networkAAttemptAdsRefused = `-- name: NetworkAAttemptAdsRefused :exec
 WITH refused AS (
-    SELECT (x.r ->> 'post_id')::bigint AS post_id, x.r ->> 'message' AS message
+    SELECT (x.r ->> 'post_id')::bigint AS post_id, x.r ->> 'message' AS message,
+           x.r -> 'code' AS code, x.r -> 'subcode' AS subcode, x.r -> 'fbtrace_id' AS trace
     FROM jsonb_array_elements($1::jsonb) AS x (r)
 ),
 marked AS (
@@ -219,7 +262,9 @@ marked AS (
     RETURNING a.campaign_id, a.post_id
 )
 INSERT INTO campaign_history (user_id, campaign_id, action, details)
-SELECT c.user_id, c.id, 'post_refused', jsonb_build_object('post_id', m.post_id, 'message', left(r.message, 1000))
+SELECT c.user_id, c.id, 'post_refused',
+       jsonb_strip_nulls(jsonb_build_object('post_id', m.post_id, 'message', left(r.message, 1000),
+                                            'code', r.code, 'subcode', r.subcode, 'fbtrace_id', r.trace))
 FROM marked AS m
 JOIN refused AS r ON r.post_id = m.post_id
 JOIN campaign AS c ON c.id = m.campaign_id
@@ -232,10 +277,12 @@ type NetworkAAttemptAdsRefusedParams struct {
 }
 
 // network_a refused to create the ads of @refused (a JSON array of
-// {"post_id", "message"}) for the post's own reason (code 100: the post was
-// deleted, or cannot be boosted): those posts are not boosted in the
-// campaign and not tried again, and the campaign's history gets
-// {"post_id", "message"} under `post_refused` for each, in one statement.
+// {"post_id", "message", "code", "subcode", "fbtrace_id"}) for the post's
+// own reason (the post was deleted, or cannot be boosted): those posts are
+// not boosted in the campaign and not tried again, and the campaign's
+// history gets {"post_id", "message", "code", "subcode", "fbtrace_id"} (the
+// last two when network_a gave them) under `post_refused` for each, in one
+// statement.
 func (q *Queries) NetworkAAttemptAdsRefused(ctx context.Context, arg NetworkAAttemptAdsRefusedParams) error {
 	_, err := q.db.Exec(ctx, networkAAttemptAdsRefused, arg.Refused, arg.CampaignID)
 	return err

@@ -12,34 +12,89 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+const networkACampaignAccountDefaults = `-- name: NetworkACampaignAccountDefaults :exec
+UPDATE network_a_campaign
+SET account_dsa_beneficiary = nullif(left($1::text, 512), ''),
+    account_dsa_payor       = nullif(left($2::text, 512), ''),
+    updated_at              = now()
+WHERE campaign_id = $3
+  AND (account_dsa_beneficiary IS DISTINCT FROM nullif(left($1::text, 512), '')
+       OR account_dsa_payor IS DISTINCT FROM nullif(left($2::text, 512), ''))
+`
+
+type NetworkACampaignAccountDefaultsParams struct {
+	Beneficiary string `json:"beneficiary"`
+	Payor       string `json:"payor"`
+	CampaignID  int64  `json:"campaign_id"`
+}
+
+// The DSA defaults of the campaign's ad account, as network_a answered them
+// now ("" for none): a field with a default is not sent on its ad sets.
+func (q *Queries) NetworkACampaignAccountDefaults(ctx context.Context, arg NetworkACampaignAccountDefaultsParams) error {
+	_, err := q.db.Exec(ctx, networkACampaignAccountDefaults, arg.Beneficiary, arg.Payor, arg.CampaignID)
+	return err
+}
+
 const networkACampaignAdSet = `-- name: NetworkACampaignAdSet :one
-WITH f AS (
+WITH p AS (
     SELECT
-        c.id,
-        jsonb_build_object(
-            CASE WHEN $2::text IS NOT NULL THEN 'lifetime_budget'
-                 WHEN c.campaign_budget_type = 'daily' THEN 'daily_budget' ELSE 'lifetime_budget' END,
-            network_a_offset_units(coalesce($2::text::numeric, c.campaign_budget_value), a.currency),
-            'bid_strategy',
-            CASE WHEN c.campaign_bid_strategy_enabled THEN c.campaign_bid_strategy ELSE 'LOWEST_COST_WITHOUT_CAP' END,
-            'optimization_goal', network_a_optimization_goal(c.goal),
-            'targeting', CASE WHEN $1::boolean
-                              THEN c.audience_targeting || '{"publisher_platforms": ["network_b"]}'::jsonb
-                              ELSE c.audience_targeting END)
-        || CASE WHEN c.campaign_bid_strategy_enabled
-                THEN jsonb_build_object('bid_amount', network_a_offset_units(c.campaign_bid_amount, a.currency))
-                ELSE '{}' END
-        || CASE WHEN $2::text IS NOT NULL
-                THEN jsonb_build_object('end_time', to_char($3::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
-                WHEN c.end_date IS NOT NULL
-                THEN jsonb_build_object('end_time', to_char(c.end_date, 'YYYY-MM-DD') || 'T23:59:59Z')
-                ELSE '{}' END
-        || CASE WHEN c.promoted_object IS NOT NULL
-                THEN jsonb_build_object('promoted_object', c.promoted_object)
-                ELSE '{}' END AS fields
+        c.id, c.goal, c.audience_targeting, c.promoted_object, c.end_date, c.campaign_budget_type,
+        c.campaign_budget_value, c.campaign_bid_strategy_enabled, c.campaign_bid_strategy, c.campaign_bid_amount,
+        n.currency,
+        n.account_dsa_beneficiary,
+        n.account_dsa_payor,
+        network_a_eu(c.audience_targeting) AS eu,
+        CASE WHEN $1::boolean THEN coalesce(sb.id, c.page_id) ELSE c.page_id END AS promoted_page,
+        coalesce(c.dsa_beneficiary, nullif(CASE WHEN $1::boolean THEN coalesce(sb.name, page.name) ELSE page.name END, '')) AS beneficiary,
+        coalesce(c.dsa_payor, nullif(b.company_name, ''), nullif(b.full_name, '')) AS payor,
+        page.network_b_id IS NOT NULL AS page_has_b
     FROM campaign AS c
-    LEFT JOIN network_a_campaign AS a ON a.campaign_id = c.id
-    WHERE c.id = $4
+    LEFT JOIN network_a_campaign AS n ON n.campaign_id = c.id
+    LEFT JOIN source AS page ON page.user_id = c.user_id AND page.id = c.page_id AND page.platform = 'network_a'
+    LEFT JOIN source AS sb ON sb.user_id = c.user_id AND sb.network_b_id = c.network_b_id AND sb.platform = 'network_a'
+    LEFT JOIN billing_info AS b ON b.user_id = c.user_id
+    WHERE c.id = $2
+),
+f AS (
+    SELECT
+        p.id,
+        p.eu,
+        p.beneficiary,
+        p.payor,
+        p.account_dsa_beneficiary,
+        p.account_dsa_payor,
+        jsonb_build_object(
+            CASE WHEN $3::text IS NOT NULL THEN 'lifetime_budget'
+                 WHEN p.campaign_budget_type = 'daily' THEN 'daily_budget' ELSE 'lifetime_budget' END,
+            network_a_offset_units(coalesce($3::text::numeric, p.campaign_budget_value), p.currency),
+            'bid_strategy',
+            CASE WHEN p.campaign_bid_strategy_enabled THEN p.campaign_bid_strategy ELSE 'LOWEST_COST_WITHOUT_CAP' END,
+            'optimization_goal', network_a_optimization_goal(p.goal),
+            'targeting', CASE WHEN $1::boolean
+                              THEN network_a_adset_targeting(p.audience_targeting, true) || '{"publisher_platforms": ["network_b"]}'::jsonb
+                              ELSE network_a_adset_targeting(p.audience_targeting, p.page_has_b) END)
+        || CASE WHEN p.campaign_bid_strategy_enabled
+                THEN jsonb_build_object('bid_amount', network_a_offset_units(p.campaign_bid_amount, p.currency))
+                ELSE '{}' END
+        || CASE WHEN $3::text IS NOT NULL
+                THEN jsonb_build_object('end_time', to_char($4::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+                WHEN p.end_date IS NOT NULL
+                THEN jsonb_build_object('end_time', to_char(p.end_date, 'YYYY-MM-DD') || 'T23:59:59Z')
+                ELSE '{}' END
+        || CASE p.goal WHEN 'POST_ENGAGEMENT' THEN '{"destination_type": "ON_POST"}'::jsonb
+                       WHEN 'VIDEO_VIEWS' THEN '{"destination_type": "ON_VIDEO"}'::jsonb
+                       ELSE '{}' END
+        || CASE WHEN p.promoted_object IS NOT NULL
+                THEN jsonb_build_object('promoted_object', p.promoted_object)
+                WHEN p.goal IN ('POST_ENGAGEMENT', 'VIDEO_VIEWS') AND p.promoted_page IS NOT NULL
+                THEN jsonb_build_object('promoted_object', jsonb_build_object('page_id', p.promoted_page::text))
+                ELSE '{}' END
+        || CASE WHEN p.eu
+                THEN jsonb_strip_nulls(jsonb_build_object(
+                         'dsa_beneficiary', CASE WHEN p.account_dsa_beneficiary IS NULL THEN p.beneficiary END,
+                         'dsa_payor', CASE WHEN p.account_dsa_payor IS NULL THEN p.payor END))
+                ELSE '{}' END AS fields
+    FROM p
 )
 SELECT
     f.fields::jsonb AS fields,
@@ -48,21 +103,27 @@ SELECT
         FROM jsonb_each(f.fields) AS e (key, value)
         WHERE CASE WHEN $1::boolean THEN n.adset_b_synced ELSE n.adset_synced END -> e.key
               IS DISTINCT FROM e.value
-    ), '{}')::jsonb AS changes
+    ), '{}')::jsonb AS changes,
+    (CASE WHEN f.eu AND f.beneficiary IS NULL AND f.account_dsa_beneficiary IS NULL
+          THEN 'dsa_beneficiary: network_a requires who benefits from ads shown in the EU; set dsa_beneficiary on the campaign'
+          WHEN f.eu AND f.payor IS NULL AND f.account_dsa_payor IS NULL
+          THEN 'dsa_payor: network_a requires who pays for ads shown in the EU; set dsa_payor on the campaign, or a company or full name in the billing details'
+          ELSE '' END)::text AS dsa_missing
 FROM f
 LEFT JOIN network_a_campaign AS n ON n.campaign_id = f.id
 `
 
 type NetworkACampaignAdSetParams struct {
 	NetworkB   bool               `json:"network_b"`
+	CampaignID int64              `json:"campaign_id"`
 	PostBudget *string            `json:"post_budget"`
 	PostEndsAt pgtype.Timestamptz `json:"post_ends_at"`
-	CampaignID int64              `json:"campaign_id"`
 }
 
 type NetworkACampaignAdSetRow struct {
-	Fields  json.RawMessage `json:"fields"`
-	Changes json.RawMessage `json:"changes"`
+	Fields     json.RawMessage `json:"fields"`
+	Changes    json.RawMessage `json:"changes"`
+	DsaMissing string          `json:"dsa_missing"`
 }
 
 // The ad set fields of a campaign in the Marketing API's shape: the budget
@@ -70,24 +131,34 @@ type NetworkACampaignAdSetRow struct {
 // lifetime_budget), bid_strategy (the campaign's when its bid strategy is
 // enabled, else LOWEST_COST_WITHOUT_CAP), bid_amount in offset units only
 // when enabled, optimization_goal from the goal, targeting =
-// audience_targeting, end_time = end_date 23:59:59 UTC (RFC 3339; absent
-// without end date), promoted_object as the campaign holds it (absent
-// without one). The network_b ad set (@network_b true) has the same fields
-// but its targeting's publisher_platforms is ["network_b"] (its
-// network_b_positions kept). `changes` holds those that differ from what
-// network_a last accepted for that ad set (all of them before it exists).
+// audience_targeting as network_a takes it (network_a_adset_targeting:
+// cities by network_a's keys, the Advantage audience flag, network_b left
+// out for a page with no linked network_b account), end_time = end_date
+// 23:59:59 UTC (RFC 3339; absent without end date), destination_type
+// ON_POST for POST_ENGAGEMENT and ON_VIDEO for VIDEO_VIEWS,
+// promoted_object as the campaign holds it, else {"page_id": the page} for
+// those two goals (absent otherwise), and, when the targeting reaches the
+// EU, dsa_beneficiary (the campaign's, else the page's name) and dsa_payor
+// (the campaign's, else the billing details' company name, else full name),
+// each left out when the ad account has a default for it.
+// The network_b ad set (@network_b true) has the same fields but its
+// targeting's publisher_platforms is ["network_b"] (its network_b_positions
+// kept) and its page is the one the account is linked to.
+// `changes` holds those that differ from what network_a last accepted for
+// that ad set (all of them before it exists). `dsa_missing` names the DSA
+// field an EU ad set lacks with no account default (” when none).
 // A post's ad set of its own (@post_budget given, in the account's main
 // unit) has the same fields with lifetime_budget = @post_budget and
 // end_time = @post_ends_at instead of the campaign's budget and end.
 func (q *Queries) NetworkACampaignAdSet(ctx context.Context, arg NetworkACampaignAdSetParams) (NetworkACampaignAdSetRow, error) {
 	row := q.db.QueryRow(ctx, networkACampaignAdSet,
 		arg.NetworkB,
+		arg.CampaignID,
 		arg.PostBudget,
 		arg.PostEndsAt,
-		arg.CampaignID,
 	)
 	var i NetworkACampaignAdSetRow
-	err := row.Scan(&i.Fields, &i.Changes)
+	err := row.Scan(&i.Fields, &i.Changes, &i.DsaMissing)
 	return i, err
 }
 

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,10 +16,22 @@ import (
 
 // AdAccount is one of the user's ad accounts.
 type AdAccount struct {
-	ID       string `json:"id"`
-	Status   int    `json:"account_status"`
-	Currency string `json:"currency"`
+	ID                    string `json:"id"`
+	Name                  string `json:"name"`
+	Status                int    `json:"account_status"` // 1 active, 9 in grace period: both may boost
+	Currency              string `json:"currency"`
+	TimezoneName          string `json:"timezone_name"`
+	DisableReason         int    `json:"disable_reason"`
+	DefaultDSABeneficiary string `json:"default_dsa_beneficiary"`
+	DefaultDSAPayor       string `json:"default_dsa_payor"`
 }
+
+// Usable tells whether the account may boost: active (1) or in its grace
+// period (9).
+func (a AdAccount) Usable() bool { return a.Status == 1 || a.Status == 9 }
+
+// adAccountFields are the fields AdAccounts asks.
+const adAccountFields = "id,name,account_status,currency,timezone_name,disable_reason,default_dsa_beneficiary,default_dsa_payor"
 
 // Post is a page's post as network_a answers it.
 type Post struct {
@@ -38,23 +52,67 @@ type Insights struct {
 	Reach       int64  `json:"reach"`
 	Clicks      int64  `json:"clicks"`
 	Engagement  int64  `json:"engagement"`  // the post_engagement action
-	Conversions int64  `json:"conversions"` // the offsite_conversion action
+	Conversions int64  `json:"conversions"` // the campaign's conversion action (ConversionAction)
 	Spend       string `json:"spend"`       // a decimal in the ad account's currency, as network_a sent it
 }
 
 // Ad is one of a campaign's ads with its effective_status (ACTIVE, PAUSED,
-// CAMPAIGN_PAUSED, ADSET_PAUSED, PENDING_REVIEW, DISAPPROVED, WITH_ISSUES,
-// DELETED, ARCHIVED).
+// CAMPAIGN_PAUSED, ADSET_PAUSED, PENDING_REVIEW, IN_PROCESS, PREAPPROVED,
+// PENDING_BILLING_INFO, DISAPPROVED, WITH_ISSUES, DELETED, ARCHIVED) and
+// what its review said.
 type Ad struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Status string `json:"effective_status"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Status   string `json:"effective_status"`
+	Feedback struct {
+		Global map[string]string `json:"global"`
+	} `json:"ad_review_feedback"`
+	Issues []struct {
+		Summary string `json:"error_summary"`
+		Message string `json:"error_message"`
+	} `json:"issues_info"`
+}
+
+// The review statuses of a boosted post's ad.
+const (
+	ReviewPending     = "pending"
+	ReviewApproved    = "approved"
+	ReviewDisapproved = "disapproved"
+	ReviewWithIssues  = "with_issues"
+)
+
+// Review is the ad's review: pending (PENDING_REVIEW, IN_PROCESS),
+// disapproved with the global feedback's texts in the order of their keys,
+// with_issues with the issues' summaries in their order (texts joined by
+// "; "), else approved with no reason.
+func (a Ad) Review() (status, reason string) {
+	switch a.Status {
+	case "PENDING_REVIEW", "IN_PROCESS":
+		return ReviewPending, ""
+	case "DISAPPROVED":
+		texts := make([]string, 0, len(a.Feedback.Global))
+		for _, k := range slices.Sorted(maps.Keys(a.Feedback.Global)) {
+			texts = append(texts, clean(a.Feedback.Global[k]))
+		}
+		return ReviewDisapproved, strings.Join(texts, "; ")
+	case "WITH_ISSUES":
+		texts := make([]string, 0, len(a.Issues))
+		for _, i := range a.Issues {
+			t := i.Summary
+			if t == "" {
+				t = i.Message
+			}
+			texts = append(texts, clean(t))
+		}
+		return ReviewWithIssues, strings.Join(texts, "; ")
+	}
+	return ReviewApproved, ""
 }
 
 // AdAccounts answers the user's ad accounts (GET /me/adaccounts).
 func (c *Client) AdAccounts(ctx context.Context, token string, s Scope) ([]AdAccount, error) {
 	var out []AdAccount
-	cl := call{method: http.MethodGet, path: "/me/adaccounts", query: url.Values{"fields": {"id,account_status,currency"}}, token: token, scope: s}
+	cl := call{method: http.MethodGet, path: "/me/adaccounts", query: url.Values{"fields": {adAccountFields}}, token: token, scope: s}
 	err := c.list(ctx, cl, func(raw json.RawMessage) (bool, error) {
 		var a AdAccount
 		if err := json.Unmarshal(raw, &a); err != nil {
@@ -132,8 +190,8 @@ func (c *Client) Posts(ctx context.Context, token, pageID string, since time.Tim
 	return out, truncated, nil
 }
 
-// PostReach answers a post's organic reach, post_impressions_unique (page
-// token; the post id as network_a gave it).
+// PostReach answers a post's organic reach, post_total_media_view_unique
+// (page token; the post id as network_a gave it).
 func (c *Client) PostReach(ctx context.Context, token, postID string, s Scope) (int64, error) {
 	reach, errs := c.PostReaches(ctx, token, []string{postID}, s)
 	return reach[0], errs[0]
@@ -232,17 +290,18 @@ func (c *Client) FindMany(ctx context.Context, token, kind string, names []strin
 // PostReaches answers the organic reach of several posts of a page at once
 // (page token), in order.
 func (c *Client) PostReaches(ctx context.Context, token string, postIDs []string, s Scope) ([]int64, []error) {
-	return c.reaches(ctx, token, postIDs, "post_impressions_unique", s)
+	return c.reaches(ctx, token, postIDs, "post_total_media_view_unique", s)
 }
 
-// reaches asks the insights metric of each object at once, in order.
+// reaches asks the insights metric of each object over its whole life
+// (date_preset=maximum) at once, in order.
 func (c *Client) reaches(ctx context.Context, token string, ids []string, metric string, s Scope) ([]int64, []error) {
 	calls := make([]call, len(ids))
 	answers := make([]reachAnswer, len(ids))
 	outs := make([]any, len(ids))
 	for i, id := range ids {
 		calls[i] = call{method: http.MethodGet, path: "/" + url.PathEscape(id) + "/insights",
-			query: url.Values{"metric": {metric}}, token: token, scope: s}
+			query: url.Values{"metric": {metric}, "date_preset": {"maximum"}}, token: token, scope: s}
 		outs[i] = &answers[i]
 	}
 	errs := c.doMany(ctx, calls, outs)
@@ -274,7 +333,8 @@ func (c *Client) Update(ctx context.Context, token, objectID string, body map[st
 // that is no whole number, a spend that is no amount) is left out, its ad
 // answered in bad, so that one ad's bad statistics cost the others
 // nothing; a row without an ad id is left out too (answered as "").
-func (c *Client) AdInsights(ctx context.Context, token, campaignID string, s Scope) (rows map[string]Insights, bad []string, err error) {
+// Conversions are the actions of type conversion (ConversionAction).
+func (c *Client) AdInsights(ctx context.Context, token, campaignID, conversion string, s Scope) (rows map[string]Insights, bad []string, err error) {
 	rows = map[string]Insights{}
 	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(campaignID) + "/insights", query: url.Values{
 		"level":       {"ad"},
@@ -295,7 +355,7 @@ func (c *Client) AdInsights(ctx context.Context, token, campaignID string, s Sco
 			bad = append(bad, id.AdID)
 			return true, nil
 		}
-		in, err := d.insights()
+		in, err := d.insights(conversion)
 		if err != nil {
 			bad = append(bad, id.AdID)
 			return true, nil
@@ -314,7 +374,7 @@ func (c *Client) AdInsights(ctx context.Context, token, campaignID string, s Sco
 func (c *Client) Ads(ctx context.Context, token, campaignID string, s Scope) ([]Ad, error) {
 	var out []Ad
 	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(campaignID) + "/ads", query: url.Values{
-		"fields": {"id,name,effective_status"},
+		"fields": {"id,name,effective_status,ad_review_feedback,issues_info"},
 		"limit":  {"500"},
 	}, token: token, scope: s}
 	err := c.list(ctx, cl, func(raw json.RawMessage) (bool, error) {
@@ -342,8 +402,11 @@ type insightsRow struct {
 }
 
 // insights reads a row: counts are non-negative integers sent as strings,
-// spend a decimal (money); a field that is not is an error.
-func (d insightsRow) insights() (Insights, error) {
+// spend a decimal (money); a field that is not is an error. Conversions
+// are the actions of type conversion alone: network_a also reports them
+// under grouped types (offsite_conversion, omni_purchase, …), which would
+// count them twice.
+func (d insightsRow) insights(conversion string) (Insights, error) {
 	in := Insights{Spend: "0"}
 	var bad []string
 	count := func(field, v string) int64 {
@@ -363,8 +426,8 @@ func (d insightsRow) insights() (Insights, error) {
 		switch a.Type {
 		case "post_engagement":
 			in.Engagement += count("post_engagement", a.Value)
-		case "offsite_conversion":
-			in.Conversions += count("offsite_conversion", a.Value)
+		case conversion:
+			in.Conversions += count(conversion, a.Value)
 		}
 	}
 	if d.Spend != "" {
@@ -389,4 +452,94 @@ func parseTime(s string) (time.Time, error) {
 		return t, nil
 	}
 	return time.Parse("2006-01-02T15:04:05-0700", s)
+}
+
+// ConversionAction is the insights action type that counts a campaign's
+// conversions, from its promoted_object (null or absent: none):
+// offsite_conversion.custom.<id> for a custom_conversion_id, else
+// offsite_conversion.fb_pixel_<custom_event_type in lower case>, and
+// offsite_conversion.fb_pixel_purchase without either.
+func ConversionAction(promotedObject json.RawMessage) string {
+	var po struct {
+		CustomConversionID json.RawMessage `json:"custom_conversion_id"`
+		CustomEventType    string          `json:"custom_event_type"`
+	}
+	_ = json.Unmarshal(promotedObject, &po) // not an object: the default
+	var id string
+	if json.Unmarshal(po.CustomConversionID, &id) != nil {
+		var n json.Number
+		if json.Unmarshal(po.CustomConversionID, &n) == nil {
+			id = n.String()
+		}
+	}
+	switch {
+	case id != "":
+		return "offsite_conversion.custom." + id
+	case po.CustomEventType != "":
+		return "offsite_conversion.fb_pixel_" + strings.ToLower(po.CustomEventType)
+	}
+	return "offsite_conversion.fb_pixel_purchase"
+}
+
+// City is a city as network_a's targeting search answers it.
+type City struct {
+	Key         string `json:"key"`
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	CountryCode string `json:"country_code"`
+	Region      string `json:"region"`
+}
+
+// CityQuery is a city to look up: its name and country, and its region to
+// choose among several of that name.
+type CityQuery struct {
+	Name, CountryCode, Region string
+}
+
+// Cities looks up several cities at once (GET
+// /search?type=adgeolocation&location_types=["city"]), in order, and
+// answers network_a's key of each: the entry whose name and country are
+// the city's, and whose region is too when several are; "" when network_a
+// knows no such city.
+func (c *Client) Cities(ctx context.Context, token string, cities []CityQuery, s Scope) ([]string, []error) {
+	calls := make([]call, len(cities))
+	answers := make([]struct {
+		Data []City `json:"data"`
+	}, len(cities))
+	outs := make([]any, len(cities))
+	for i, q := range cities {
+		calls[i] = call{method: http.MethodGet, path: "/search", query: url.Values{
+			"type": {"adgeolocation"}, "location_types": {`["city"]`}, "q": {q.Name},
+			"country_code": {q.CountryCode}, "limit": {"25"},
+		}, token: token, scope: s}
+		outs[i] = &answers[i]
+	}
+	errs := c.doMany(ctx, calls, outs)
+	keys := make([]string, len(cities))
+	for i, q := range cities {
+		if errs[i] == nil {
+			keys[i] = q.match(answers[i].Data)
+		}
+	}
+	return keys, errs
+}
+
+// match is the key of the entry of data that is the city: same name and
+// country (case aside), and same region when several are.
+func (q CityQuery) match(data []City) string {
+	var same []City
+	for _, d := range data {
+		if (d.Type == "" || d.Type == "city") && strings.EqualFold(d.Name, q.Name) && strings.EqualFold(d.CountryCode, q.CountryCode) && d.Key != "" {
+			same = append(same, d)
+		}
+	}
+	if len(same) == 1 {
+		return same[0].Key
+	}
+	for _, d := range same {
+		if q.Region != "" && strings.EqualFold(d.Region, q.Region) {
+			return d.Key
+		}
+	}
+	return ""
 }

@@ -179,7 +179,7 @@ func TestAdInsightsLevelAd(t *testing.T) {
 	fake.SetAdInsights(ads[0], networkafake.Insights{Impressions: 1200, Reach: 1000, Clicks: 40, Engagement: 80, Conversions: 4, Spend: "12.34"})
 	fake.SetAdInsights(ads[1], networkafake.Insights{Impressions: 5, Reach: 4, Spend: "1.234"})
 	fake.ClearRequests()
-	got, _, err := c.AdInsights(context.Background(), tokenA, campaign, Scope{User: "1", AdAccount: "act_1"})
+	got, _, err := c.AdInsights(context.Background(), tokenA, campaign, "offsite_conversion.fb_pixel_purchase", Scope{User: "1", AdAccount: "act_1"})
 	want := map[string]Insights{
 		ads[0]: {Impressions: 1200, Reach: 1000, Clicks: 40, Engagement: 80, Conversions: 4, Spend: "12.34"},
 		ads[1]: {Impressions: 5, Reach: 4, Spend: "1.234"},
@@ -219,7 +219,7 @@ func TestAdInsightsPaging(t *testing.T) {
 		}})
 	})
 	c := newClient(t, api.URL+"/v19.0", Options{})
-	got, _, err := c.AdInsights(context.Background(), tokenA, "555", Scope{})
+	got, _, err := c.AdInsights(context.Background(), tokenA, "555", "offsite_conversion.fb_pixel_purchase", Scope{})
 	want := map[string]Insights{
 		"901": {Impressions: 10, Reach: 9, Clicks: 1, Engagement: 3, Spend: "0.50"},
 		"902": {Impressions: 20, Reach: 18, Clicks: 2, Spend: "1.234"},
@@ -262,7 +262,7 @@ func TestAdInsightsRows(t *testing.T) {
 				io.WriteString(w, `{"data":[`+row+`]}`)
 			})
 			c := newClient(t, api.URL, Options{})
-			got, bad, err := c.AdInsights(context.Background(), tokenA, "555", Scope{})
+			got, bad, err := c.AdInsights(context.Background(), tokenA, "555", "offsite_conversion.fb_pixel_purchase", Scope{})
 			switch {
 			case want == nil && !strings.Contains(row, `"ad_id":"9"`):
 				// No ad to lay the row at: left out, answered as "".

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 )
@@ -34,6 +35,9 @@ type pending struct {
 	ctx  context.Context
 	call call
 	done chan result // buffered: the sender never waits for the caller
+	// unprocessed counts the batches that answered it null; only the
+	// batcher's goroutine sending it touches it.
+	unprocessed int
 }
 
 type result struct {
@@ -172,7 +176,7 @@ func (b *batcher) failQueued() {
 	}
 }
 
-// batchEntry is one call in a batch request.
+// batchEntry is one call in a batch request; its body is a form text.
 type batchEntry struct {
 	Method      string `json:"method"`
 	RelativeURL string `json:"relative_url"`
@@ -180,40 +184,41 @@ type batchEntry struct {
 	AccessToken string `json:"access_token,omitempty"`
 }
 
+// batchAnswer is network_a's answer to one entry; null for an entry it did
+// not process.
+type batchAnswer struct {
+	Code    int `json:"code"`
+	Headers []struct {
+		Name  string `json:"name"`
+		Value string `json:"value"`
+	} `json:"headers"`
+	Body *string `json:"body"`
+}
+
+// MaxUnprocessed is how many times a call that network_a left unprocessed
+// in a batch (a null entry) is sent again before it fails as unavailable.
+const MaxUnprocessed = 2 * MaxBatch
+
 // send sends a batch and hands each call its answer. The request carries
 // the first call's token; the others carry theirs in their entries. When
 // network_a refuses the request itself for its token, the calls with that
 // token get the refusal and the others are queued again, to go with
-// another token.
+// another token. A call network_a did not process (a null entry: it
+// carries out one ad set create per network_a campaign in a request) is
+// queued again, as it was not carried out.
 func (b *batcher) send(batch []*pending) {
-	ctx := context.Background()
 	if len(batch) == 1 {
 		p := batch[0]
-		a, err := b.c.exchange(p.ctx, p.call.method, b.c.endpoint(p.call.path, p.call.query), p.call.token, p.call.body)
+		a, err := b.c.send(p.ctx, p.call)
 		p.done <- result{a, err}
 		return
 	}
 	bearer := batch[0].call.token
-	entries := make([]batchEntry, 0, len(batch))
-	sent := batch[:0]
-	for _, p := range batch {
-		e := batchEntry{Method: p.call.method, RelativeURL: p.call.relative()}
-		if p.call.body != nil {
-			body, err := json.Marshal(p.call.body)
-			if err != nil {
-				p.done <- result{err: err}
-				continue
-			}
-			e.Body = string(body)
-		}
-		if p.call.token != bearer {
-			e.AccessToken = p.call.token
-		}
-		entries = append(entries, e)
-		sent = append(sent, p)
+	batch, form := b.encode(batch, bearer)
+	if len(batch) == 0 {
+		return
 	}
-	batch = sent
-	a, err := b.c.exchange(ctx, http.MethodPost, b.c.endpoint("/", nil), bearer, map[string]any{"batch": entries})
+	a, err := b.c.exchange(context.Background(), http.MethodPost, b.c.endpoint("/", nil), bearer, form)
 	if err != nil {
 		for _, p := range batch {
 			p.done <- result{err: err}
@@ -221,35 +226,10 @@ func (b *batcher) send(batch []*pending) {
 		return
 	}
 	if a.status != http.StatusOK {
-		// An answer to the request as a whole is about its bearer token (or
-		// network_a at large), not about the other calls: the calls with
-		// that token get it as their own; for the others it says only that
-		// they were not made, and a refused token sends them again with
-		// another token.
-		apiErr := parseError(a.status, a.body, "POST / (batch)")
-		notMade := fmt.Errorf("%w: %w: POST / (batch) answered %d", ErrUnavailable, errNotSent, a.status)
-		var again []*pending
-		for _, p := range batch {
-			switch {
-			case p.call.token == bearer:
-				p.done <- result{a: a}
-			case apiErr != nil && apiErr.Kind() == KindToken:
-				again = append(again, p)
-			default:
-				p.done <- result{err: notMade}
-			}
-		}
-		b.requeue(again)
+		b.refusedWhole(batch, bearer, a)
 		return
 	}
-	var answers []*struct {
-		Code    int `json:"code"`
-		Headers []struct {
-			Name  string `json:"name"`
-			Value string `json:"value"`
-		} `json:"headers"`
-		Body *string `json:"body"`
-	}
+	var answers []*batchAnswer
 	if err := json.Unmarshal(a.body, &answers); err != nil || len(answers) != len(batch) {
 		err := fmt.Errorf("%w: POST / (batch) answered no list of %d answers", ErrUnavailable, len(batch))
 		for _, p := range batch {
@@ -257,10 +237,15 @@ func (b *batcher) send(batch []*pending) {
 		}
 		return
 	}
+	var again []*pending
 	for i, p := range batch {
 		e := answers[i]
 		if e == nil || e.Body == nil {
-			p.done <- result{err: fmt.Errorf("%w: %s: no answer in the batch", ErrUnavailable, p.call.what())}
+			if p.unprocessed++; p.unprocessed > MaxUnprocessed {
+				p.done <- result{err: fmt.Errorf("%w: %s: left unprocessed in %d batches", ErrUnavailable, p.call.what(), p.unprocessed)}
+			} else {
+				again = append(again, p)
+			}
 			continue
 		}
 		h := http.Header{}
@@ -269,6 +254,55 @@ func (b *batcher) send(batch []*pending) {
 		}
 		p.done <- result{a: answer{status: e.Code, header: h, body: []byte(*e.Body)}}
 	}
+	b.requeue(again)
+}
+
+// encode is the batch request's form (batch, include_headers) of the calls
+// whose bodies encode; the others get their error at once.
+func (b *batcher) encode(batch []*pending, bearer string) ([]*pending, string) {
+	entries := make([]batchEntry, 0, len(batch))
+	sent := batch[:0]
+	for _, p := range batch {
+		e := batchEntry{Method: p.call.method, RelativeURL: p.call.relative()}
+		if p.call.body != nil {
+			body, err := p.call.body.Encode()
+			if err != nil {
+				p.done <- result{err: fmt.Errorf("%w: %s: %v", errNotSent, p.call.what(), err)}
+				continue
+			}
+			e.Body = body
+		}
+		if p.call.token != bearer {
+			e.AccessToken = p.call.token
+		}
+		entries = append(entries, e)
+		sent = append(sent, p)
+	}
+	list, _ := json.Marshal(entries) // strings only: it cannot fail
+	form := url.Values{"batch": {string(list)}, "include_headers": {"true"}}
+	return sent, form.Encode()
+}
+
+// refusedWhole hands out an answer to the batch request as a whole. It is
+// about its bearer token (or network_a at large), not about the other
+// calls: the calls with that token get it as their own; for the others it
+// says only that they were not made, and a refused token sends them again
+// with another token.
+func (b *batcher) refusedWhole(batch []*pending, bearer string, a answer) {
+	apiErr := parseError(a.status, a.body, "POST / (batch)")
+	notMade := fmt.Errorf("%w: %w: POST / (batch) answered %d", ErrUnavailable, errNotSent, a.status)
+	var again []*pending
+	for _, p := range batch {
+		switch {
+		case p.call.token == bearer:
+			p.done <- result{a: a}
+		case apiErr != nil && apiErr.Kind() == KindToken:
+			again = append(again, p)
+		default:
+			p.done <- result{err: notMade}
+		}
+	}
+	b.requeue(again)
 }
 
 // requeue queues calls again, from another goroutine (the queue may be full

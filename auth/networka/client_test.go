@@ -566,7 +566,7 @@ func TestBadTokenSendsNothing(t *testing.T) {
 				_, _, err = c.Find(ctx, bad, "campaign", "x", s)
 				errs = append(errs, err)
 				errs = append(errs, c.Update(ctx, bad, "123", map[string]any{"status": "PAUSED"}, s))
-				_, _, err = c.AdInsights(ctx, bad, "123", s)
+				_, _, err = c.AdInsights(ctx, bad, "123", "offsite_conversion.fb_pixel_purchase", s)
 				errs = append(errs, err)
 				_, err = c.Ads(ctx, bad, "123", s)
 				errs = append(errs, err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -59,16 +60,21 @@ func (k Kind) String() string {
 }
 
 // Error is network_a's error answer to a call, `{"error": {"message",
-// "type", "code", "error_subcode", "is_transient"}}`, with the
-// HTTP status and the call's method and path (never its query, which may be
-// long, nor a token).
+// "type", "code", "error_subcode", "error_user_title", "error_user_msg",
+// "is_transient", "error_data", "fbtrace_id"}}`, with the HTTP status and
+// the call's method and path (never its query, which may be long, nor a
+// token).
 type Error struct {
 	Status    int    // the HTTP status of the answer (of the batch entry)
 	Type      string // e.g. OAuthException
 	Code      int    // e.g. 190: invalid or expired token
 	Subcode   int    // error_subcode; 0 when absent
 	Transient bool   // is_transient
-	Message   string // network_a's own message, for logs and for users
+	Message   string // network_a's own message, for logs
+	UserTitle string // error_user_title: what network_a says to a user, "" when absent
+	UserMsg   string // error_user_msg
+	Data      string // error_data, a JSON text such as {"blame_field_specs":[["daily_budget"]]}
+	TraceID   string // fbtrace_id, which network_a's support asks for
 	Call      string // "GET /456/posts"
 }
 
@@ -77,13 +83,28 @@ func (e *Error) Error() string {
 	if e.Subcode != 0 {
 		s += fmt.Sprintf(" (subcode %d)", e.Subcode)
 	}
-	if e.Message != "" {
-		s += ": " + e.Message
+	if t := e.UserText(); t != "" {
+		s += ": " + t
 	}
 	if e.Call != "" {
 		s = e.Call + ": " + s
 	}
 	return s
+}
+
+// UserText is what a user is shown of the refusal, in network_a's own
+// words: "error_user_title: error_user_msg" when network_a gave them (either
+// alone when only one), else its message.
+func (e *Error) UserText() string {
+	switch {
+	case e.UserTitle != "" && e.UserMsg != "":
+		return e.UserTitle + ": " + e.UserMsg
+	case e.UserMsg != "":
+		return e.UserMsg
+	case e.UserTitle != "":
+		return e.UserTitle
+	}
+	return e.Message
 }
 
 // Kind tells what the answer means (see the Kind constants). Graph answers
@@ -100,7 +121,7 @@ func (e *Error) Kind() Kind {
 		return KindTemporary
 	case e.Code >= 80000 && e.Code <= 80014:
 		return KindTemporary
-	case e.Code == 190:
+	case e.Code == 190, e.Subcode == SubcodeNoPageRole:
 		return KindToken
 	case e.Code == 100 && e.Subcode == 33:
 		return KindGone
@@ -185,16 +206,107 @@ func Temporary(err error) bool { return KindOf(err) == KindTemporary }
 func parseError(status int, answer []byte, call string) *Error {
 	var e struct {
 		Error *struct {
-			Message   string `json:"message"`
-			Type      string `json:"type"`
-			Code      int    `json:"code"`
-			Subcode   int    `json:"error_subcode"`
-			Transient bool   `json:"is_transient"`
+			Message   string          `json:"message"`
+			Type      string          `json:"type"`
+			Code      int             `json:"code"`
+			Subcode   int             `json:"error_subcode"`
+			Transient bool            `json:"is_transient"`
+			UserTitle string          `json:"error_user_title"`
+			UserMsg   string          `json:"error_user_msg"`
+			Data      json.RawMessage `json:"error_data"`
+			TraceID   string          `json:"fbtrace_id"`
 		} `json:"error"`
 	}
 	if json.Unmarshal(answer, &e) != nil || e.Error == nil {
 		return nil
 	}
-	return &Error{Status: status, Type: e.Error.Type, Code: e.Error.Code, Subcode: e.Error.Subcode,
-		Transient: e.Error.Transient, Message: clean(e.Error.Message), Call: call}
+	x := e.Error
+	return &Error{Status: status, Type: x.Type, Code: x.Code, Subcode: x.Subcode, Transient: x.Transient,
+		Message: clean(x.Message), UserTitle: clean(x.UserTitle), UserMsg: clean(x.UserMsg),
+		Data: errorData(x.Data), TraceID: clean(x.TraceID), Call: call}
+}
+
+// errorData is error_data as text: network_a sends a JSON text (a string),
+// sometimes the object itself.
+func errorData(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return clean(s)
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	return clean(string(raw))
+}
+
+// The error subcodes of an ad create that are about the post itself: the
+// post cannot be promoted (1487472), is unavailable (deleted, unpublished,
+// not the page's: 1885557), is of a type that cannot be (2446289), is not
+// available (2490155), belongs to another page (1885029), or was made by an
+// app in development mode (1885183). Every other refusal of an ad create
+// is about the campaign.
+var postSubcodes = []int{1487472, 1885557, 2446289, 2490155, 1885029, 1885183}
+
+// PostRefused tells whether err is network_a refusing an ad create for its
+// post (one of postSubcodes): the same post would be refused again
+// whatever the campaign.
+func PostRefused(err error) bool {
+	var api *Error
+	return errors.As(err, &api) && api.Kind() == KindRefused && slices.Contains(postSubcodes, api.Subcode)
+}
+
+// The subcodes of code 190 (a refused token) that say why.
+const (
+	SubcodePasswordChanged = 460 // the user changed their password
+	SubcodeExpired         = 463 // the token expired
+	SubcodeInvalid         = 467 // the token is invalid (the user logged out, or removed the app)
+	SubcodeNoPageRole      = 492 // the user has no role on the page any more
+)
+
+// TokenReason is, for a refused user token, the sentence that tells the
+// user why and what to do; "" when err is not one.
+func TokenReason(err error) string {
+	var api *Error
+	if !errors.As(err, &api) || api.Kind() != KindToken {
+		return ""
+	}
+	switch api.Subcode {
+	case SubcodePasswordChanged:
+		return "network_a ended the connection because the password of the network_a account changed; sign in again with network_a"
+	case SubcodeExpired:
+		return "the connection to network_a expired; sign in again with network_a"
+	case SubcodeInvalid:
+		return "network_a no longer accepts the connection (the user logged out of network_a or removed adboost's access); sign in again with network_a"
+	case SubcodeNoPageRole:
+		return "the network_a user no longer has a role on the page; ask the page's admin for one, then sign in again with network_a"
+	}
+	return "network_a refused the connection (" + api.UserText() + "); sign in again with network_a"
+}
+
+// Details are what a history entry keeps of network_a's refusal besides
+// its words: the code, the subcode and the trace id; nil when err holds no
+// error answer.
+func Details(err error) map[string]any {
+	var api *Error
+	if !errors.As(err, &api) {
+		return nil
+	}
+	d := map[string]any{"code": api.Code}
+	if api.Subcode != 0 {
+		d["subcode"] = api.Subcode
+	}
+	if api.TraceID != "" {
+		d["fbtrace_id"] = api.TraceID
+	}
+	return d
+}
+
+// UserText is what a user is shown of err: network_a's own words when err
+// holds its error answer, else err's text.
+func UserText(err error) string {
+	var api *Error
+	if errors.As(err, &api) {
+		return api.UserText()
+	}
+	return err.Error()
 }

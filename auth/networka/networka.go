@@ -29,7 +29,6 @@
 package networka
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -153,12 +152,12 @@ func CheckToken(token string) error {
 }
 
 // call is one call: a method on a path of the API (without the base path:
-// "/act_1/ads"), its query and JSON body, the token, and its scope.
+// "/act_1/ads"), its query and form body, the token, and its scope.
 type call struct {
 	method string
 	path   string
 	query  url.Values
-	body   any
+	body   Form
 	token  string
 	scope  Scope
 	urgent bool // sent even while its scope is throttled (Pause)
@@ -193,7 +192,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		return err
 	}
 	if c.batch == nil {
-		a, err := c.exchange(ctx, cl.method, c.endpoint(cl.path, cl.query), cl.token, cl.body)
+		a, err := c.send(ctx, cl)
 		return c.finish(ctx, cl, a, err, out)
 	}
 	p, err := c.batch.enqueue(ctx, cl)
@@ -294,21 +293,29 @@ func (c *Client) read(cl call, a answer, out any) error {
 	return nil
 }
 
+// send makes one call alone: its body, if any, as a form.
+func (c *Client) send(ctx context.Context, cl call) (answer, error) {
+	var form string
+	if cl.body != nil {
+		var err error
+		if form, err = cl.body.Encode(); err != nil {
+			return answer{}, fmt.Errorf("%w: %s: %v", errNotSent, cl.what(), err)
+		}
+	}
+	return c.exchange(ctx, cl.method, c.endpoint(cl.path, cl.query), cl.token, form)
+}
+
 // exchange sends one HTTP request with the token in the Authorization
-// header only and body, when not nil, as JSON; it answers the status, the
-// headers and the answer, read up to MaxAnswer bytes. A transport failure,
-// a time-out or a larger answer is an error wrapping ErrUnavailable that
-// names the method and the path.
-func (c *Client) exchange(ctx context.Context, method, target, token string, body any) (answer, error) {
+// header only and form, when not "", as its form body; it answers the
+// status, the headers and the answer, read up to MaxAnswer bytes. A
+// transport failure, a time-out or a larger answer is an error wrapping
+// ErrUnavailable that names the method and the path.
+func (c *Client) exchange(ctx context.Context, method, target, token, form string) (answer, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	var reqBody io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return answer{}, err
-		}
-		reqBody = bytes.NewReader(b)
+	if form != "" {
+		reqBody = strings.NewReader(form)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target, reqBody)
 	if err != nil {
@@ -316,8 +323,8 @@ func (c *Client) exchange(ctx context.Context, method, target, token string, bod
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if form != "" {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	what := method + " " + req.URL.Path
 	resp, err := c.http.Do(req)

@@ -190,7 +190,7 @@ func TestRegainPausesAdAccount(t *testing.T) {
 			for _, err := range errs {
 				expectThrottled(t, "FindMany on act_1", err, th)
 			}
-			_, _, err = c.AdInsights(ctx, tokenA, "120200000000000001", Scope{User: "1", AdAccount: "1"})
+			_, _, err = c.AdInsights(ctx, tokenA, "120200000000000001", "offsite_conversion.fb_pixel_purchase", Scope{User: "1", AdAccount: "1"})
 			expectThrottled(t, "AdInsights of act_1 (written without act_)", err, th)
 			if sent(fake) != n {
 				t.Fatal("a call on the paused ad account was sent")

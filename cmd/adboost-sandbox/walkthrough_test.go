@@ -184,13 +184,13 @@ func TestSandboxWalkthrough(t *testing.T) {
 // the page loses its token two minutes after the start, then is page_lost.
 func TestSandboxEngineStates(t *testing.T) {
 	s := startStack(t)
-	engine := func(token string, id int64) (state, message string) {
+	engine := func(token string, id int64) (state boost.State, message string) {
 		t.Helper()
 		var c struct {
 			Engine struct{ State, Message string }
 		}
 		json.Unmarshal(s.call("GET", "/v1/boosted-pages/detail/"+strconv.FormatInt(id, 10), token, ""), &c)
-		return c.Engine.State, c.Engine.Message
+		return boost.State(c.Engine.State), c.Engine.Message
 	}
 	noPay := s.signUp(DefaultNoPayToken)
 	refused := s.createGymlife(noPay, "7000011")

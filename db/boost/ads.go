@@ -109,14 +109,14 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		} else {
 			adset, err = w.adSet(ctx, network)
 		}
-		if networka.Refused(err) && w.out.blocked(err) {
+		if networka.Refused(err) && w.blocked(err) {
 			// The campaign is `refused` with network_a's message; the next
 			// cycle tries again.
 			w.log.Warn("engine: network_a refused the campaign or its ad set", "network", network, "err", err)
 			return nil
 		}
 		if err != nil {
-			w.out.blocked(err)
+			w.blocked(err)
 			return err
 		}
 		if adset == "" {
@@ -145,10 +145,7 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		PostID int64  `json:"post_id"`
 		AdID   string `json:"ad_id"`
 	}
-	type refusal struct {
-		PostID  int64  `json:"post_id"`
-		Message string `json:"message"`
-	}
+
 	var done []made
 	var refused []refusal // the posts' own: not tried again
 	var withdrawn []int64 // not the posts' own: candidates again next cycle
@@ -220,13 +217,7 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		case found[a.PostID] != "":
 			done = append(done, made{a.PostID, found[a.PostID]})
 		default:
-			creative := map[string]any{"object_story_id": a.row.ID}
-			if a.row.network() == networkB {
-				creative = map[string]any{
-					"source_instagram_media_id": a.row.ID,
-					"instagram_user_id":         strconv.FormatInt(a.row.SourceID, 10),
-				}
-			}
+			creative := w.creative(a.row)
 			adset := adsets[a.row.network()]
 			if a.Budget != nil {
 				adset = postSets[a.PostID]
@@ -251,23 +242,22 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		ids, errs := w.e.api.CreateMany(ctx, w.userToken, "ad", bodies, w.scope())
 		var answered []int64 // creates answered with a passing error, or never sent: not on their way
 		for i, a := range creates {
-			var api *networka.Error
 			switch err := errs[i]; {
 			case err == nil:
 				done = append(done, made{a.PostID, ids[i]})
-			case networka.Refused(err) && errors.As(err, &api) && api.Code == 100:
-				// Code 100 on an ad's create is about the post itself (gone,
-				// not boostable): its candidacy ends.
+			case networka.PostRefused(err):
+				// About the post itself (gone, not boostable): its
+				// candidacy ends.
 				w.log.Warn("engine: network_a refused the post's ad; the post is not boosted", "post", a.PostID, "err", err)
-				refused = append(refused, refusal{a.PostID, api.Message})
+				refused = append(refused, newRefusal(a.PostID, err))
 			case networka.Refused(err):
 				// Not the post's own (payment method, permissions, disabled
 				// account, ad limit): the campaign is `refused` and the post
 				// stays a candidate.
-				w.out.blocked(err)
+				w.blocked(err)
 				withdrawn = append(withdrawn, a.PostID)
 			default:
-				w.out.blocked(err)
+				w.blocked(err)
 				failed = keepFirst(failed, err)
 				if networka.Settled(err) {
 					answered = append(answered, a.PostID)
@@ -310,6 +300,26 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		}
 	}
 	return failed
+}
+
+// refusal is network_a's refusal of a post's ad for the post's own reason,
+// as its post_refused history entry keeps it: network_a's words, its code,
+// subcode and trace id.
+type refusal struct {
+	PostID  int64  `json:"post_id"`
+	Message string `json:"message"`
+	Code    int    `json:"code"`
+	Subcode int    `json:"subcode,omitempty"`
+	TraceID string `json:"fbtrace_id,omitempty"`
+}
+
+func newRefusal(postID int64, err error) refusal {
+	r := refusal{PostID: postID, Message: networka.UserText(err)}
+	var api *networka.Error
+	if errors.As(err, &api) {
+		r.Code, r.Subcode, r.TraceID = api.Code, api.Subcode, api.TraceID
+	}
+	return r
 }
 
 // attempt is an ad the engine is about to make: the post's id in adboost,
@@ -411,6 +421,11 @@ func (w *work) ownAdSets(ctx context.Context, campaign string, posts []attempt) 
 				if err != nil {
 					return nil, nil, nil, err
 				}
+				if f.DsaMissing != "" {
+					// Nothing is sent: the posts wait for their ad sets.
+					w.out.observe(StateNeedsSetup, f.DsaMissing)
+					return nil, nil, nil, nil
+				}
 				m := map[string]any{}
 				if err := json.Unmarshal(f.Fields, &m); err != nil {
 					return nil, nil, nil, err
@@ -434,12 +449,12 @@ func (w *work) ownAdSets(ctx context.Context, campaign string, posts []attempt) 
 			case err == nil:
 				ids[posts[i].PostID] = created[j]
 			case networka.Refused(err):
-				w.out.blocked(err)
+				w.blocked(err)
 				w.log.Warn("engine: network_a refused a post's ad set", "post", posts[i].PostID, "err", err)
 				withdrawn = append(withdrawn, posts[i].PostID)
 				answered = append(answered, posts[i].PostID)
 			default:
-				w.out.blocked(err)
+				w.blocked(err)
 				failed = keepFirst(failed, err)
 				if networka.Settled(err) {
 					answered = append(answered, posts[i].PostID)
@@ -478,6 +493,25 @@ func keepFirst(first, next error) error {
 	return first
 }
 
+// creative is the creative of a post's ad: a network_a post by its id,
+// with the page's network_b account when the ad set may deliver on
+// network_b (network_a refuses it without); a network_b media by its id,
+// its account and the page the account is linked to.
+func (w *work) creative(p postRow) map[string]any {
+	if p.network() == networkB {
+		return map[string]any{
+			"object_id":                 strconv.FormatInt(w.c.NetworkBPageID, 10),
+			"instagram_user_id":         strconv.FormatInt(p.SourceID, 10),
+			"source_instagram_media_id": p.ID,
+		}
+	}
+	creative := map[string]any{"object_story_id": p.ID}
+	if w.c.PostInstagramUserID != "" {
+		creative["instagram_user_id"] = w.c.PostInstagramUserID
+	}
+	return creative
+}
+
 // adName is the name of a post's ad in a campaign: adboost-<campaign
 // id>-<post id> for a network_a post, adboost-<campaign id>-b<media id>
 // for a network_b media.
@@ -509,6 +543,10 @@ func (w *work) adSet(ctx context.Context, network string) (string, error) {
 	fields, err := w.q.NetworkACampaignAdSet(ctx, db.NetworkACampaignAdSetParams{CampaignID: w.id, NetworkB: isB})
 	if err != nil {
 		return "", err
+	}
+	if fields.DsaMissing != "" {
+		w.out.observe(StateNeedsSetup, fields.DsaMissing)
+		return "", nil
 	}
 	body := map[string]any{}
 	if err := json.Unmarshal(fields.Fields, &body); err != nil {
@@ -566,9 +604,13 @@ func (w *work) campaignObject(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if w.account != "" {
-		if !slices.ContainsFunc(accounts, func(a networka.AdAccount) bool { return a.ID == w.account && a.Status == 1 }) {
+		i := slices.IndexFunc(accounts, func(a networka.AdAccount) bool { return a.ID == w.account && a.Usable() })
+		if i < 0 {
 			w.out.observe(StateNoAdAccount, "the campaign's ad account "+w.account+" is not active on network_a")
 			return "", nil
+		}
+		if err := w.accountDefaults(ctx, accounts[i]); err != nil {
+			return "", err
 		}
 	}
 	w.accountChecked = true
@@ -577,9 +619,10 @@ func (w *work) campaignObject(ctx context.Context) (string, error) {
 	}
 	if w.account == "" {
 		currency := ""
+		var chosen networka.AdAccount
 		for _, a := range accounts {
-			if a.Status == 1 && a.ID != "" {
-				w.account, currency = a.ID, a.Currency
+			if a.Usable() && a.ID != "" {
+				w.account, currency, chosen = a.ID, a.Currency, a
 				break
 			}
 		}
@@ -604,6 +647,11 @@ func (w *work) campaignObject(ctx context.Context) (string, error) {
 		if c.AdAccountID != nil {
 			w.account = *c.AdAccountID
 		}
+		if w.account == chosen.ID {
+			if err := w.accountDefaults(ctx, chosen); err != nil {
+				return "", err
+			}
+		}
 	}
 	// The campaign's spend_cap is kept in step (its status is pause's and
 	// resume's); one found by name gets it at once.
@@ -619,7 +667,12 @@ func (w *work) campaignObject(ctx context.Context) (string, error) {
 	body["name"] = name
 	body["objective"] = w.c.Objective
 	body["status"] = "ACTIVE"
-	body["special_ad_categories"] = []string{}
+	// Budgets live on the ad sets; network_a wants that said.
+	body["is_adset_budget_sharing_enabled"] = false
+	body["special_ad_categories"] = w.c.SpecialAdCategories
+	if len(w.c.SpecialAdCategories) > 0 {
+		body["special_ad_category_country"] = w.c.TargetingCountries
+	}
 	id, created, err := w.ensure(ctx, "campaign", name, body)
 	if err != nil {
 		return "", err
@@ -640,6 +693,14 @@ func (w *work) campaignObject(ctx context.Context) (string, error) {
 		}
 	}
 	return id, nil
+}
+
+// accountDefaults keeps the ad account's DSA defaults on the campaign's
+// network_a campaign: an ad set does not send a field the account has a
+// default for.
+func (w *work) accountDefaults(ctx context.Context, a networka.AdAccount) error {
+	return w.q.NetworkACampaignAccountDefaults(ctx, db.NetworkACampaignAccountDefaultsParams{
+		CampaignID: w.id, Beneficiary: a.DefaultDSABeneficiary, Payor: a.DefaultDSAPayor})
 }
 
 // ensure answers the id of the campaign or ad set (kind: campaign, adset,

@@ -264,7 +264,7 @@ func (e *Engine) locked(ctx context.Context, id int64, do func(ctx context.Conte
 	w := &work{e: e, q: db.New(e.pool), id: id, log: e.log.With("campaign", id), now: e.now()}
 	err = do(ctx, w)
 	if err != nil && networka.TokenRefused(err) {
-		err = w.refused(ctx)
+		err = w.refused(ctx, err)
 	}
 	if rerr := w.record(ctx); rerr != nil && err == nil {
 		err = rerr

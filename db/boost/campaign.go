@@ -32,6 +32,9 @@ type work struct {
 	now       time.Time   // when the work began: the clock of its rules
 	rules     rules.Rules // the campaign's rules
 	capped    bool        // active, but paused by its spend cap
+	// capReached is the recorded spend when this work's statistics brought
+	// it to the spend cap ("" otherwise): the campaign pauses in this cycle.
+	capReached string
 	// accountChecked: the work saw the campaign's ad account active.
 	accountChecked bool
 }
@@ -102,10 +105,7 @@ func (w *work) run(ctx context.Context) error {
 		return err
 	}
 	if w.c.Runs && w.c.SpendCapReached {
-		// The campaign stays active; it is paused on network_a until a save
-		// raises or removes the cap.
-		w.c.Runs, w.capped = false, true
-		w.c.StopReason = "its recorded spend " + w.c.Spend + " reached its spend cap"
+		w.capAt(w.c.Spend)
 	}
 	if !w.c.Runs {
 		if err := w.pause(ctx); err != nil {
@@ -124,24 +124,10 @@ func (w *work) run(ctx context.Context) error {
 			return err
 		}
 	}
-	// Nothing is sent that network_a would refuse (needs_setup, checked
-	// before any call), nor money in an unknown currency, which could go out
-	// 100 times too high; what runs already is still read.
-	sends := true
-	switch {
-	case w.c.SetupMissing != "":
-		w.out.observe(StateNeedsSetup, w.c.SetupMissing)
-		sends = false
-	case w.c.AdAccountID != nil && w.c.AdAccountCurrency == nil:
-		w.out.observe(StateRefused, errNoCurrency)
-		sends = false
-	default:
-		if err := w.syncCampaign(ctx); err != nil {
-			return err
-		}
-		if err := w.syncAdSet(ctx); err != nil {
-			return err
-		}
+	// What runs already is still read when nothing may be sent.
+	sends, err := w.ready(ctx)
+	if err != nil {
+		return err
 	}
 	// The new posts of the page and of the network_b account, the ads'
 	// statistics and their delivery at once: one round trip for a steady
@@ -164,6 +150,12 @@ func (w *work) run(ctx context.Context) error {
 		})
 	}
 	wg.Wait()
+	if w.capReached != "" && w.c.Runs {
+		// This cycle's statistics brought the spend to the cap: no boost,
+		// and the campaign pauses now.
+		w.capAt(w.capReached)
+		return w.pause(ctx)
+	}
 	if adsRead {
 		if err := w.delivery(ctx, ads, reads); err != nil {
 			return err
@@ -179,7 +171,7 @@ func (w *work) run(ctx context.Context) error {
 	if postsErr != nil {
 		return postsErr
 	}
-	if adsErr != nil && !w.out.blocked(adsErr) {
+	if adsErr != nil && !w.blocked(adsErr) {
 		return adsErr
 	}
 	if insightsErr != nil {
@@ -189,6 +181,92 @@ func (w *work) run(ctx context.Context) error {
 	return nil
 }
 
+// capAt stops a campaign whose recorded spend reached its spend cap: it
+// stays active, and is paused on network_a until a save raises or removes
+// the cap.
+func (w *work) capAt(spend string) {
+	w.c.Runs, w.capped = false, true
+	w.c.StopReason = "its recorded spend " + spend + " reached its spend cap"
+}
+
+// ready tells whether the work may send what it makes: nothing is sent
+// that network_a would refuse (needs_setup, checked before any call, and
+// cities network_a does not know, looked up first), nor money in an
+// unknown currency, which could go out 100 times too high. A campaign that
+// is ready has its network_a campaign and ad set kept in step.
+func (w *work) ready(ctx context.Context) (bool, error) {
+	switch {
+	case w.c.SetupMissing != "":
+		w.out.observe(StateNeedsSetup, w.c.SetupMissing)
+		return false, nil
+	case w.c.AdAccountID != nil && w.c.AdAccountCurrency == nil:
+		w.out.observe(StateRefused, errNoCurrency)
+		return false, nil
+	}
+	if known, err := w.cities(ctx); !known || err != nil {
+		return false, err
+	}
+	if err := w.syncCampaign(ctx); err != nil {
+		return false, err
+	}
+	return true, w.syncAdSet(ctx)
+}
+
+// cities looks up network_a's key of the campaign's cities that no
+// campaign looked up yet (one search each, sent together) and keeps them
+// for every campaign. It answers whether every city of the campaign has a
+// key: a city network_a does not know is needs_setup, naming it.
+func (w *work) cities(ctx context.Context) (bool, error) {
+	var list []struct {
+		Key     string `json:"key"`
+		Name    string `json:"name"`
+		Country string `json:"country"`
+		Region  string `json:"region"`
+	}
+	if err := json.Unmarshal(w.c.UnmappedCities, &list); err != nil || len(list) == 0 {
+		return true, err
+	}
+	queries := make([]networka.CityQuery, len(list))
+	for i, c := range list {
+		queries[i] = networka.CityQuery{Name: c.Name, CountryCode: c.Country, Region: c.Region}
+	}
+	keys, errs := w.e.api.Cities(ctx, w.userToken, queries, w.scope())
+	type found struct {
+		Key         string `json:"key"`
+		NetworkAKey string `json:"network_a_key"`
+	}
+	var got []found
+	var failed error
+	unknown := ""
+	for i, c := range list {
+		if errs[i] != nil {
+			failed = keepFirst(failed, errs[i])
+			continue
+		}
+		got = append(got, found{c.Key, keys[i]})
+		if keys[i] == "" && unknown == "" {
+			unknown = fmt.Sprintf("%s (%s)", c.Name, c.Country)
+		}
+	}
+	if len(got) > 0 {
+		arg, err := json.Marshal(got)
+		if err != nil {
+			return false, err
+		}
+		if err := w.q.NetworkACityKeysSet(ctx, arg); err != nil {
+			return false, err
+		}
+	}
+	if unknown != "" {
+		w.out.observe(StateNeedsSetup, "targeting.geo_locations.cities: network_a knows no city "+unknown+"; choose another city")
+		return false, nil
+	}
+	if failed != nil {
+		w.blocked(failed)
+	}
+	return failed == nil, failed
+}
+
 // delivery stops the posts whose ads network_a no longer delivers (deleted,
 // archived, disapproved, left out of the list) or whose posts or media
 // their source no longer has (NetworkAAdsDelivery). A steady campaign,
@@ -196,8 +274,15 @@ func (w *work) run(ctx context.Context) error {
 // were all read, needs no statement.
 func (w *work) delivery(ctx context.Context, ads []networka.Ad, reads []sourceRead) error {
 	status := make(map[string]string, len(ads))
+	reasons := map[string]string{}
 	for _, a := range ads {
 		status[a.ID] = a.Status
+		if _, reason := a.Review(); reason != "" {
+			reasons[a.ID] = reason
+		}
+	}
+	if err := w.reviews(ctx, ads); err != nil {
+		return err
 	}
 	var seen []int64
 	var media []string
@@ -221,10 +306,14 @@ func (w *work) delivery(ctx context.Context, ads []networka.Ad, reads []sourceRe
 	if err != nil {
 		return err
 	}
+	why, err := json.Marshal(reasons)
+	if err != nil {
+		return err
+	}
 	var res db.NetworkAAdsDeliveryRow
 	err = inPostsTx(ctx, w.e.pool, w.c.UserID, func(q *db.Queries) (err error) {
 		res, err = q.NetworkAAdsDelivery(ctx, db.NetworkAAdsDeliveryParams{
-			CampaignID: w.id, Ads: arg, Seen: seen, PostsRead: postsRead, SeenMedia: media, MediaRead: mediaRead, Since: w.since(), Now: w.now})
+			CampaignID: w.id, Ads: arg, Reasons: why, Seen: seen, PostsRead: postsRead, SeenMedia: media, MediaRead: mediaRead, Since: w.since(), Now: w.now})
 		return err
 	})
 	if err != nil {
@@ -234,6 +323,42 @@ func (w *work) delivery(ctx context.Context, ads []networka.Ad, reads []sourceRe
 		w.log.Info("engine: network_a stopped delivering ads", "ads", res.Stopped, "posts_stopped", res.PostsStopped)
 	}
 	return nil
+}
+
+// reviews writes the reviews network_a reported of the campaign's running
+// ads to their posts, those that differ from what is recorded only (none
+// for a steady campaign: no statement).
+func (w *work) reviews(ctx context.Context, ads []networka.Ad) error {
+	var recorded map[string][2]*string
+	if err := json.Unmarshal(w.c.RunningReviews, &recorded); err != nil {
+		return err
+	}
+	type review struct {
+		AdID   string `json:"ad_id"`
+		Status string `json:"status"`
+		Reason string `json:"reason"`
+	}
+	var changed []review
+	for _, a := range ads {
+		was, running := recorded[a.ID]
+		if !running {
+			continue
+		}
+		status, reason := a.Review()
+		if was[0] == nil || *was[0] != status || (was[1] == nil) != (reason == "") || (was[1] != nil && *was[1] != reason) {
+			changed = append(changed, review{a.ID, status, reason})
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	arg, err := json.Marshal(changed)
+	if err != nil {
+		return err
+	}
+	return inPostsTx(ctx, w.e.pool, w.c.UserID, func(q *db.Queries) error {
+		return q.NetworkAAdReviewsSet(ctx, db.NetworkAAdReviewsSetParams{CampaignID: w.id, Reviews: arg})
+	})
 }
 
 // errNoCurrency is the state message of a campaign whose ad account's
@@ -252,14 +377,16 @@ func (w *work) since() time.Time {
 	return w.c.Since
 }
 
-// refused records that network_a refused the user's token: the user's
-// campaigns wait for the next sign-in (a campaign that should stop stays
+// refused records that network_a refused the user's token (refusal, whose
+// subcode says why in the state's message): the user's campaigns wait for
+// the next sign-in (a campaign that should stop stays
 // `pausing`, the others are `token_refused`). Logged once.
-func (w *work) refused(ctx context.Context) error {
+func (w *work) refused(ctx context.Context, refusal error) error {
+	reason := networka.TokenReason(refusal)
 	if w.c.Runs {
-		w.out.observe(StateTokenRefused, "network_a refused the user's token: sign in again with network_a")
+		w.out.observeDetails(StateTokenRefused, reason, networka.Details(refusal))
 	} else {
-		w.out.observe(StatePausing, w.c.StopReason+": network_a refused the user's token; sign in again with network_a to carry out the pause")
+		w.out.observeDetails(StatePausing, w.c.StopReason+": "+reason+" to carry out the pause", networka.Details(refusal))
 	}
 	_, err := w.q.EngineUserTokenRefused(ctx, db.EngineUserTokenRefusedParams{UserID: w.c.UserID, NetworkAToken: w.c.UserToken})
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -299,7 +426,7 @@ func (w *work) pause(ctx context.Context) error {
 			msg := w.c.StopReason + ": the pause is being sent to network_a"
 			var api *networka.Error
 			if errors.As(err, &api) {
-				msg = w.c.StopReason + ": network_a did not take the pause yet: " + api.Message
+				msg = w.c.StopReason + ": network_a did not take the pause yet: " + api.UserText()
 			}
 			w.out.observe(StatePausing, msg)
 			return fmt.Errorf("pausing the network_a campaign: %w", err)
@@ -355,7 +482,7 @@ func (w *work) resume(ctx context.Context) (stopped bool, err error) {
 		w.c.ResumeUnconfirmed = true
 		err := w.e.api.Update(ctx, w.userToken, *w.c.CampaignObjectID, map[string]any{"status": "ACTIVE"}, w.scope())
 		if err != nil {
-			w.out.blocked(err)
+			w.blocked(err)
 			return false, fmt.Errorf("resuming the network_a campaign: %w", err)
 		}
 	}
@@ -422,12 +549,12 @@ func (w *work) syncCampaign(ctx context.Context) error {
 	err = w.e.api.Update(ctx, w.userToken, *w.c.CampaignObjectID, changes, w.scope())
 	if networka.Refused(err) {
 		// Tried again next cycle; the campaign's state shows the refusal.
-		w.out.blocked(err)
+		w.blocked(err)
 		w.log.Warn("engine: network_a refused the campaign's changes", "fields", slices.Sorted(maps.Keys(changes)), "err", err)
 		return nil
 	}
 	if err != nil {
-		w.out.blocked(err)
+		w.blocked(err)
 		return err
 	}
 	w.log.Info("engine: network_a campaign updated", "fields", slices.Sorted(maps.Keys(changes)))
@@ -467,12 +594,12 @@ func (w *work) syncOne(ctx context.Context, adsetID string, networkB bool) error
 	if networka.Refused(err) {
 		// Tried again next cycle; the posts are still boosted meanwhile, and
 		// the campaign's state shows network_a's refusal.
-		w.out.blocked(err)
+		w.blocked(err)
 		w.log.Warn("engine: network_a refused the ad set's changes", "fields", slices.Sorted(maps.Keys(changes)), "err", err)
 		return nil
 	}
 	if err != nil {
-		w.out.blocked(err)
+		w.blocked(err)
 		return err
 	}
 	w.log.Info("engine: ad set updated", "ad_set", adsetID, "fields", slices.Sorted(maps.Keys(changes)))

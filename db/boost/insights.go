@@ -12,12 +12,13 @@ import (
 // read of its network_a campaign (while it runs there, and for 28 days
 // after its pause) and writes those that changed (NetworkAAdInsightSync);
 // an ad without a row, or with a row adboost cannot read, keeps its last
-// statistics while the others are written.
+// statistics while the others are written. A write that brings the
+// campaign's recorded spend to its spend_cap sets capReached.
 func (w *work) insights(ctx context.Context) error {
 	if !w.c.ReadsInsights || w.c.CampaignObjectID == nil {
 		return nil
 	}
-	rows, bad, err := w.e.api.AdInsights(ctx, w.userToken, *w.c.CampaignObjectID, w.scope())
+	rows, bad, err := w.e.api.AdInsights(ctx, w.userToken, *w.c.CampaignObjectID, networka.ConversionAction(w.c.PromotedObject), w.scope())
 	if len(bad) > 0 {
 		// Those ads keep their last statistics; the others are written.
 		w.log.Warn("engine: network_a answered statistics adboost cannot read; those ads keep their last ones", "ads", bad)
@@ -51,16 +52,19 @@ func (w *work) insights(ctx context.Context) error {
 	// Under the lock of the user's posts: a post boosted in two campaigns
 	// sums both campaigns' rows, and the other campaign's work may be
 	// writing its own at the same time.
-	var changed int64
+	var res db.NetworkAAdInsightSyncRow
 	err = inPostsTx(ctx, w.e.pool, w.c.UserID, func(q *db.Queries) (err error) {
-		changed, err = q.NetworkAAdInsightSync(ctx, db.NetworkAAdInsightSyncParams{CampaignID: w.id, Insights: arg})
+		res, err = q.NetworkAAdInsightSync(ctx, db.NetworkAAdInsightSyncParams{CampaignID: w.id, Insights: arg})
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if changed > 0 {
-		w.log.Debug("engine: statistics updated", "ads", changed)
+	if res.Changed > 0 {
+		w.log.Debug("engine: statistics updated", "ads", res.Changed)
+	}
+	if res.CapReached {
+		w.capReached = res.Spend
 	}
 	return nil
 }

@@ -152,10 +152,10 @@ func (w *work) candidates(ctx context.Context, src source) (sourceRead, error) {
 	case networka.Refused(err):
 		var api *networka.Error
 		errors.As(err, &api)
-		lost("network_a does not let adboost read " + src.what() + " (" + api.Message + ")")
+		lost("network_a does not let adboost read " + src.what() + " (" + api.UserText() + ")")
 		return sourceRead{src: src}, nil
 	}
-	w.out.blocked(err)
+	w.blocked(err)
 	return sourceRead{src: src}, err
 }
 

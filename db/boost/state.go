@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -13,61 +12,94 @@ import (
 	"adboost/db"
 )
 
-// The engine states of a campaign, answered in `engine` on
-// every BoostedPage.
+// State is a campaign's engine state, answered as `engine.state` on every
+// BoostedPage.
+type State string
+
+// The engine states of a campaign.
 const (
-	StateWaiting         = "waiting"
-	StateRunning         = "running"
-	StatePausing         = "pausing"
-	StatePaused          = "paused"
-	StateTokenRefused    = "token_refused"
-	StatePageLost        = "page_lost"
-	StateNoAdAccount     = "no_ad_account"
-	StateNeedsSetup      = "needs_setup"
-	StateRefused         = "refused"
-	StateThrottled       = "throttled"
-	StateSpendCapReached = "spend_cap_reached"
+	StateWaiting         State = "waiting"
+	StateRunning         State = "running"
+	StatePausing         State = "pausing"
+	StatePaused          State = "paused"
+	StateTokenRefused    State = "token_refused"
+	StatePageLost        State = "page_lost"
+	StateNoAdAccount     State = "no_ad_account"
+	StateNeedsSetup      State = "needs_setup"
+	StateRefused         State = "refused"
+	StateThrottled       State = "throttled"
+	StateSpendCapReached State = "spend_cap_reached"
 )
 
 // precedence orders the states a campaign's work may find at once: the
 // campaign is in the highest (pausing first, waiting last).
-var precedence = map[string]int{
+var precedence = map[State]int{
 	StatePausing: 11, StateSpendCapReached: 10, StatePaused: 9, StateTokenRefused: 8, StatePageLost: 7,
 	StateNoAdAccount: 6, StateNeedsSetup: 5, StateThrottled: 4, StateRefused: 3, StateRunning: 2, StateWaiting: 1,
 }
 
-// outcome is the state a campaign's work found, with its message.
+// outcome is the state a campaign's work found, with its message and, for
+// a refusal of network_a, what the history keeps of it besides its words
+// (code, subcode, fbtrace_id).
 type outcome struct {
-	state, message string
+	state   State
+	message string
+	details map[string]any
 }
 
 // observe keeps the state of higher precedence.
-func (o *outcome) observe(state, message string) {
+func (o *outcome) observe(state State, message string) {
+	o.observeDetails(state, message, nil)
+}
+
+// observeDetails keeps the state of higher precedence, with details.
+func (o *outcome) observeDetails(state State, message string, details map[string]any) {
 	if precedence[state] > precedence[o.state] {
-		o.state, o.message = state, message
+		o.state, o.message, o.details = state, message, details
 	}
 }
 
 // blocked observes what an error of network_a says of the campaign's state:
 // a rate limit or a throttled scope is `throttled` until the time network_a
-// gave; a refusal that is not about the token (those are the caller's) is
-// `refused` with network_a's message. It answers whether it observed one.
-func (o *outcome) blocked(err error) bool {
+// gave (until names it when a pause is known: the client's throttles after
+// the answer); a refusal that is not about the token (those are the
+// caller's) is `refused` with network_a's own words. It answers whether it
+// observed one.
+func (o *outcome) blocked(err error, until func() (time.Time, bool)) bool {
 	var th *networka.ThrottledError
 	var api *networka.Error
 	switch {
 	case errors.As(err, &th):
-		o.observe(StateThrottled, fmt.Sprintf("network_a asked to wait: calls resume after %s UTC",
-			th.Until.UTC().Format(time.DateTime)))
+		o.observe(StateThrottled, throttledMessage(th.Until))
 		return true
 	case errors.As(err, &api) && rateLimit(api.Code):
-		o.observe(StateThrottled, "network_a's rate limit: "+api.Message)
+		if t, ok := until(); ok {
+			o.observeDetails(StateThrottled, throttledMessage(t)+" ("+api.UserText()+")", networka.Details(err))
+		} else {
+			o.observeDetails(StateThrottled, "network_a's rate limit: "+api.UserText(), networka.Details(err))
+		}
 		return true
 	case networka.Refused(err) && errors.As(err, &api):
-		o.observe(StateRefused, api.Message)
+		o.observeDetails(StateRefused, api.UserText(), networka.Details(err))
 		return true
 	}
 	return false
+}
+
+// throttledMessage is the throttled state's message: when the wait ends.
+func throttledMessage(until time.Time) string {
+	return "network_a asked adboost to wait until " + until.UTC().Format(time.DateTime) + " UTC"
+}
+
+// blocked is outcome.blocked with the time the campaign's calls resume, as
+// the client's throttles know it.
+func (w *work) blocked(err error) bool {
+	return w.out.blocked(err, func() (time.Time, bool) {
+		if th := w.e.api.Throttles().Check(w.scope()); th != nil {
+			return th.Until, true
+		}
+		return time.Time{}, false
+	})
 }
 
 // rateLimit tells whether network_a's error code is a rate limit.
@@ -82,14 +114,18 @@ func (w *work) record(ctx context.Context) error {
 	if w.out.state == "" || w.c.UserID == 0 {
 		return nil
 	}
+	details, err := json.Marshal(w.out.details)
+	if err != nil {
+		return err
+	}
 	var res db.EngineStateSetRow
-	err := pgx.BeginFunc(ctx, w.e.pool, func(tx pgx.Tx) (err error) {
+	err = pgx.BeginFunc(ctx, w.e.pool, func(tx pgx.Tx) (err error) {
 		q := db.New(tx)
 		if err := q.EngineStateAsyncCommit(ctx); err != nil {
 			return err
 		}
 		res, err = q.EngineStateSet(ctx, db.EngineStateSetParams{
-			CampaignID: w.id, UserID: w.c.UserID, State: w.out.state, Message: w.out.message})
+			CampaignID: w.id, UserID: w.c.UserID, State: string(w.out.state), Message: w.out.message, Details: details})
 		return err
 	})
 	if err != nil {
@@ -101,16 +137,17 @@ func (w *work) record(ctx context.Context) error {
 	return nil
 }
 
-// noticeLines tell the user, in the engine's mail, what each state means and
-// what to do.
+// noticeLines tell the user, in the engine's mail, what each state (and
+// each post_disapproved notice) means and what to do.
 var noticeLines = map[string]string{
-	StateTokenRefused:    "network_a refused your sign-in: sign in again with network_a so that the campaign goes on",
-	StatePageLost:        "network_a no longer lets adboost read the page: sign in again with network_a, as an admin of the page",
-	StateNoAdAccount:     "you have no active network_a ad account: open or re-enable one on network_a",
-	StateNeedsSetup:      "the campaign lacks what network_a requires: complete it in the dashboard",
-	StateRefused:         "network_a refused the campaign: see its message, fix it on network_a (payment method, permissions), and adboost tries again",
-	StateSpendCapReached: "the campaign has spent its cap and is paused: raise the cap to go on",
-	StatePausing:         "adboost could not pause the campaign on network_a for 10 minutes: pause it on network_a yourself to stop its spending",
+	string(StateTokenRefused):    "network_a refused your sign-in: sign in again with network_a so that the campaign goes on",
+	string(StatePageLost):        "network_a no longer lets adboost read the page: sign in again with network_a, as an admin of the page",
+	string(StateNoAdAccount):     "you have no active network_a ad account: open or re-enable one on network_a",
+	string(StateNeedsSetup):      "the campaign lacks what network_a requires: complete it in the dashboard",
+	string(StateRefused):         "network_a refused the campaign: see its message, fix it on network_a (payment method, permissions), and adboost tries again",
+	string(StateSpendCapReached): "the campaign has spent its cap and is paused: raise the cap to go on",
+	string(StatePausing):         "adboost could not pause the campaign on network_a for 10 minutes: pause it on network_a yourself to stop its spending",
+	"post_disapproved":           "network_a disapproved a boosted post's ad, which no longer runs: see network_a's reason, then edit the post or boost another",
 }
 
 // SendNotices sends each user one mail listing the campaigns that entered a

@@ -57,6 +57,15 @@ ORDER BY 1;
 -- it has a spend_cap and the spend recorded for its ads (the running total
 -- network_a_campaign.spend) reached it, and `spend` that spend (0 without a
 -- cap).
+-- Also what its ad sets and ads are sent with: its promoted_object, its
+-- special ad categories and the countries its targeting reaches, its cities
+-- whose network_a key is still to be looked up (unmapped_cities: key, name,
+-- country, region), and post_instagram_user_id, the network_b account
+-- linked to its page when its ad set may deliver on network_b (no
+-- publisher_platforms named, or network_b among them; "" otherwise): its
+-- post ads name it. A city network_a does not know is needs_setup.
+-- running_reviews maps each running ad to its post's review as recorded
+-- ([status, reason]), so that only a changed review is written.
 -- No row when neither the campaign nor any network_a object of it exists.
 SELECT
     w.id::bigint                                               AS id,
@@ -87,7 +96,17 @@ SELECT
           THEN 'campaign_bid_amount: a ' || c.campaign_bid_strategy || ' bid strategy needs a bid amount'
           WHEN (c.rules ->> 'post_budget')::numeric > c.campaign_budget_value
           THEN 'rules.post_budget: each post''s budget is more than the campaign''s budget, so no post can be boosted'
+          WHEN geo.unknown_city IS NOT NULL
+          THEN 'targeting.geo_locations.cities: network_a knows no city ' || geo.unknown_city || '; choose another city'
           ELSE '' END)::text                                   AS setup_missing,
+    c.promoted_object,
+    coalesce(c.special_ad_categories, '{}')::text[]            AS special_ad_categories,
+    network_a_targeting_countries(c.audience_targeting)::text[] AS targeting_countries,
+    coalesce(geo.unmapped, '[]')::jsonb                        AS unmapped_cities,
+    coalesce(CASE WHEN s.network_b_id IS NOT NULL
+                   AND (coalesce(jsonb_array_length(c.audience_targeting -> 'publisher_platforms'), 0) = 0
+                        OR c.audience_targeting -> 'publisher_platforms' ? 'network_b')
+              THEN s.network_b_id::text END, '')::text         AS post_instagram_user_id,
     s.access_token                                             AS page_token,
     (s.access_token_refused_at IS NOT NULL)::boolean           AS page_token_refused,
     coalesce(c.network_b_id, 0)::bigint                        AS network_b_id,
@@ -109,7 +128,8 @@ SELECT
     coalesce(t.running_ads, '{}')::text[]                      AS running_ads,
     coalesce(t.boosts_ended, false)::boolean                   AS boosts_ended,
     coalesce(t.recent_posts, '{}')::bigint[]                   AS recent_posts,
-    coalesce(t.recent_media, '{}')::text[]                     AS recent_media
+    coalesce(t.recent_media, '{}')::text[]                     AS recent_media,
+    coalesce(t.running_reviews, '{}')::jsonb                   AS running_reviews
 FROM (SELECT @campaign_id::bigint AS id) AS w
 LEFT JOIN campaign AS c ON c.id = w.id
 LEFT JOIN network_a_campaign AS n ON n.campaign_id = w.id
@@ -127,7 +147,9 @@ LEFT JOIN LATERAL (
            array_agg(p.id ORDER BY p.id)
                FILTER (WHERE p.created >= ws.since AND p.media_id IS NULL) AS recent_posts,
            array_agg(p.media_id ORDER BY p.media_id)
-               FILTER (WHERE p.created >= ws.since AND p.media_id IS NOT NULL) AS recent_media
+               FILTER (WHERE p.created >= ws.since AND p.media_id IS NOT NULL) AS recent_media,
+           jsonb_object_agg(a.object_id, jsonb_build_array(p.review_status, p.review_reason))
+               FILTER (WHERE a.state = 'done' AND p.id IS NOT NULL) AS running_reviews
     FROM network_a_attempt AS a
     LEFT JOIN boosted_post AS p
            ON a.state = 'done' AND p.id = a.post_id AND p.user_id = coalesce(c.user_id, n.user_id)
@@ -144,7 +166,32 @@ LEFT JOIN LATERAL (
     JOIN boosting_condition AS b ON b.preset_id = p.id
     WHERE p.id = c.preset_id
       AND 'advanced_settings' = ANY (p.allowed_options)
-) AS r ON true;
+) AS r ON true
+-- The campaign's cities that network_a's key is not known of yet (to look
+-- up: name, country and region, the geographic data's else the
+-- targeting's), and the first one network_a does not know.
+LEFT JOIN LATERAL (
+    SELECT jsonb_agg(jsonb_build_object(
+               'key', x.city ->> 'key',
+               'name', coalesce(g.name, x.city ->> 'name'),
+               'country', coalesce(g.country_code, x.city ->> 'country', ''),
+               'region', coalesce(nullif(g.region_name, ''), x.city ->> 'region', '')) ORDER BY x.n)
+               FILTER (WHERE m.city_key IS NULL) AS unmapped,
+           min(coalesce(g.name, x.city ->> 'name') || ' (' || coalesce(g.country_code, x.city ->> 'country', '') || ')')
+               FILTER (WHERE m.city_key IS NOT NULL AND m.network_a_key IS NULL) AS unknown_city
+    FROM jsonb_array_elements(coalesce(c.audience_targeting -> 'geo_locations' -> 'cities', '[]')) WITH ORDINALITY AS x (city, n)
+    LEFT JOIN geo_city AS g ON g.id = (x.city ->> 'key')::bigint
+    LEFT JOIN network_a_city AS m ON m.city_key = x.city ->> 'key'
+) AS geo ON true;
+
+-- name: NetworkACityKeysSet :exec
+-- network_a's keys of cities just looked up (@cities: a JSON array of
+-- {"key": adboost's key, "network_a_key": network_a's, or "" for a city
+-- network_a does not know}), kept for every campaign.
+INSERT INTO network_a_city (city_key, network_a_key)
+SELECT x.c ->> 'key', nullif(x.c ->> 'network_a_key', '')
+FROM jsonb_array_elements(@cities::jsonb) AS x (c)
+ON CONFLICT (city_key) DO UPDATE SET network_a_key = EXCLUDED.network_a_key, looked_up_at = now();
 
 -- name: EngineQualifyingPosts :many
 -- Rules 1 to 3 of the boosting engine over the posts and media a cycle read

@@ -184,12 +184,15 @@ SELECT count(p.id) AS recorded FROM post AS p;
 
 -- name: NetworkAAttemptAdsRefused :exec
 -- network_a refused to create the ads of @refused (a JSON array of
--- {"post_id", "message"}) for the post's own reason (code 100: the post was
--- deleted, or cannot be boosted): those posts are not boosted in the
--- campaign and not tried again, and the campaign's history gets
--- {"post_id", "message"} under `post_refused` for each, in one statement.
+-- {"post_id", "message", "code", "subcode", "fbtrace_id"}) for the post's
+-- own reason (the post was deleted, or cannot be boosted): those posts are
+-- not boosted in the campaign and not tried again, and the campaign's
+-- history gets {"post_id", "message", "code", "subcode", "fbtrace_id"} (the
+-- last two when network_a gave them) under `post_refused` for each, in one
+-- statement.
 WITH refused AS (
-    SELECT (x.r ->> 'post_id')::bigint AS post_id, x.r ->> 'message' AS message
+    SELECT (x.r ->> 'post_id')::bigint AS post_id, x.r ->> 'message' AS message,
+           x.r -> 'code' AS code, x.r -> 'subcode' AS subcode, x.r -> 'fbtrace_id' AS trace
     FROM jsonb_array_elements(@refused::jsonb) AS x (r)
 ),
 marked AS (
@@ -203,7 +206,9 @@ marked AS (
     RETURNING a.campaign_id, a.post_id
 )
 INSERT INTO campaign_history (user_id, campaign_id, action, details)
-SELECT c.user_id, c.id, 'post_refused', jsonb_build_object('post_id', m.post_id, 'message', left(r.message, 1000))
+SELECT c.user_id, c.id, 'post_refused',
+       jsonb_strip_nulls(jsonb_build_object('post_id', m.post_id, 'message', left(r.message, 1000),
+                                            'code', r.code, 'subcode', r.subcode, 'fbtrace_id', r.trace))
 FROM marked AS m
 JOIN refused AS r ON r.post_id = m.post_id
 JOIN campaign AS c ON c.id = m.campaign_id
@@ -220,6 +225,22 @@ WHERE campaign_id = @campaign_id
   AND post_id = ANY (@post_ids::bigint[])
   AND state = 'pending';
 
+-- name: NetworkAAdReviewsSet :exec
+-- The reviews network_a reported of the campaign's running ads (@reviews: a
+-- JSON array of {"ad_id", "status", "reason"}; reason "" for none), written
+-- to the ads' boosted posts.
+UPDATE boosted_post AS p
+SET review_status = x.r ->> 'status',
+    review_reason = nullif(x.r ->> 'reason', ''),
+    updated_at    = now()
+FROM jsonb_array_elements(@reviews::jsonb) AS x (r)
+JOIN network_a_attempt AS a
+  ON a.campaign_id = @campaign_id AND a.kind = 'ad' AND a.state = 'done' AND a.object_id = x.r ->> 'ad_id'
+JOIN network_a_campaign AS n ON n.campaign_id = a.campaign_id
+WHERE p.id = a.post_id
+  AND p.user_id = n.user_id
+  AND (p.review_status, coalesce(p.review_reason, '')) IS DISTINCT FROM (x.r ->> 'status', x.r ->> 'reason');
+
 -- name: NetworkAAdsDelivery :one
 -- What network_a said of the campaign's ads and posts this cycle, in one
 -- statement: a done ad whose effective status in @ads (a JSON object of ad
@@ -232,7 +253,10 @@ WHERE campaign_id = @campaign_id
 -- set's end (post_days) passed at @now, stops: its attempt becomes `stopped` (a resumption
 -- does not bring it back), the post gets active false and stopped = now
 -- unless another campaign still runs it, and the history gets {"post_id",
--- "ad_id", "reason"} under `post_stopped`. Answers how many ads stopped.
+-- "ad_id", "reason"} under `post_stopped` (a disapproved ad's reason ends
+-- with network_a's, from @reasons: ad id → review reason; and it leaves a
+-- `post_disapproved` notice for the user's next mail). Answers how many
+-- ads stopped.
 WITH gone AS (
     SELECT a.campaign_id, a.post_id, a.object_id,
            CASE WHEN @posts_read::boolean AND p.media_id IS NULL AND p.created >= @since::timestamptz
@@ -243,9 +267,12 @@ WITH gone AS (
                 THEN 'the media is no longer on network_b'
                 WHEN a.ends_at <= @now::timestamptz THEN 'its post_days are over'
                 WHEN NOT (@ads::jsonb ? a.object_id) THEN 'the ad was deleted on network_a'
-                WHEN @ads::jsonb ->> a.object_id IN ('DELETED', 'ARCHIVED', 'DISAPPROVED')
+                WHEN @ads::jsonb ->> a.object_id = 'DISAPPROVED'
+                THEN 'the ad is disapproved on network_a' || coalesce(': ' || nullif(@reasons::jsonb ->> a.object_id, ''), '')
+                WHEN @ads::jsonb ->> a.object_id IN ('DELETED', 'ARCHIVED')
                 THEN 'the ad is ' || lower(@ads::jsonb ->> a.object_id) || ' on network_a'
-           END AS reason
+           END AS reason,
+           @ads::jsonb ->> a.object_id = 'DISAPPROVED' AS disapproved
     FROM network_a_attempt AS a
     JOIN network_a_campaign AS n ON n.campaign_id = a.campaign_id
     JOIN boosted_post AS p ON p.id = a.post_id AND p.user_id = n.user_id
@@ -261,7 +288,14 @@ stopped AS (
       AND a.campaign_id = g.campaign_id
       AND a.kind = 'ad'
       AND a.post_id = g.post_id
-    RETURNING a.campaign_id, a.post_id, a.object_id, g.reason
+    RETURNING a.campaign_id, a.post_id, a.object_id, g.reason, g.disapproved
+),
+noticed AS (
+    INSERT INTO engine_notice (user_id, campaign_id, state, message)
+    SELECT n.user_id, s.campaign_id, 'post_disapproved', 'post ' || s.post_id || ': ' || s.reason
+    FROM stopped AS s
+    JOIN network_a_campaign AS n ON n.campaign_id = s.campaign_id
+    WHERE s.disapproved
 ),
 posts AS (
     UPDATE boosted_post AS p

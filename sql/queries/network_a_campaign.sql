@@ -11,6 +11,17 @@ FROM campaign AS c
 WHERE c.id = @campaign_id
 ON CONFLICT (campaign_id) DO NOTHING;
 
+-- name: NetworkACampaignAccountDefaults :exec
+-- The DSA defaults of the campaign's ad account, as network_a answered them
+-- now ("" for none): a field with a default is not sent on its ad sets.
+UPDATE network_a_campaign
+SET account_dsa_beneficiary = nullif(left(@beneficiary::text, 512), ''),
+    account_dsa_payor       = nullif(left(@payor::text, 512), ''),
+    updated_at              = now()
+WHERE campaign_id = @campaign_id
+  AND (account_dsa_beneficiary IS DISTINCT FROM nullif(left(@beneficiary::text, 512), '')
+       OR account_dsa_payor IS DISTINCT FROM nullif(left(@payor::text, 512), ''));
+
 -- name: NetworkACampaignCurrencyLearnt :exec
 -- The currency of the ad account of a campaign started before the engine
 -- kept it (00094), as network_a gave it now: from then on its budget and
@@ -29,42 +40,84 @@ WHERE campaign_id = @campaign_id
 -- lifetime_budget), bid_strategy (the campaign's when its bid strategy is
 -- enabled, else LOWEST_COST_WITHOUT_CAP), bid_amount in offset units only
 -- when enabled, optimization_goal from the goal, targeting =
--- audience_targeting, end_time = end_date 23:59:59 UTC (RFC 3339; absent
--- without end date), promoted_object as the campaign holds it (absent
--- without one). The network_b ad set (@network_b true) has the same fields
--- but its targeting's publisher_platforms is ["network_b"] (its
--- network_b_positions kept). `changes` holds those that differ from what
--- network_a last accepted for that ad set (all of them before it exists).
+-- audience_targeting as network_a takes it (network_a_adset_targeting:
+-- cities by network_a's keys, the Advantage audience flag, network_b left
+-- out for a page with no linked network_b account), end_time = end_date
+-- 23:59:59 UTC (RFC 3339; absent without end date), destination_type
+-- ON_POST for POST_ENGAGEMENT and ON_VIDEO for VIDEO_VIEWS,
+-- promoted_object as the campaign holds it, else {"page_id": the page} for
+-- those two goals (absent otherwise), and, when the targeting reaches the
+-- EU, dsa_beneficiary (the campaign's, else the page's name) and dsa_payor
+-- (the campaign's, else the billing details' company name, else full name),
+-- each left out when the ad account has a default for it.
+-- The network_b ad set (@network_b true) has the same fields but its
+-- targeting's publisher_platforms is ["network_b"] (its network_b_positions
+-- kept) and its page is the one the account is linked to.
+-- `changes` holds those that differ from what network_a last accepted for
+-- that ad set (all of them before it exists). `dsa_missing` names the DSA
+-- field an EU ad set lacks with no account default ('' when none).
 -- A post's ad set of its own (@post_budget given, in the account's main
 -- unit) has the same fields with lifetime_budget = @post_budget and
 -- end_time = @post_ends_at instead of the campaign's budget and end.
-WITH f AS (
+WITH p AS (
     SELECT
-        c.id,
+        c.id, c.goal, c.audience_targeting, c.promoted_object, c.end_date, c.campaign_budget_type,
+        c.campaign_budget_value, c.campaign_bid_strategy_enabled, c.campaign_bid_strategy, c.campaign_bid_amount,
+        n.currency,
+        n.account_dsa_beneficiary,
+        n.account_dsa_payor,
+        network_a_eu(c.audience_targeting) AS eu,
+        CASE WHEN @network_b::boolean THEN coalesce(sb.id, c.page_id) ELSE c.page_id END AS promoted_page,
+        coalesce(c.dsa_beneficiary, nullif(CASE WHEN @network_b::boolean THEN coalesce(sb.name, page.name) ELSE page.name END, '')) AS beneficiary,
+        coalesce(c.dsa_payor, nullif(b.company_name, ''), nullif(b.full_name, '')) AS payor,
+        page.network_b_id IS NOT NULL AS page_has_b
+    FROM campaign AS c
+    LEFT JOIN network_a_campaign AS n ON n.campaign_id = c.id
+    LEFT JOIN source AS page ON page.user_id = c.user_id AND page.id = c.page_id AND page.platform = 'network_a'
+    LEFT JOIN source AS sb ON sb.user_id = c.user_id AND sb.network_b_id = c.network_b_id AND sb.platform = 'network_a'
+    LEFT JOIN billing_info AS b ON b.user_id = c.user_id
+    WHERE c.id = @campaign_id
+),
+f AS (
+    SELECT
+        p.id,
+        p.eu,
+        p.beneficiary,
+        p.payor,
+        p.account_dsa_beneficiary,
+        p.account_dsa_payor,
         jsonb_build_object(
             CASE WHEN sqlc.narg(post_budget)::text IS NOT NULL THEN 'lifetime_budget'
-                 WHEN c.campaign_budget_type = 'daily' THEN 'daily_budget' ELSE 'lifetime_budget' END,
-            network_a_offset_units(coalesce(sqlc.narg(post_budget)::text::numeric, c.campaign_budget_value), a.currency),
+                 WHEN p.campaign_budget_type = 'daily' THEN 'daily_budget' ELSE 'lifetime_budget' END,
+            network_a_offset_units(coalesce(sqlc.narg(post_budget)::text::numeric, p.campaign_budget_value), p.currency),
             'bid_strategy',
-            CASE WHEN c.campaign_bid_strategy_enabled THEN c.campaign_bid_strategy ELSE 'LOWEST_COST_WITHOUT_CAP' END,
-            'optimization_goal', network_a_optimization_goal(c.goal),
+            CASE WHEN p.campaign_bid_strategy_enabled THEN p.campaign_bid_strategy ELSE 'LOWEST_COST_WITHOUT_CAP' END,
+            'optimization_goal', network_a_optimization_goal(p.goal),
             'targeting', CASE WHEN @network_b::boolean
-                              THEN c.audience_targeting || '{"publisher_platforms": ["network_b"]}'::jsonb
-                              ELSE c.audience_targeting END)
-        || CASE WHEN c.campaign_bid_strategy_enabled
-                THEN jsonb_build_object('bid_amount', network_a_offset_units(c.campaign_bid_amount, a.currency))
+                              THEN network_a_adset_targeting(p.audience_targeting, true) || '{"publisher_platforms": ["network_b"]}'::jsonb
+                              ELSE network_a_adset_targeting(p.audience_targeting, p.page_has_b) END)
+        || CASE WHEN p.campaign_bid_strategy_enabled
+                THEN jsonb_build_object('bid_amount', network_a_offset_units(p.campaign_bid_amount, p.currency))
                 ELSE '{}' END
         || CASE WHEN sqlc.narg(post_budget)::text IS NOT NULL
                 THEN jsonb_build_object('end_time', to_char(sqlc.narg(post_ends_at)::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
-                WHEN c.end_date IS NOT NULL
-                THEN jsonb_build_object('end_time', to_char(c.end_date, 'YYYY-MM-DD') || 'T23:59:59Z')
+                WHEN p.end_date IS NOT NULL
+                THEN jsonb_build_object('end_time', to_char(p.end_date, 'YYYY-MM-DD') || 'T23:59:59Z')
                 ELSE '{}' END
-        || CASE WHEN c.promoted_object IS NOT NULL
-                THEN jsonb_build_object('promoted_object', c.promoted_object)
+        || CASE p.goal WHEN 'POST_ENGAGEMENT' THEN '{"destination_type": "ON_POST"}'::jsonb
+                       WHEN 'VIDEO_VIEWS' THEN '{"destination_type": "ON_VIDEO"}'::jsonb
+                       ELSE '{}' END
+        || CASE WHEN p.promoted_object IS NOT NULL
+                THEN jsonb_build_object('promoted_object', p.promoted_object)
+                WHEN p.goal IN ('POST_ENGAGEMENT', 'VIDEO_VIEWS') AND p.promoted_page IS NOT NULL
+                THEN jsonb_build_object('promoted_object', jsonb_build_object('page_id', p.promoted_page::text))
+                ELSE '{}' END
+        || CASE WHEN p.eu
+                THEN jsonb_strip_nulls(jsonb_build_object(
+                         'dsa_beneficiary', CASE WHEN p.account_dsa_beneficiary IS NULL THEN p.beneficiary END,
+                         'dsa_payor', CASE WHEN p.account_dsa_payor IS NULL THEN p.payor END))
                 ELSE '{}' END AS fields
-    FROM campaign AS c
-    LEFT JOIN network_a_campaign AS a ON a.campaign_id = c.id
-    WHERE c.id = @campaign_id
+    FROM p
 )
 SELECT
     f.fields::jsonb AS fields,
@@ -73,7 +126,12 @@ SELECT
         FROM jsonb_each(f.fields) AS e (key, value)
         WHERE CASE WHEN @network_b::boolean THEN n.adset_b_synced ELSE n.adset_synced END -> e.key
               IS DISTINCT FROM e.value
-    ), '{}')::jsonb AS changes
+    ), '{}')::jsonb AS changes,
+    (CASE WHEN f.eu AND f.beneficiary IS NULL AND f.account_dsa_beneficiary IS NULL
+          THEN 'dsa_beneficiary: network_a requires who benefits from ads shown in the EU; set dsa_beneficiary on the campaign'
+          WHEN f.eu AND f.payor IS NULL AND f.account_dsa_payor IS NULL
+          THEN 'dsa_payor: network_a requires who pays for ads shown in the EU; set dsa_payor on the campaign, or a company or full name in the billing details'
+          ELSE '' END)::text AS dsa_missing
 FROM f
 LEFT JOIN network_a_campaign AS n ON n.campaign_id = f.id;
 
