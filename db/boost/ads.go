@@ -28,20 +28,71 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 	if len(candidates) == 0 && w.c.PendingAds == 0 {
 		return nil
 	}
-	var attempts []attempt
-	seen := map[int64]bool{}
-	add := func(postID int64, name string, raw json.RawMessage, budget *string, ends *time.Time) error {
-		a := attempt{PostID: postID, Name: name, Post: raw, Budget: budget, EndsAt: ends}
-		if err := json.Unmarshal(raw, &a.row); err != nil {
-			return err
-		}
-		if a.Name == "" {
-			a.Name = adName(w.id, postID, a.row)
-		}
-		attempts = append(attempts, a)
-		seen[postID] = true
-		return nil
+	r := &adRound{}
+	if err := w.collect(ctx, r, candidates); err != nil || len(r.attempts) == 0 {
+		return err
 	}
+	if ok, err := w.adSets(ctx, r); !ok || err != nil {
+		return err
+	}
+	if ok, err := w.begin(ctx, r); !ok || err != nil {
+		return err
+	}
+	if err := w.postAdSets(ctx, r); err != nil {
+		return err
+	}
+	w.lookUp(ctx, r)
+	if err := w.create(ctx, r); err != nil {
+		return err
+	}
+	if err := w.recordAds(ctx, r); err != nil {
+		return err
+	}
+	return r.failed
+}
+
+// adRound is one boost's ads: the attempts, the ad sets they go into, what
+// network_a answered, and the first passing failure (failed).
+type adRound struct {
+	attempts  []attempt
+	seen      map[int64]bool                          // the posts of attempts
+	adsets    map[string]string                       // by network; "" holds the network_a campaign
+	state     map[int64]db.NetworkAAttemptBeginAdsRow // the attempts begun, by post
+	postSets  map[int64]string                        // the posts' own ad sets
+	found     map[int64]string                        // looked up: the ad's id, "?" when the look-up failed
+	done      []madeAd                                // ads made or found
+	refused   []refusal                               // the posts' own refusals: not tried again
+	withdrawn []int64                                 // not the posts' own: candidates again next cycle
+	failed    error
+}
+
+// madeAd is an ad network_a made for a post.
+type madeAd struct {
+	PostID int64  `json:"post_id"`
+	AdID   string `json:"ad_id"`
+}
+
+// add adds an attempt of the post (raw: the post as the rules' statement
+// answered it), named adName unless name is given.
+func (w *work) add(r *adRound, postID int64, name string, raw json.RawMessage, budget *string, ends *time.Time) error {
+	a := attempt{PostID: postID, Name: name, Post: raw, Budget: budget, EndsAt: ends}
+	if err := json.Unmarshal(raw, &a.row); err != nil {
+		return err
+	}
+	if a.Name == "" {
+		a.Name = adName(w.id, postID, a.row)
+	}
+	r.attempts = append(r.attempts, a)
+	r.seen[postID] = true
+	return nil
+}
+
+// collect gathers the round's attempts: those an earlier cycle left
+// unfinished, then new boosts, oldest post first, as many as the rules
+// leave room for. With post_budget, each new boost gets an ad set of its
+// own, ending post_days after the boost.
+func (w *work) collect(ctx context.Context, r *adRound, candidates []candidate) error {
+	r.seen = map[int64]bool{}
 	if w.c.PendingAds > 0 {
 		pending, err := w.q.NetworkAAttemptPendingAds(ctx, w.id)
 		if err != nil {
@@ -56,50 +107,51 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 			if p.Budget != "" {
 				budget = &p.Budget
 			}
-			if err := add(p.PostID, p.Name, p.Post, budget, ends); err != nil {
+			if err := w.add(r, p.PostID, p.Name, p.Post, budget, ends); err != nil {
 				return err
 			}
 		}
 	}
-	// With post_budget, each new boost gets an ad set of its own, ending
-	// post_days after the boost.
+	if len(candidates) == 0 {
+		return nil
+	}
 	var budget *string
 	var ends *time.Time
 	if w.rules.PostBudget != nil && w.rules.PostDays != nil {
 		t := w.now.Add(time.Duration(*w.rules.PostDays) * 24 * time.Hour).UTC().Truncate(time.Second)
 		budget, ends = w.rules.PostBudget, &t
 	}
-	// New boosts, oldest post first, as many as the rules leave room for.
-	if len(candidates) > 0 {
-		room, err := w.room(ctx)
-		if err != nil {
-			return err
+	room, err := w.room(ctx)
+	if err != nil {
+		return err
+	}
+	for _, c := range candidates {
+		if room == 0 {
+			break
 		}
-		for _, c := range candidates {
-			if room == 0 {
-				break
+		if !r.seen[c.postID] {
+			if err := w.add(r, c.postID, "", c.raw, budget, ends); err != nil {
+				return err
 			}
-			if !seen[c.postID] {
-				if err := add(c.postID, "", c.raw, budget, ends); err != nil {
-					return err
-				}
-				room--
-			}
+			room--
 		}
 	}
-	if len(attempts) == 0 {
-		return nil
-	}
-	// The ad set of each network the posts are on, created at the first
-	// boost of each; posts with a budget of their own need only the
-	// network_a campaign here (their ad sets come after their attempts).
-	adsets := map[string]string{}
-	for _, a := range attempts {
+	return nil
+}
+
+// adSets finds or makes the ad set of each network the posts are on,
+// created at the first boost of each; posts with a budget of their own need
+// only the network_a campaign here (their ad sets come after their
+// attempts). It answers false when the ads cannot be made this cycle (the
+// campaign is refused, needs setup or has no ad account: the state says).
+func (w *work) adSets(ctx context.Context, r *adRound) (bool, error) {
+	r.adsets = map[string]string{}
+	for _, a := range r.attempts {
 		network := a.row.network()
 		if a.Budget != nil {
 			network = ""
 		}
-		if _, ok := adsets[network]; ok {
+		if _, ok := r.adsets[network]; ok {
 			continue
 		}
 		var adset string
@@ -110,168 +162,185 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 			adset, err = w.adSet(ctx, network)
 		}
 		if networka.Refused(err) && w.blocked(err) {
-			// The campaign is `refused` with network_a's message; the next
+			// The campaign is `refused` with network_a's words; the next
 			// cycle tries again.
 			w.log.Warn("engine: network_a refused the campaign or its ad set", "network", network, "err", err)
-			return nil
+			return false, nil
 		}
 		if err != nil {
 			w.blocked(err)
-			return err
+			return false, err
 		}
 		if adset == "" {
-			return nil
+			return false, nil
 		}
-		adsets[network] = adset
+		r.adsets[network] = adset
 	}
-	arg, err := json.Marshal(attempts)
+	return true, nil
+}
+
+// begin records the round's attempts (NetworkAAttemptBeginAds) before any
+// ad is sent; false when the campaign stopped meanwhile.
+func (w *work) begin(ctx context.Context, r *adRound) (bool, error) {
+	arg, err := json.Marshal(r.attempts)
 	if err != nil {
-		return err
+		return false, err
 	}
 	begun, err := w.q.NetworkAAttemptBeginAds(ctx, db.NetworkAAttemptBeginAdsParams{
 		CampaignID: w.id, Kind: "ad", Posts: arg, InFlightSeconds: w.e.inFlight.Seconds(), BoostedAt: w.now})
 	if err != nil {
-		return err
+		return false, err
 	}
 	if len(begun) == 0 {
 		w.log.Info("engine: campaign stopped while its posts were read: no ad made")
-		return nil
+		return false, nil
 	}
-	state := make(map[int64]db.NetworkAAttemptBeginAdsRow, len(begun))
+	r.state = make(map[int64]db.NetworkAAttemptBeginAdsRow, len(begun))
 	for _, b := range begun {
-		state[b.PostID] = b
+		r.state[b.PostID] = b
 	}
-	type made struct {
-		PostID int64  `json:"post_id"`
-		AdID   string `json:"ad_id"`
-	}
+	return true, nil
+}
 
-	var done []made
-	var refused []refusal // the posts' own: not tried again
-	var withdrawn []int64 // not the posts' own: candidates again next cycle
-	var failed error
-	// The ad sets of their own of the posts with a budget whose ad is still
-	// to be made.
+// postAdSets makes the ad sets of their own of the posts with a budget
+// whose ad is still to be made; a post left without one waits.
+func (w *work) postAdSets(ctx context.Context, r *adRound) error {
 	var own []attempt
-	for _, a := range attempts {
-		if b, ok := state[a.PostID]; ok && b.State == "pending" && a.Budget != nil {
+	for _, a := range r.attempts {
+		if b, ok := r.state[a.PostID]; ok && b.State == "pending" && a.Budget != nil {
 			own = append(own, a)
 		}
 	}
-	postSets := map[int64]string{}
-	if len(own) > 0 {
-		var gone []int64
-		postSets, gone, failed, err = w.ownAdSets(ctx, adsets[""], own)
-		if err != nil {
-			return err
-		}
-		withdrawn = append(withdrawn, gone...)
-		for _, a := range own {
-			if postSets[a.PostID] == "" {
-				delete(state, a.PostID) // its ad waits for its ad set
-			}
+	r.postSets = map[int64]string{}
+	if len(own) == 0 {
+		return nil
+	}
+	sets, gone, failed, err := w.ownAdSets(ctx, r.adsets[""], own)
+	if err != nil {
+		return err
+	}
+	r.postSets, r.failed = sets, failed
+	r.withdrawn = append(r.withdrawn, gone...)
+	for _, a := range own {
+		if r.postSets[a.PostID] == "" {
+			delete(r.state, a.PostID) // its ad waits for its ad set
 		}
 	}
-	// Look-ups of the attempts an earlier call may have completed; an
-	// attempt whose create may still be on its way waits for a later cycle.
+	return nil
+}
+
+// lookUp looks up the ads an earlier call may have made; an attempt whose
+// create may still be on its way waits for a later cycle.
+func (w *work) lookUp(ctx context.Context, r *adRound) {
 	var lookups []attempt
-	for _, a := range attempts {
-		b, ok := state[a.PostID]
+	for _, a := range r.attempts {
+		b, ok := r.state[a.PostID]
 		switch {
 		case !ok || b.State != "pending":
 		case b.InFlight:
-			failed = keepFirst(failed, fmt.Errorf("%w: the create of ad %s may still be on its way", networka.ErrUnavailable, a.Name))
-			delete(state, a.PostID)
+			r.failed = keepFirst(r.failed, fmt.Errorf("%w: the create of ad %s may still be on its way", networka.ErrUnavailable, a.Name))
+			delete(r.state, a.PostID)
 		case b.Tries > 1:
 			lookups = append(lookups, a)
 		}
 	}
-	found := map[int64]string{}
-	if len(lookups) > 0 {
-		names := make([]string, len(lookups))
-		for i, a := range lookups {
-			names[i] = a.Name
-		}
-		ids, errs := w.e.api.FindMany(ctx, w.userToken, "ad", names, w.scope())
-		for i, a := range lookups {
-			switch {
-			case errs[i] != nil:
-				// Whatever network_a answered to the look-up, it says nothing
-				// about the create: try again later, never give the ad up.
-				failed = keepFirst(failed, fmt.Errorf("%w: looking up ad %s: %w", networka.ErrUnavailable, a.Name, errs[i]))
-				found[a.PostID] = "?"
-			case ids[i] != "":
-				w.log.Info("engine: found what an interrupted attempt created", "kind", "ad", "name", a.Name, "id", ids[i])
-				found[a.PostID] = ids[i]
-			}
+	r.found = map[int64]string{}
+	if len(lookups) == 0 {
+		return
+	}
+	names := make([]string, len(lookups))
+	for i, a := range lookups {
+		names[i] = a.Name
+	}
+	ids, errs := w.e.api.FindMany(ctx, w.userToken, "ad", names, w.scope())
+	for i, a := range lookups {
+		switch {
+		case errs[i] != nil:
+			// Whatever network_a answered to the look-up, it says nothing
+			// about the create: try again later, never give the ad up.
+			r.failed = keepFirst(r.failed, fmt.Errorf("%w: looking up ad %s: %w", networka.ErrUnavailable, a.Name, errs[i]))
+			r.found[a.PostID] = "?"
+		case ids[i] != "":
+			w.log.Info("engine: found what an interrupted attempt created", "kind", "ad", "name", a.Name, "id", ids[i])
+			r.found[a.PostID] = ids[i]
 		}
 	}
+}
+
+// create sends the creates of the ads still to be made, each recorded as
+// sent first, and sorts out the answers.
+func (w *work) create(ctx context.Context, r *adRound) error {
 	var creates []attempt
 	var bodies []map[string]any
-	for _, a := range attempts {
-		b, ok := state[a.PostID]
+	for _, a := range r.attempts {
+		b, ok := r.state[a.PostID]
 		switch {
 		case !ok || b.State == "refused":
 		case b.State == "done" && b.ObjectID != nil:
-		case found[a.PostID] == "?":
-		case found[a.PostID] != "":
-			done = append(done, made{a.PostID, found[a.PostID]})
+		case r.found[a.PostID] == "?":
+		case r.found[a.PostID] != "":
+			r.done = append(r.done, madeAd{a.PostID, r.found[a.PostID]})
 		default:
-			creative := w.creative(a.row)
-			adset := adsets[a.row.network()]
+			adset := r.adsets[a.row.network()]
 			if a.Budget != nil {
-				adset = postSets[a.PostID]
+				adset = r.postSets[a.PostID]
 			}
 			creates = append(creates, a)
-			bodies = append(bodies, map[string]any{
-				"name":     a.Name,
-				"adset_id": adset,
-				"creative": creative,
-				"status":   "ACTIVE",
-			})
+			bodies = append(bodies, map[string]any{"name": a.Name, "adset_id": adset, "creative": w.creative(a.row), "status": "ACTIVE"})
 		}
 	}
-	if len(creates) > 0 {
-		sent := make([]int64, len(creates))
-		for i, a := range creates {
-			sent[i] = a.PostID
-		}
-		if err := w.q.NetworkAAttemptsSent(ctx, db.NetworkAAttemptsSentParams{CampaignID: w.id, Kind: "ad", PostIds: sent}); err != nil {
-			return err
-		}
-		ids, errs := w.e.api.CreateMany(ctx, w.userToken, "ad", bodies, w.scope())
-		var answered []int64 // creates answered with a passing error, or never sent: not on their way
-		for i, a := range creates {
-			switch err := errs[i]; {
-			case err == nil:
-				done = append(done, made{a.PostID, ids[i]})
-			case networka.PostRefused(err):
-				// About the post itself (gone, not boostable): its
-				// candidacy ends.
-				w.log.Warn("engine: network_a refused the post's ad; the post is not boosted", "post", a.PostID, "err", err)
-				refused = append(refused, newRefusal(a.PostID, err))
-			case networka.Refused(err):
-				// Not the post's own (payment method, permissions, disabled
-				// account, ad limit): the campaign is `refused` and the post
-				// stays a candidate.
-				w.blocked(err)
-				withdrawn = append(withdrawn, a.PostID)
-			default:
-				w.blocked(err)
-				failed = keepFirst(failed, err)
-				if networka.Settled(err) {
-					answered = append(answered, a.PostID)
-				}
-			}
-		}
-		if len(answered) > 0 {
-			if err := w.q.NetworkAAttemptsAnswered(ctx, db.NetworkAAttemptsAnsweredParams{CampaignID: w.id, Kind: "ad", PostIds: answered}); err != nil {
-				return err
+	if len(creates) == 0 {
+		return nil
+	}
+	sent := make([]int64, len(creates))
+	for i, a := range creates {
+		sent[i] = a.PostID
+	}
+	if err := w.q.NetworkAAttemptsSent(ctx, db.NetworkAAttemptsSentParams{CampaignID: w.id, Kind: "ad", PostIds: sent}); err != nil {
+		return err
+	}
+	ids, errs := w.e.api.CreateMany(ctx, w.userToken, "ad", bodies, w.scope())
+	answered := w.answers(r, creates, ids, errs)
+	if len(answered) == 0 {
+		return nil
+	}
+	return w.q.NetworkAAttemptsAnswered(ctx, db.NetworkAAttemptsAnsweredParams{CampaignID: w.id, Kind: "ad", PostIds: answered})
+}
+
+// answers sorts out network_a's answers to the ads' creates: made; refused
+// for the post's own reason (its candidacy ends); refused for the
+// campaign's (payment method, permissions, disabled account, ad limit, a
+// parameter: the campaign is `refused` and the post stays a candidate); or
+// failed for now. It answers the creates that were answered with a passing
+// error or never sent (not on their way).
+func (w *work) answers(r *adRound, creates []attempt, ids []string, errs []error) (answered []int64) {
+	for i, a := range creates {
+		switch err := errs[i]; {
+		case err == nil:
+			r.done = append(r.done, madeAd{a.PostID, ids[i]})
+		case networka.PostRefused(err):
+			w.log.Warn("engine: network_a refused the post's ad; the post is not boosted", "post", a.PostID, "err", err)
+			r.refused = append(r.refused, newRefusal(a.PostID, err))
+		case networka.Refused(err):
+			w.blocked(err)
+			r.withdrawn = append(r.withdrawn, a.PostID)
+		default:
+			w.blocked(err)
+			r.failed = keepFirst(r.failed, err)
+			if networka.Settled(err) {
+				answered = append(answered, a.PostID)
 			}
 		}
 	}
-	if len(done) > 0 {
-		arg, err := json.Marshal(done)
+	return answered
+}
+
+// recordAds records the round's outcome: the ads made (with their posts,
+// under the lock of the user's posts), the posts refused for their own
+// reason, and the attempts withdrawn.
+func (w *work) recordAds(ctx context.Context, r *adRound) error {
+	if len(r.done) > 0 {
+		arg, err := json.Marshal(r.done)
 		if err != nil {
 			return err
 		}
@@ -283,10 +352,10 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 		if err != nil {
 			return err
 		}
-		w.log.Info("engine: posts boosted", "ads", len(done), "recorded", recorded)
+		w.log.Info("engine: posts boosted", "ads", len(r.done), "recorded", recorded)
 	}
-	if len(refused) > 0 {
-		arg, err := json.Marshal(refused)
+	if len(r.refused) > 0 {
+		arg, err := json.Marshal(r.refused)
 		if err != nil {
 			return err
 		}
@@ -294,12 +363,10 @@ func (w *work) boost(ctx context.Context, candidates []candidate) error {
 			return err
 		}
 	}
-	if len(withdrawn) > 0 {
-		if err := w.q.NetworkAAttemptAdsWithdrawn(ctx, db.NetworkAAttemptAdsWithdrawnParams{CampaignID: w.id, PostIds: withdrawn}); err != nil {
-			return err
-		}
+	if len(r.withdrawn) > 0 {
+		return w.q.NetworkAAttemptAdsWithdrawn(ctx, db.NetworkAAttemptAdsWithdrawnParams{CampaignID: w.id, PostIds: r.withdrawn})
 	}
-	return failed
+	return nil
 }
 
 // refusal is network_a's refusal of a post's ad for the post's own reason,
@@ -345,130 +412,26 @@ type attempt struct {
 // again); a passing failure is answered as failed. A post without an ad set
 // in the answer waits for a later cycle.
 func (w *work) ownAdSets(ctx context.Context, campaign string, posts []attempt) (ids map[int64]string, withdrawn []int64, failed, err error) {
-	type setAttempt struct {
-		PostID int64  `json:"post_id"`
-		Name   string `json:"name"`
-	}
-	sets := make([]setAttempt, len(posts))
+	r := &setRound{posts: posts, names: make([]string, len(posts)), ids: map[int64]string{}}
 	for i, a := range posts {
-		sets[i] = setAttempt{a.PostID, fmt.Sprintf("adboost-%d-%d", w.id, a.PostID)}
+		r.names[i] = fmt.Sprintf("adboost-%d-%d", w.id, a.PostID)
 	}
-	arg, err := json.Marshal(sets)
-	if err != nil {
+	if err := w.beginSets(ctx, r); err != nil {
 		return nil, nil, nil, err
 	}
-	begun, err := w.q.NetworkAAttemptBeginAds(ctx, db.NetworkAAttemptBeginAdsParams{
-		CampaignID: w.id, Kind: "adset", Posts: arg, InFlightSeconds: w.e.inFlight.Seconds(), BoostedAt: w.now})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	state := make(map[int64]db.NetworkAAttemptBeginAdsRow, len(begun))
-	for _, b := range begun {
-		state[b.PostID] = b
-	}
-	ids = map[int64]string{}
-	var lookups, creates []int
-	for i, a := range posts {
-		b, ok := state[a.PostID]
-		switch {
-		case !ok:
-		case b.State == "done" && b.ObjectID != nil:
-			ids[a.PostID] = *b.ObjectID
-		case b.InFlight:
-			failed = keepFirst(failed, fmt.Errorf("%w: the create of ad set %s may still be on its way", networka.ErrUnavailable, sets[i].Name))
-		case b.Tries > 1:
-			lookups = append(lookups, i)
-		default:
-			creates = append(creates, i)
+	w.lookUpSets(ctx, r)
+	if len(r.creates) > 0 {
+		bodies, ok, err := w.setBodies(ctx, r, campaign)
+		if !ok || err != nil {
+			return nil, nil, nil, err
 		}
-	}
-	if len(lookups) > 0 {
-		names := make([]string, len(lookups))
-		for j, i := range lookups {
-			names[j] = sets[i].Name
-		}
-		found, errs := w.e.api.FindMany(ctx, w.userToken, "adset", names, w.scope())
-		for j, i := range lookups {
-			switch {
-			case errs[j] != nil:
-				failed = keepFirst(failed, fmt.Errorf("%w: looking up ad set %s: %w", networka.ErrUnavailable, sets[i].Name, errs[j]))
-			case found[j] != "":
-				w.log.Info("engine: found what an interrupted attempt created", "kind", "adset", "name", sets[i].Name, "id", found[j])
-				ids[posts[i].PostID] = found[j]
-			default:
-				creates = append(creates, i)
-			}
+		if err := w.createSets(ctx, r, bodies); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	var made []map[string]any
-	if len(creates) > 0 {
-		// One statement per network, budget and end: the posts of one
-		// cycle share them.
-		type key struct {
-			b      bool
-			budget string
-			ends   time.Time
-		}
-		fields := map[key]map[string]any{}
-		bodies := make([]map[string]any, len(creates))
-		sent := make([]int64, len(creates))
-		for j, i := range creates {
-			a := posts[i]
-			k := key{a.row.network() == networkB, *a.Budget, *a.EndsAt}
-			if fields[k] == nil {
-				f, err := w.q.NetworkACampaignAdSet(ctx, db.NetworkACampaignAdSetParams{CampaignID: w.id, NetworkB: k.b,
-					PostBudget: a.Budget, PostEndsAt: pgtype.Timestamptz{Time: k.ends, Valid: true}})
-				if err != nil {
-					return nil, nil, nil, err
-				}
-				if f.DsaMissing != "" {
-					// Nothing is sent: the posts wait for their ad sets.
-					w.out.observe(StateNeedsSetup, f.DsaMissing)
-					return nil, nil, nil, nil
-				}
-				m := map[string]any{}
-				if err := json.Unmarshal(f.Fields, &m); err != nil {
-					return nil, nil, nil, err
-				}
-				fields[k] = m
-			}
-			body := maps.Clone(fields[k])
-			body["name"] = sets[i].Name
-			body["campaign_id"] = campaign
-			body["billing_event"] = "IMPRESSIONS"
-			body["status"] = "ACTIVE"
-			bodies[j], sent[j] = body, a.PostID
-		}
-		if err := w.q.NetworkAAttemptsSent(ctx, db.NetworkAAttemptsSentParams{CampaignID: w.id, Kind: "adset", PostIds: sent}); err != nil {
-			return nil, nil, nil, err
-		}
-		created, errs := w.e.api.CreateMany(ctx, w.userToken, "adset", bodies, w.scope())
-		var answered []int64
-		for j, i := range creates {
-			switch err := errs[j]; {
-			case err == nil:
-				ids[posts[i].PostID] = created[j]
-			case networka.Refused(err):
-				w.blocked(err)
-				w.log.Warn("engine: network_a refused a post's ad set", "post", posts[i].PostID, "err", err)
-				withdrawn = append(withdrawn, posts[i].PostID)
-				answered = append(answered, posts[i].PostID)
-			default:
-				w.blocked(err)
-				failed = keepFirst(failed, err)
-				if networka.Settled(err) {
-					answered = append(answered, posts[i].PostID)
-				}
-			}
-		}
-		if len(answered) > 0 {
-			if err := w.q.NetworkAAttemptsAnswered(ctx, db.NetworkAAttemptsAnsweredParams{CampaignID: w.id, Kind: "adset", PostIds: answered}); err != nil {
-				return nil, nil, nil, err
-			}
-		}
-	}
 	for _, a := range posts {
-		if id := ids[a.PostID]; id != "" && state[a.PostID].State != "done" {
+		if id := r.ids[a.PostID]; id != "" && r.state[a.PostID].State != "done" {
 			made = append(made, map[string]any{"post_id": a.PostID, "adset_id": id})
 		}
 	}
@@ -481,7 +444,164 @@ func (w *work) ownAdSets(ctx context.Context, campaign string, posts []attempt) 
 			return nil, nil, nil, err
 		}
 	}
-	return ids, withdrawn, failed, nil
+	return r.ids, r.withdrawn, r.failed, nil
+}
+
+// setRound is the posts' own ad sets of one boost: the posts and their ad
+// sets' names (by index), the attempts begun, the ids known, the indexes
+// of the posts to look up and to create, and what network_a answered.
+type setRound struct {
+	posts     []attempt
+	names     []string
+	state     map[int64]db.NetworkAAttemptBeginAdsRow
+	ids       map[int64]string
+	lookups   []int
+	creates   []int
+	withdrawn []int64
+	failed    error
+}
+
+// beginSets records the ad sets' attempts and sorts them: done, on their
+// way (they wait), to look up (begun before), or to create.
+func (w *work) beginSets(ctx context.Context, r *setRound) error {
+	type setAttempt struct {
+		PostID int64  `json:"post_id"`
+		Name   string `json:"name"`
+	}
+	sets := make([]setAttempt, len(r.posts))
+	for i, a := range r.posts {
+		sets[i] = setAttempt{a.PostID, r.names[i]}
+	}
+	arg, err := json.Marshal(sets)
+	if err != nil {
+		return err
+	}
+	begun, err := w.q.NetworkAAttemptBeginAds(ctx, db.NetworkAAttemptBeginAdsParams{
+		CampaignID: w.id, Kind: "adset", Posts: arg, InFlightSeconds: w.e.inFlight.Seconds(), BoostedAt: w.now})
+	if err != nil {
+		return err
+	}
+	r.state = make(map[int64]db.NetworkAAttemptBeginAdsRow, len(begun))
+	for _, b := range begun {
+		r.state[b.PostID] = b
+	}
+	for i, a := range r.posts {
+		b, ok := r.state[a.PostID]
+		switch {
+		case !ok:
+		case b.State == "done" && b.ObjectID != nil:
+			r.ids[a.PostID] = *b.ObjectID
+		case b.InFlight:
+			r.failed = keepFirst(r.failed, fmt.Errorf("%w: the create of ad set %s may still be on its way", networka.ErrUnavailable, r.names[i]))
+		case b.Tries > 1:
+			r.lookups = append(r.lookups, i)
+		default:
+			r.creates = append(r.creates, i)
+		}
+	}
+	return nil
+}
+
+// lookUpSets looks up by name the ad sets an earlier call may have made;
+// those network_a does not have are to create.
+func (w *work) lookUpSets(ctx context.Context, r *setRound) {
+	if len(r.lookups) == 0 {
+		return
+	}
+	names := make([]string, len(r.lookups))
+	for j, i := range r.lookups {
+		names[j] = r.names[i]
+	}
+	found, errs := w.e.api.FindMany(ctx, w.userToken, "adset", names, w.scope())
+	for j, i := range r.lookups {
+		switch {
+		case errs[j] != nil:
+			r.failed = keepFirst(r.failed, fmt.Errorf("%w: looking up ad set %s: %w", networka.ErrUnavailable, r.names[i], errs[j]))
+		case found[j] != "":
+			w.log.Info("engine: found what an interrupted attempt created", "kind", "adset", "name", r.names[i], "id", found[j])
+			r.ids[r.posts[i].PostID] = found[j]
+		default:
+			r.creates = append(r.creates, i)
+		}
+	}
+}
+
+// setBodies are the bodies of the ad sets to create, with one statement
+// per network, budget and end (the posts of one cycle share them); false
+// when an EU ad set lacks its DSA fields (needs_setup: nothing is sent,
+// the posts wait for their ad sets).
+func (w *work) setBodies(ctx context.Context, r *setRound, campaign string) ([]map[string]any, bool, error) {
+	type key struct {
+		b      bool
+		budget string
+		ends   time.Time
+	}
+	fields := map[key]map[string]any{}
+	bodies := make([]map[string]any, len(r.creates))
+	for j, i := range r.creates {
+		a := r.posts[i]
+		k := key{a.row.network() == networkB, *a.Budget, *a.EndsAt}
+		if fields[k] == nil {
+			f, err := w.q.NetworkACampaignAdSet(ctx, db.NetworkACampaignAdSetParams{CampaignID: w.id, NetworkB: k.b,
+				PostBudget: a.Budget, PostEndsAt: pgtype.Timestamptz{Time: k.ends, Valid: true}})
+			if err != nil {
+				return nil, false, err
+			}
+			if f.DsaMissing != "" {
+				w.out.observe(StateNeedsSetup, f.DsaMissing)
+				return nil, false, nil
+			}
+			m := map[string]any{}
+			if err := json.Unmarshal(f.Fields, &m); err != nil {
+				return nil, false, err
+			}
+			fields[k] = m
+		}
+		body := maps.Clone(fields[k])
+		body["name"] = r.names[i]
+		body["campaign_id"] = campaign
+		body["billing_event"] = "IMPRESSIONS"
+		body["status"] = "ACTIVE"
+		bodies[j] = body
+	}
+	return bodies, true, nil
+}
+
+// createSets sends the ad sets' creates, recorded as sent first, and sorts
+// out the answers (network_a takes one ad set create of a campaign per
+// batch request: the client sends the others again).
+func (w *work) createSets(ctx context.Context, r *setRound, bodies []map[string]any) error {
+	sent := make([]int64, len(r.creates))
+	for j, i := range r.creates {
+		sent[j] = r.posts[i].PostID
+	}
+	if err := w.q.NetworkAAttemptsSent(ctx, db.NetworkAAttemptsSentParams{CampaignID: w.id, Kind: "adset", PostIds: sent}); err != nil {
+		return err
+	}
+	created, errs := w.e.api.CreateMany(ctx, w.userToken, "adset", bodies, w.scope())
+	var answered []int64
+	for j, i := range r.creates {
+		post := r.posts[i].PostID
+		switch err := errs[j]; {
+		case err == nil:
+			r.ids[post] = created[j]
+		case networka.Refused(err):
+			w.blocked(err)
+			w.log.Warn("engine: network_a refused a post's ad set", "post", post, "err", err)
+			r.withdrawn = append(r.withdrawn, post)
+			answered = append(answered, post)
+		default:
+			w.blocked(err)
+			r.failed = keepFirst(r.failed, err)
+			if networka.Settled(err) {
+				answered = append(answered, post)
+			}
+		}
+	}
+	if len(answered) == 0 {
+		return nil
+	}
+	return w.q.NetworkAAttemptsAnswered(ctx, db.NetworkAAttemptsAnsweredParams{CampaignID: w.id, Kind: "adset", PostIds: answered})
 }
 
 // keepFirst keeps the first error, preferring a refused token (which the
@@ -618,41 +738,49 @@ func (w *work) campaignObject(ctx context.Context) (string, error) {
 		return *w.c.CampaignObjectID, nil
 	}
 	if w.account == "" {
-		currency := ""
-		var chosen networka.AdAccount
-		for _, a := range accounts {
-			if a.Usable() && a.ID != "" {
-				w.account, currency, chosen = a.ID, a.Currency, a
-				break
-			}
-		}
-		if w.account == "" {
-			w.out.observe(StateNoAdAccount, "the user has no active network_a ad account")
-			w.log.Warn("engine: no ad made: the user has no active network_a ad account")
-			return "", nil
-		}
-		if currency == "" {
-			w.out.observe(StateRefused, errNoCurrency)
-			w.account = ""
-			return "", nil
-		}
-		if err := w.q.NetworkACampaignStart(ctx, db.NetworkACampaignStartParams{CampaignID: w.id, AdAccountID: w.account, Currency: currency}); err != nil {
+		if ok, err := w.startAccount(ctx, accounts); !ok || err != nil {
 			return "", err
-		}
-		// Another engine may have started it first with another account.
-		c, err := w.loadRow(ctx)
-		if err != nil {
-			return "", err
-		}
-		if c.AdAccountID != nil {
-			w.account = *c.AdAccountID
-		}
-		if w.account == chosen.ID {
-			if err := w.accountDefaults(ctx, chosen); err != nil {
-				return "", err
-			}
 		}
 	}
+	return w.createCampaign(ctx)
+}
+
+// startAccount fixes the campaign's ad account at its first boost: the
+// first usable one of the user's (none: `no_ad_account`; without a
+// currency: `refused`), unless another engine fixed one first.
+func (w *work) startAccount(ctx context.Context, accounts []networka.AdAccount) (bool, error) {
+	i := slices.IndexFunc(accounts, func(a networka.AdAccount) bool { return a.Usable() && a.ID != "" })
+	if i < 0 {
+		w.out.observe(StateNoAdAccount, "the user has no active network_a ad account")
+		w.log.Warn("engine: no ad made: the user has no active network_a ad account")
+		return false, nil
+	}
+	chosen := accounts[i]
+	if chosen.Currency == "" {
+		w.out.observe(StateRefused, errNoCurrency)
+		return false, nil
+	}
+	if err := w.q.NetworkACampaignStart(ctx, db.NetworkACampaignStartParams{CampaignID: w.id, AdAccountID: chosen.ID, Currency: chosen.Currency}); err != nil {
+		return false, err
+	}
+	// Another engine may have started it first with another account.
+	c, err := w.loadRow(ctx)
+	if err != nil {
+		return false, err
+	}
+	w.account = chosen.ID
+	if c.AdAccountID != nil {
+		w.account = *c.AdAccountID
+	}
+	if w.account == chosen.ID {
+		return true, w.accountDefaults(ctx, chosen)
+	}
+	return true, nil
+}
+
+// createCampaign finds or makes the campaign's network_a campaign in its
+// ad account.
+func (w *work) createCampaign(ctx context.Context) (string, error) {
 	// The campaign's spend_cap is kept in step (its status is pause's and
 	// resume's); one found by name gets it at once.
 	name := fmt.Sprintf("adboost-%d", w.id)

@@ -129,56 +129,65 @@ func (w *work) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// The new posts of the page and of the network_b account, the ads'
-	// statistics and their delivery at once: one round trip for a steady
-	// campaign.
-	sources := w.sources()
-	reads := make([]sourceRead, len(sources))
-	readErrs := make([]error, len(sources))
-	var ads []networka.Ad
-	var insightsErr, adsErr error
-	adsRead := false
-	var wg sync.WaitGroup
-	for i, src := range sources {
-		wg.Go(func() { reads[i], readErrs[i] = w.candidates(ctx, src) })
-	}
-	wg.Go(func() { insightsErr = w.insights(ctx) })
-	if w.c.CampaignObjectID != nil {
-		wg.Go(func() {
-			ads, adsErr = w.e.api.Ads(ctx, w.userToken, *w.c.CampaignObjectID, w.scope())
-			adsRead = adsErr == nil
-		})
-	}
-	wg.Wait()
+	r := w.readAll(ctx)
 	if w.capReached != "" && w.c.Runs {
 		// This cycle's statistics brought the spend to the cap: no boost,
 		// and the campaign pauses now.
 		w.capAt(w.capReached)
 		return w.pause(ctx)
 	}
-	if adsRead {
-		if err := w.delivery(ctx, ads, reads); err != nil {
+	if r.adsErr == nil && w.c.CampaignObjectID != nil {
+		if err := w.delivery(ctx, r.ads, r.reads); err != nil {
 			return err
 		}
 	}
 	// A source that could not be read leaves the other's posts boosted.
-	postsErr := errors.Join(readErrs...)
+	postsErr := errors.Join(r.readErrs...)
 	if sends {
-		if err := w.boost(ctx, oldestFirst(reads...)); err != nil {
+		if err := w.boost(ctx, oldestFirst(r.reads...)); err != nil {
 			return errors.Join(err, postsErr)
 		}
 	}
 	if postsErr != nil {
 		return postsErr
 	}
-	if adsErr != nil && !w.blocked(adsErr) {
-		return adsErr
+	if r.adsErr != nil && !w.blocked(r.adsErr) {
+		return r.adsErr
 	}
-	if insightsErr != nil {
-		return insightsErr
+	if r.insightsErr != nil {
+		return r.insightsErr
 	}
 	w.out.observe(StateRunning, "")
 	return nil
+}
+
+// cycleReads is what a running campaign's work reads at once: its sources'
+// new posts, its ads with their delivery and review, and their statistics
+// (written as they are read).
+type cycleReads struct {
+	reads       []sourceRead
+	readErrs    []error
+	ads         []networka.Ad
+	adsErr      error
+	insightsErr error
+}
+
+// readAll makes the reads of a running campaign at once: one round trip
+// for a steady campaign. The ads are read once the campaign has a
+// network_a campaign.
+func (w *work) readAll(ctx context.Context) cycleReads {
+	sources := w.sources()
+	r := cycleReads{reads: make([]sourceRead, len(sources)), readErrs: make([]error, len(sources))}
+	var wg sync.WaitGroup
+	for i, src := range sources {
+		wg.Go(func() { r.reads[i], r.readErrs[i] = w.candidates(ctx, src) })
+	}
+	wg.Go(func() { r.insightsErr = w.insights(ctx) })
+	if w.c.CampaignObjectID != nil {
+		wg.Go(func() { r.ads, r.adsErr = w.e.api.Ads(ctx, w.userToken, *w.c.CampaignObjectID, w.scope()) })
+	}
+	wg.Wait()
+	return r
 }
 
 // capAt stops a campaign whose recorded spend reached its spend cap: it

@@ -185,51 +185,18 @@ func (w *work) pageRefused(ctx context.Context, src source, refusal error) error
 // so a steady campaign, whose posts are all boosted, runs no statement.
 func (w *work) readSource(ctx context.Context, src source, pageToken string) (sourceRead, error) {
 	out := sourceRead{src: src}
-	id := strconv.FormatInt(src.id, 10)
 	scope := networka.Scope{User: strconv.FormatInt(w.c.UserID, 10), Page: strconv.FormatInt(src.pageID, 10)}
 	since := w.since()
 	var rows []postRow
 	var truncated bool
+	var err error
 	if src.network == networkB {
-		media, cut, err := w.e.api.MediaOf(ctx, pageToken, id, since, MaxPosts, scope)
-		if err != nil {
-			return out, err
-		}
-		truncated = cut
-		rows = make([]postRow, 0, len(media))
-		for _, m := range media {
-			if !mediaID(m.ID) {
-				w.log.Warn("engine: media skipped: its id is not a number", "media", m.ID)
-				continue
-			}
-			out.media = append(out.media, m.ID)
-			if slices.Contains(w.c.RecentMedia, m.ID) {
-				continue
-			}
-			rows = append(rows, postRow{Network: networkB, ID: m.ID, Message: m.Caption, Permalink: m.Permalink, Picture: m.Picture(),
-				Created: m.Created.UTC().Format(time.RFC3339), MediaType: m.Type, SourceID: src.id, Reactions: m.Likes, Comments: m.Comments})
-		}
+		rows, truncated, err = w.mediaRows(ctx, &out, pageToken, scope)
 	} else {
-		posts, cut, err := w.e.api.Posts(ctx, pageToken, id, since, MaxPosts, scope)
-		if err != nil {
-			return out, err
-		}
-		truncated = cut
-		rows = make([]postRow, 0, len(posts))
-		for _, p := range posts {
-			postID, ok := PostID(p.ID)
-			if !ok {
-				w.log.Warn("engine: post skipped: its id is not <page id>_<post id>", "post", p.ID)
-				continue
-			}
-			out.seen = append(out.seen, postID)
-			if slices.Contains(w.c.RecentPosts, postID) {
-				continue
-			}
-			rows = append(rows, postRow{Network: networkA, PostID: postID, ID: p.ID, Message: p.Message, Permalink: p.Permalink,
-				Picture: p.Picture, Created: p.Created.UTC().Format(time.RFC3339), Type: p.Type, SourceID: src.id,
-				Reactions: p.Reactions, Comments: p.Comments, Shares: p.Shares})
-		}
+		rows, truncated, err = w.postRows(ctx, &out, pageToken, scope)
+	}
+	if err != nil {
+		return out, err
 	}
 	// The ids read say which posts the source still has, unless MaxPosts
 	// cut the read (older posts of the window were not read, not deleted).
@@ -238,24 +205,85 @@ func (w *work) readSource(ctx context.Context, src source, pageToken string) (so
 		out.seen, out.media = nil, nil
 	}
 	candidates, err := w.qualifying(ctx, rows, since)
-	rate, hasRate := engagementRate(w.rules)
+	_, hasRate := engagementRate(w.rules)
 	if err != nil || len(candidates) == 0 || (w.c.ReachPercent <= 0 && !hasRate) {
 		out.candidates = candidates
 		return out, err
 	}
-	// The rules that need the posts' organic reach: rule 4, and the
-	// engagement rate.
+	out.candidates, err = w.reachRules(ctx, src, pageToken, scope, candidates)
+	return out, err
+}
+
+// mediaRows reads the network_b account's media published since the
+// oldest age a post may have, noting each id in out; those the campaign
+// boosts already are set aside.
+func (w *work) mediaRows(ctx context.Context, out *sourceRead, pageToken string, scope networka.Scope) ([]postRow, bool, error) {
+	src := out.src
+	media, cut, err := w.e.api.MediaOf(ctx, pageToken, strconv.FormatInt(src.id, 10), w.since(), MaxPosts, scope)
+	if err != nil {
+		return nil, false, err
+	}
+	rows := make([]postRow, 0, len(media))
+	for _, m := range media {
+		if !mediaID(m.ID) {
+			w.log.Warn("engine: media skipped: its id is not a number", "media", m.ID)
+			continue
+		}
+		out.media = append(out.media, m.ID)
+		if slices.Contains(w.c.RecentMedia, m.ID) {
+			continue
+		}
+		rows = append(rows, postRow{Network: networkB, ID: m.ID, Message: m.Caption, Permalink: m.Permalink, Picture: m.Picture(),
+			Created: m.Created.UTC().Format(time.RFC3339), MediaType: m.Type, SourceID: src.id, Reactions: m.Likes, Comments: m.Comments})
+	}
+	return rows, cut, nil
+}
+
+// postRows reads the page's posts published since the oldest age a post
+// may have, noting each id in out; those the campaign boosts already are
+// set aside.
+func (w *work) postRows(ctx context.Context, out *sourceRead, pageToken string, scope networka.Scope) ([]postRow, bool, error) {
+	src := out.src
+	posts, cut, err := w.e.api.Posts(ctx, pageToken, strconv.FormatInt(src.id, 10), w.since(), MaxPosts, scope)
+	if err != nil {
+		return nil, false, err
+	}
+	rows := make([]postRow, 0, len(posts))
+	for _, p := range posts {
+		postID, ok := PostID(p.ID)
+		if !ok {
+			w.log.Warn("engine: post skipped: its id is not <page id>_<post id>", "post", p.ID)
+			continue
+		}
+		out.seen = append(out.seen, postID)
+		if slices.Contains(w.c.RecentPosts, postID) {
+			continue
+		}
+		rows = append(rows, postRow{Network: networkA, PostID: postID, ID: p.ID, Message: p.Message, Permalink: p.Permalink,
+			Picture: p.Picture, Created: p.Created.UTC().Format(time.RFC3339), Type: p.Type, SourceID: src.id,
+			Reactions: p.Reactions, Comments: p.Comments, Shares: p.Shares})
+	}
+	return rows, cut, nil
+}
+
+// reachRules keeps the candidates that meet the rules needing the posts'
+// organic reach: rule 4 (with the source's followers), and the engagement
+// rate; the reaches are read at once.
+func (w *work) reachRules(ctx context.Context, src source, pageToken string, scope networka.Scope, candidates []candidate) ([]candidate, error) {
+	rate, hasRate := engagementRate(w.rules)
+	id := strconv.FormatInt(src.id, 10)
 	var followers int64
+	var err error
 	if w.c.ReachPercent > 0 {
 		if followers, err = w.e.api.Followers(ctx, pageToken, id, scope); err != nil {
-			return out, err
+			return nil, err
 		}
 	}
 	ids := make([]string, len(candidates))
 	posts := make([]postRow, len(candidates))
 	for i, c := range candidates {
 		if err := json.Unmarshal(c.raw, &posts[i]); err != nil {
-			return out, err
+			return nil, err
 		}
 		ids[i] = posts[i].ID
 	}
@@ -266,16 +294,17 @@ func (w *work) readSource(ctx context.Context, src source, pageToken string) (so
 	} else {
 		reaches, errs = w.e.api.PostReaches(ctx, pageToken, ids, scope)
 	}
+	var kept []candidate
 	for i, c := range candidates {
 		if errs[i] != nil {
-			return out, errs[i]
+			return nil, errs[i]
 		}
 		if (w.c.ReachPercent <= 0 || ReachQualifies(reaches[i], followers, w.c.ReachPercent)) &&
 			(!hasRate || RateQualifies(posts[i].engagement(), reaches[i], rate)) {
-			out.candidates = append(out.candidates, c)
+			kept = append(kept, c)
 		}
 	}
-	return out, nil
+	return kept, nil
 }
 
 // qualifying applies rules 1 to 3 (EngineQualifyingPosts) to the posts.
