@@ -109,6 +109,7 @@ func newWorld(t *testing.T) *world {
      "agency_id": 10, "allowed_options": ["advanced_settings"], "boosting_condition": {"keywords": ["fitness", "#run"], "reach": 20}}
   ],
   "sources": [{"id": 456, "user_id": 100, "platform": "network_a", "name": "Ana's Gym"}],
+  "billing": [{"user_id": 100, "full_name": "Ana Novak", "company_name": "Ana Novak s.r.o."}],
   "boosted_pages": [
     {"id": 7, "user_id": 100, "page_id": 456, "preset_id": 1, "active": true,
      "campaign_budget_type": "daily", "campaign_budget_value": "20.00",
