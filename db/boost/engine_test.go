@@ -82,20 +82,26 @@ func TestEngineBoostsMatchingPosts(t *testing.T) {
 	}
 	c7 := w.object("campaign", "adboost-7")
 	if c7.AccountID != "act_1" || c7.Status != "ACTIVE" || jsonString(c7.Fields) !=
-		`{"name":"adboost-7","objective":"OUTCOME_ENGAGEMENT","special_ad_categories":[],"status":"ACTIVE"}` {
+		`{"is_adset_budget_sharing_enabled":false,"name":"adboost-7","objective":"OUTCOME_ENGAGEMENT","special_ad_categories":[],"status":"ACTIVE"}` {
 		t.Errorf("campaign adboost-7: %s %s %s", c7.AccountID, c7.Status, jsonString(c7.Fields))
 	}
 	s7 := w.object("adset", "adboost-7")
+	// CZ is in the EU: the page's name is the beneficiary, the billing
+	// details' company the payor. The page has no network_b account: its ad
+	// set delivers on network_a alone.
 	want7 := fmt.Sprintf(`{"bid_amount":150,"bid_strategy":"COST_CAP","billing_event":"IMPRESSIONS","campaign_id":%q,`+
-		`"daily_budget":2000,"end_time":"%sT23:59:59Z","name":"adboost-7","optimization_goal":"POST_ENGAGEMENT",`+
-		`"status":"ACTIVE","targeting":{"age_min":18,"geo_locations":{"countries":["CZ"]}}}`, c7.ID, w.endDate)
+		`"daily_budget":2000,"destination_type":"ON_POST","dsa_beneficiary":"Ana's Gym","dsa_payor":"Ana Novak s.r.o.",`+
+		`"end_time":"%sT23:59:59Z","name":"adboost-7","optimization_goal":"POST_ENGAGEMENT","promoted_object":{"page_id":"456"},`+
+		`"status":"ACTIVE","targeting":{"age_min":18,"geo_locations":{"countries":["CZ"]},"publisher_platforms":["network_a"],`+
+		`"targeting_automation":{"advantage_audience":0}}}`, c7.ID, w.endDate)
 	if got := jsonString(s7.Fields); got != want7 {
 		t.Errorf("ad set adboost-7:\n got %s\nwant %s", got, want7)
 	}
 	c8 := w.object("campaign", "adboost-8")
 	s8 := w.object("adset", "adboost-8")
 	want8 := fmt.Sprintf(`{"bid_strategy":"LOWEST_COST_WITHOUT_CAP","billing_event":"IMPRESSIONS","campaign_id":%q,`+
-		`"end_time":"%sT23:59:59Z","lifetime_budget":10000,"name":"adboost-8","optimization_goal":"LINK_CLICKS","status":"ACTIVE","targeting":{}}`, c8.ID, w.endDate)
+		`"end_time":"%sT23:59:59Z","lifetime_budget":10000,"name":"adboost-8","optimization_goal":"LINK_CLICKS","status":"ACTIVE",`+
+		`"targeting":{"publisher_platforms":["network_a"],"targeting_automation":{"advantage_audience":0}}}`, c8.ID, w.endDate)
 	if got := jsonString(s8.Fields); got != want8 {
 		t.Errorf("ad set adboost-8:\n got %s\nwant %s", got, want8)
 	}
@@ -119,7 +125,7 @@ func TestEngineBoostsMatchingPosts(t *testing.T) {
 	// followers once.
 	var reachAsked, followersAsked []string
 	for _, r := range w.fake.Calls() {
-		if strings.Contains(r.Path, "/insights?metric=post_impressions_unique") {
+		if strings.Contains(r.Path, "/insights?") && strings.Contains(r.Path, "metric=post_total_media_view_unique") {
 			reachAsked = append(reachAsked, strings.Split(strings.TrimPrefix(r.Path, "/"), "/")[0])
 		}
 		if strings.Contains(r.Path, "fields=followers_count") {
