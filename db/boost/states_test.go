@@ -14,8 +14,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +108,17 @@ func (w *world) stEntries(campaign int64, action string) []string {
 // stEntry is the details of an `engine` history entry.
 func stEntry(state, message string) string {
 	return jsonString(map[string]string{"state": state, "message": message})
+}
+
+// stRefusedEntry is an `engine` history entry of a state that network_a's
+// refusal put the campaign in: its code, subcode (0: none) and trace id
+// besides its words.
+func stRefusedEntry(state, message string, code, subcode int) string {
+	e := map[string]any{"state": state, "message": message, "code": code, "fbtrace_id": "AbCdEf0fake"}
+	if subcode != 0 {
+		e["subcode"] = subcode
+	}
+	return jsonString(e)
 }
 
 // stExpect checks a campaign's `engine` object on its detail and answers it.
@@ -216,7 +229,8 @@ func (w *world) stFailed(err error, what string, ids ...int64) {
 func (w *world) stCreates(postID string) int {
 	n := 0
 	for _, c := range w.fake.Calls() {
-		if c.Method == http.MethodPost && strings.HasSuffix(c.Path, "/ads") && strings.Contains(c.Body, `"`+postID+`"`) {
+		form, _ := url.ParseQuery(c.Body)
+		if c.Method == http.MethodPost && strings.HasSuffix(c.Path, "/ads") && strings.Contains(form.Get("creative"), `"`+postID+`"`) {
 			n++
 		}
 	}
@@ -372,7 +386,7 @@ func TestEngineStateTokenRefused(t *testing.T) {
 	w.stExec(`UPDATE campaign SET active = false WHERE id = 8`) // only 7 runs
 	w.post("1", "#gym", time.Hour, 0)
 	w.fake.ExpireToken(userToken)
-	const message = "network_a refused the user's token: sign in again with network_a"
+	const message = "the connection to network_a expired; sign in again with network_a"
 	for i := range 2 {
 		w.cycle()
 		w.stExpect(7, "token_refused", message)
@@ -385,7 +399,7 @@ func TestEngineStateTokenRefused(t *testing.T) {
 			t.Errorf("the mail:\n%s\nwant:\n%s", mails[0].Body, want)
 		}
 	}
-	if got, want := w.stEngineEntries(7), []string{stEntry("token_refused", message)}; !slices.Equal(got, want) {
+	if got, want := w.stEngineEntries(7), []string{stRefusedEntry("token_refused", message, 190, 463)}; !slices.Equal(got, want) {
 		t.Errorf("engine entries: %v, want %v", got, want)
 	}
 	if got := w.names("ad"); got != "" {
@@ -632,7 +646,7 @@ func TestEngineStateRefusedPayment(t *testing.T) {
 		if got := len(w.boostedEntries(7)); got != 2 {
 			t.Errorf("%d boosted entries, want 2", got)
 		}
-		want := []string{stEntry("running", ""), stEntry("refused", message), stEntry("running", "")}
+		want := []string{stEntry("running", ""), stRefusedEntry("refused", message, 200, 1359188), stEntry("running", "")}
 		if got := w.stEngineEntries(7); !slices.Equal(got, want) {
 			t.Errorf("engine entries: %v, want %v", got, want)
 		}
@@ -693,7 +707,7 @@ func TestEngineStateThrottled(t *testing.T) {
 	if left := time.Until(until); left < 4*time.Minute || left > 6*time.Minute {
 		t.Errorf("throttled for %v more, want ≈ 5 minutes", left)
 	}
-	w.stExpect(7, "throttled", "network_a asked to wait: calls resume after "+until.UTC().Format(time.DateTime)+" UTC")
+	w.stExpect(7, "throttled", "network_a asked adboost to wait until "+until.UTC().Format(time.DateTime)+" UTC")
 	w.stExpect(8, "running", "")
 	if got := w.ids(w.list(7)); got != "1" {
 		t.Errorf("boosted %q during the throttle, want 1", got)
@@ -764,7 +778,7 @@ func TestEnginePausingWhileTokenRefused(t *testing.T) {
 			w.stSave(7, map[string]any{"active": false})
 			saved := w.stExpect(7, "pausing", "deactivated: the pause is being sent to network_a")
 
-			const why = "deactivated: network_a refused the user's token; sign in again with network_a to carry out the pause"
+			const why = "deactivated: the connection to network_a expired; sign in again with network_a to carry out the pause"
 			for i := range 2 {
 				w.cycle()
 				if e := w.stExpect(7, "pausing", why); e.Since != saved.Since {
@@ -900,38 +914,79 @@ func TestEngineDeliveryStopsPosts(t *testing.T) {
 	}
 }
 
-// Code 100 at an ad's create is about the post itself: `post_refused` with
-// network_a's message, the post never tried again, the campaign's other
-// posts boosted and the campaign not `refused` (no mail).
-func TestEnginePostRefusedCode100(t *testing.T) {
+// A refusal of an ad's create with one of the subcodes that network_a
+// gives about the post itself is `post_refused`, in network_a's words with
+// its code, subcode and trace id: the post is never tried again, the
+// campaign's other posts are boosted and the campaign is not `refused` (no
+// mail).
+func TestEnginePostRefusedSubcodes(t *testing.T) {
+	for _, subcode := range []int{1487472, 1885557, 2446289, 2490155, 1885029, 1885183} {
+		t.Run(strconv.Itoa(subcode), func(t *testing.T) {
+			w := newWorld(t)
+			w.post("1", "#gym first", 2*time.Hour, 0)
+			w.post("2", "#gym second", time.Hour, 0)
+			w.fake.FailCalls(http.MethodPost, "act_1/ads", 1, networkafake.Error{Code: 100, Subcode: subcode,
+				Message: "Invalid parameter", UserTitle: "Post can't be boosted", UserMsg: "This post can't be boosted."})
+			w.cycle()
+			w.stExpect(7, "running", "")
+			if got := w.ids(w.list(7)); got != "2" {
+				t.Errorf("boosted %q, want 2", got)
+			}
+			want := []string{jsonString(map[string]any{"post_id": 1, "message": "Post can't be boosted: This post can't be boosted.",
+				"code": 100, "subcode": subcode, "fbtrace_id": "AbCdEf0fake"})}
+			for range 2 {
+				w.cycle()
+				if got := w.stEntries(7, "post_refused"); !slices.Equal(got, want) {
+					t.Errorf("post_refused entries %v, want %v", got, want)
+				}
+			}
+			if n := w.stCreates("456_1"); n != 1 {
+				t.Errorf("post 1's ad asked %d times, want once", n)
+			}
+			if got := w.names("ad"); got != "adboost-7-2" {
+				t.Errorf("ads %s", got)
+			}
+			if got, want := w.stEngineEntries(7), []string{stEntry("running", "")}; !slices.Equal(got, want) {
+				t.Errorf("engine entries %v, want %v", got, want)
+			}
+			if got := w.stMails(); len(got) != 0 {
+				t.Errorf("mails about a post refused: %v", got)
+			}
+		})
+	}
+}
+
+// Code 100 with another subcode (network_a's generic "invalid parameter")
+// at an ad's create is the campaign's: `refused` in network_a's words
+// (error_user_title: error_user_msg), kept with code, subcode and trace id
+// in the history and in the mail; the post is no post_refused and stays a
+// candidate, boosted once network_a takes it.
+func TestEnginePostGenericCode100IsTheCampaigns(t *testing.T) {
 	w := newWorld(t)
-	w.post("1", "#gym first", 2*time.Hour, 0)
-	w.post("2", "#gym second", time.Hour, 0)
-	const message = "(#100) The post is not eligible to be boosted"
-	w.fake.FailCalls(http.MethodPost, "act_1/ads", 1, networkafake.Error{Code: 100, Subcode: 1487390, Message: message})
+	w.stExec(`UPDATE campaign SET active = false WHERE id = 8`)
+	w.post("1", "#gym", time.Hour, 0)
+	w.fake.FailCalls(http.MethodPost, "act_1/ads", 1, networkafake.Error{Code: 100, Subcode: 1487390, Message: "Invalid parameter",
+		UserTitle: "Budget is too low", UserMsg: "Your ad set budget must be more than €1.00"})
 	w.cycle()
-	w.stExpect(7, "running", "")
-	if got := w.ids(w.list(7)); got != "2" {
-		t.Errorf("boosted %q, want 2", got)
+	const words = "Budget is too low: Your ad set budget must be more than €1.00"
+	w.stExpect(7, "refused", words)
+	if got := w.stEntries(7, "post_refused"); len(got) != 0 {
+		t.Errorf("post_refused for the campaign's refusal: %v", got)
 	}
-	want := []string{jsonString(map[string]any{"post_id": 1, "message": message})}
-	for range 2 {
-		w.cycle()
-		if got := w.stEntries(7, "post_refused"); !slices.Equal(got, want) {
-			t.Errorf("post_refused entries %v, want %v", got, want)
-		}
-	}
-	if n := w.stCreates("456_1"); n != 1 {
-		t.Errorf("post 1's ad asked %d times, want once", n)
-	}
-	if got := w.names("ad"); got != "adboost-7-2" {
-		t.Errorf("ads %s", got)
-	}
-	if got, want := w.stEngineEntries(7), []string{stEntry("running", "")}; !slices.Equal(got, want) {
+	if got, want := w.stEngineEntries(7), []string{stRefusedEntry("refused", words, 100, 1487390)}; !slices.Equal(got, want) {
 		t.Errorf("engine entries %v, want %v", got, want)
 	}
-	if got := w.stMails(); len(got) != 0 {
-		t.Errorf("mails about a post refused: %v", got)
+	mails := w.stMails()
+	if len(mails) != 1 || !strings.Contains(mails[0].Body, "network_a: "+words) {
+		t.Errorf("mails %v, want one with network_a's words", mails)
+	}
+	w.cycle()
+	w.stExpect(7, "running", "")
+	if got := w.ids(w.list(7)); got != "1" {
+		t.Errorf("boosted %q once network_a took it, want 1", got)
+	}
+	if n := w.stCreates("456_1"); n != 2 {
+		t.Errorf("post 1's ad asked %d times, want twice (it stayed a candidate)", n)
 	}
 }
 
