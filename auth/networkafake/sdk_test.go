@@ -23,10 +23,14 @@ const sdkVersion = "24.0.1"
 
 // sdkModule answers the directory of the SDK's package, installed with npm
 // into the repository's .cache/sdk-npm (once; reused while its version is
-// sdkVersion). It skips the test where node is missing.
+// sdkVersion). It skips the test where node is missing, unless
+// ADBOOST_REQUIRE_NODE is set (as CI sets it): then it fails.
 func sdkModule(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("ADBOOST_REQUIRE_NODE") != "" {
+			t.Fatal("node is missing and ADBOOST_REQUIRE_NODE is set")
+		}
 		t.Skip("node is missing: Meta's Node SDK is not driven")
 	}
 	root, err := filepath.Abs("../..")
