@@ -242,6 +242,8 @@ func TestBatchForms(t *testing.T) {
 			batchForm([]map[string]any{meEntry}, url.Values{"include_headers": {"false"}}), bare},
 		{"JSON object, batch as text", base, jsonType, "", `{"batch":` + strconvQuote(string(list)) + `,"include_headers":false,"access_token":"` + userToken + `"}`, bare},
 		{"JSON object, batch as array", base, jsonType, "Bearer " + userToken, `{"batch":` + string(list) + `,"include_headers":"true"}`, withHeaders},
+		{"JSON object, include_headers in the query", base + "?include_headers=false", jsonType, "Bearer " + userToken, `{"batch":` + string(list) + `}`, bare},
+		{"all in the query", base + "?" + batchForm([]map[string]any{meEntry}, url.Values{"include_headers": {"false"}, "access_token": {userToken}}), form, "", "", bare},
 	} {
 		got := rawBatch(t, tc.url, tc.contentType, tc.authorization, tc.body)
 		if len(got) != 1 || string(got[0]) != tc.want {

@@ -52,12 +52,13 @@ type batchCall struct {
 
 // batch answers POST / with the form fields batch (the entries as JSON
 // array text), include_headers and access_token, or the same as a JSON
-// object: each entry as the same call alone, in order. The request's token
-// must be valid (a user's or a page's); an entry without its own token
-// uses it. An ad set create for a network_a campaign that already had one
-// in the request is answered null and not carried out. encoding is the
-// body's; host is the request's scheme and host, prefix its version prefix.
-func (f *Fake) batch(token string, body []byte, encoding, host, prefix string) answer {
+// object (a field the body does not have may be a parameter of the query):
+// each entry as the same call alone, in order. The request's token must be
+// valid (a user's or a page's); an entry without its own token uses it. An
+// ad set create for a network_a campaign that already had one in the
+// request is answered null and not carried out. encoding is the body's;
+// host is the request's scheme and host, prefix its version prefix.
+func (f *Fake) batch(token, rawQuery string, body []byte, encoding, host, prefix string) answer {
 	f.mu.Lock()
 	a, refused := f.scripted(http.MethodPost, "")
 	if !refused {
@@ -69,7 +70,7 @@ func (f *Fake) batch(token string, body []byte, encoding, host, prefix string) a
 	if refused {
 		return a
 	}
-	req, bad := readBatch(body, encoding)
+	req, bad := readBatch(rawQuery, body, encoding)
 	if bad != nil {
 		return *bad
 	}
@@ -142,9 +143,10 @@ func jsonEntryBodyRefused() answer {
 	}}}
 }
 
-// readBatch reads a batch request's body, a form or a JSON object, or
-// answers why it is refused. include_headers is true unless it is false.
-func readBatch(body []byte, encoding string) (batchRequest, *answer) {
+// readBatch reads a batch request's body, a form or a JSON object, and its
+// query for the fields the body does not have, or answers why it is
+// refused. include_headers is true unless it is false.
+func readBatch(rawQuery string, body []byte, encoding string) (batchRequest, *answer) {
 	refuse := func(msg string) (batchRequest, *answer) { a := paramError(msg); return batchRequest{}, &a }
 	var list []byte
 	include := ""
@@ -170,6 +172,13 @@ func readBatch(body []byte, encoding string) (batchRequest, *answer) {
 			return refuse("The body must be a form or a JSON object with the parameter batch")
 		}
 		list, include = []byte(form.Get("batch")), form.Get("include_headers")
+	}
+	query, _ := url.ParseQuery(rawQuery)
+	if len(bytes.TrimSpace(list)) == 0 {
+		list = []byte(query.Get("batch"))
+	}
+	if include == "" {
+		include = query.Get("include_headers")
 	}
 	var req batchRequest
 	if len(bytes.TrimSpace(list)) != 0 && json.Unmarshal(list, &req.entries) != nil {

@@ -110,7 +110,7 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	encoding := bodyEncoding(r.Header.Get("Content-Type"), body)
 	token, body := requestToken(r, encoding, body)
 	if path == "" && r.Method == http.MethodPost {
-		write(w, f.batch(token, body, encoding, host, prefix))
+		write(w, f.batch(token, r.URL.RawQuery, body, encoding, host, prefix))
 		return
 	}
 	write(w, f.call(call{method: r.Method, path: path, query: r.URL.RawQuery, token: token,
