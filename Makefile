@@ -151,6 +151,13 @@ check-client:
 	@diff -q .cache/client_gen_test.go http/clienttest/client_gen_test.go >/dev/null || \
 	  { echo "http/clienttest/client_gen_test.go is stale: run make client"; exit 1; }
 
+## sdk-test: drive Meta's Node SDK (npm facebook-nodejs-business-sdk, the version pinned in
+## auth/networkafake/sdk_test.go, installed into .cache/sdk-npm on first use) against the
+## network_a fake; part of `make test` too
+.PHONY: sdk-test
+sdk-test:
+	go test -count=1 -run '^TestNodeSDK$$' -v ./auth/networkafake/
+
 ## vet-sql: sqlc vet with the rules of sqlc.yaml (no SELECT *, no sequential scan of the large tables,
 ## EXPLAINed with enable_seqscan=off) on a throwaway database migrated from sql/migrations
 VET_ADMIN_URL    ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable

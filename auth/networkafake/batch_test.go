@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -75,10 +76,49 @@ func get(relativeURL string) map[string]any {
 	return map[string]any{"method": "GET", "relative_url": relativeURL}
 }
 
-// post is a POST entry of a batch, with body as its JSON text.
-func post(relativeURL string, body any) map[string]any {
-	b, _ := json.Marshal(body)
-	return map[string]any{"method": "POST", "relative_url": relativeURL, "body": string(b)}
+// post is a POST entry of a batch, with body as its form text.
+func post(relativeURL string, body map[string]any) map[string]any {
+	return map[string]any{"method": "POST", "relative_url": relativeURL, "body": formText(body)}
+}
+
+// formText is body as network_a's form: strings as they are, numbers,
+// booleans, objects and arrays as their compact JSON text, each value
+// URL-encoded.
+func formText(body map[string]any) string {
+	v := url.Values{}
+	for k, x := range body {
+		if s, ok := x.(string); ok {
+			v.Set(k, s)
+			continue
+		}
+		b, _ := json.Marshal(x)
+		v.Set(k, string(b))
+	}
+	return v.Encode()
+}
+
+// alone sends each entry alone to base (the versioned base of a twin fake,
+// in the state the batch met), in order, with the entry's token or the
+// given one, and answers each call's status and body: what each entry of
+// the batch must answer.
+func alone(t *testing.T, base, token string, entries ...map[string]any) []entry {
+	t.Helper()
+	root := base[:strings.LastIndex(base, "/v")]
+	out := make([]entry, len(entries))
+	for i, e := range entries {
+		rel := strings.TrimPrefix(e["relative_url"].(string), "/")
+		u := base + "/" + rel
+		if regexp.MustCompile(`^v[0-9]+\.[0-9]+/`).MatchString(rel) {
+			u = root + "/" + rel
+		}
+		tok := token
+		if s, ok := e["access_token"].(string); ok {
+			tok = s
+		}
+		body, _ := e["body"].(string)
+		out[i].Code, _, out[i].Body = send(t, e["method"].(string), u, tok, body)
+	}
+	return out
 }
 
 // withToken gives the entry its own access token.
@@ -92,8 +132,11 @@ func withToken(e map[string]any, token string) map[string]any {
 // request and as many calls as entries.
 func TestBatch(t *testing.T) {
 	f, base := world(t)
-	f.AddPost("456", networkafake.Post{ID: "456_9001", Message: "#gym"})
-	f.ExpireToken("EAAgone")
+	twin, twinBase := world(t)
+	for _, x := range []*networkafake.Fake{f, twin} {
+		x.AddPost("456", networkafake.Post{ID: "456_9001", Message: "#gym"})
+		x.ExpireToken("EAAgone")
+	}
 	var hooked []string
 	answered := false
 	f.AfterCreate(func(o networkafake.Object) {
@@ -105,52 +148,57 @@ func TestBatch(t *testing.T) {
 	f.ClearRequests()
 	f.ResetCounts()
 
-	campaign := map[string]any{"name": "adboost-7", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}}
+	campaign := map[string]any{"name": "adboost-7", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE",
+		"special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false}
 	filter := url.QueryEscape(`[{"field":"name","operator":"EQUAL","value":"adboost-7"}]`)
-	got := batch(t, base, userToken,
+	entries := []map[string]any{
 		get("me?fields=id,first_name,last_name,email"),
 		post("/v19.0/act_1/campaigns", campaign),
 		withToken(get("v19.0/456?fields=followers_count"), pageToken),
 		get("/456?fields=followers_count"),
 		post("act_1/campaigns", map[string]any{"name": "no objective", "special_ad_categories": []any{}}),
-		get("act_1/campaigns?fields=id,name,status&filtering="+filter),
+		get("act_1/campaigns?fields=id,name,status&filtering=" + filter),
 		withToken(get("me?fields=id,first_name,last_name,email"), "EAAgone"),
 		post("act_1/campaigns", merge(campaign, map[string]any{"name": "adboost-8"})),
-	)
-	answered = true
-	want := []struct {
-		code int
-		body string
-	}{
-		{200, `{"email":"ana@network-a.example","first_name":"Ana","id":"5550001","last_name":"Nováková"}`},
-		{200, `{"id":"120200000000000001"}`},
-		{200, `{"followers_count":1200,"id":"456"}`},
-		{400, `{"error":{"code":210,"fbtrace_id":"AbCdEf0fake","message":"(#210) A page access token is required to request this resource.","type":"OAuthException"}}`},
-		{400, `{"error":{"code":100,"fbtrace_id":"AbCdEf0fake","message":"(#100) The parameter objective is required","type":"OAuthException"}}`},
-		{200, `{"data":[{"id":"120200000000000001","name":"adboost-7","status":"ACTIVE"}]}`},
-		{400, `{"error":{"code":190,"fbtrace_id":"AbCdEf0fake","message":"Error validating access token: Session has expired on Monday, 23-Nov-26 09:00:00 PST.","type":"OAuthException"}}`},
-		{200, `{"id":"120200000000000002"}`},
 	}
+	got := batch(t, base, userToken, entries...)
+	answered = true
+	want := alone(t, twinBase, userToken, entries...)
 	for i, w := range want {
-		if got[i].Code != w.code || got[i].Body != w.body || got[i].headers() != jsonHeader {
-			t.Errorf("entry %d = %d %s %s\nwant %d %s", i, got[i].Code, got[i].Body, got[i].headers(), w.code, w.body)
+		if got[i].Code != w.Code || got[i].Body != w.Body || got[i].headers() != jsonHeader {
+			t.Errorf("entry %d = %d %s %s\nwant %d %s", i, got[i].Code, got[i].Body, got[i].headers(), w.Code, w.Body)
 		}
 	}
-	if w := []string{"campaign 120200000000000001 adboost-7", "campaign 120200000000000002 adboost-8"}; !reflect.DeepEqual(hooked, w) {
-		t.Fatalf("hook ran for %v, want %v", hooked, w)
+	// The reads that do not depend on the creates, exactly.
+	for i, w := range map[int]string{
+		0: `{"email":"ana@network-a.example","first_name":"Ana","id":"5550001","last_name":"Nováková"}`,
+		2: `{"followers_count":1200,"id":"456"}`,
+		3: `{"error":{"code":210,"fbtrace_id":"AbCdEf0fake","message":"(#210) A page access token is required to request this resource.","type":"OAuthException"}}`,
+		6: `{"error":{"code":190,"fbtrace_id":"AbCdEf0fake","message":"Error validating access token: Session has expired on Monday, 23-Nov-26 09:00:00 PST.","type":"OAuthException"}}`,
+	} {
+		if got[i].Body != w {
+			t.Errorf("entry %d = %s\nwant %s", i, got[i].Body, w)
+		}
+	}
+	// The hook ran for what the calls alone created, in order.
+	var created []string
+	for _, o := range twin.Objects("") {
+		created = append(created, o.Kind+" "+o.ID+" "+o.Name)
+	}
+	if !reflect.DeepEqual(hooked, created) {
+		t.Fatalf("hook ran for %v, want %v", hooked, created)
 	}
 
 	// One request, eight calls, each with the token it used.
 	if reqs := f.Requests(); len(reqs) != 1 || reqs[0].Method != "POST" || reqs[0].Path != "/v19.0" || reqs[0].Authorization != "Bearer "+userToken {
 		t.Fatalf("requests = %+v", reqs)
 	}
-	campaignBody, _ := json.Marshal(campaign)
 	wantCalls := []networkafake.Call{
 		{Method: "GET", Path: "/me?fields=id,first_name,last_name,email", Token: userToken, Batched: true},
-		{Method: "POST", Path: "/act_1/campaigns", Token: userToken, Body: string(campaignBody), Batched: true},
+		{Method: "POST", Path: "/act_1/campaigns", Token: userToken, Body: formText(campaign), Batched: true},
 		{Method: "GET", Path: "/456?fields=followers_count", Token: pageToken, Batched: true},
 		{Method: "GET", Path: "/456?fields=followers_count", Token: userToken, Batched: true},
-		{Method: "POST", Path: "/act_1/campaigns", Token: userToken, Body: `{"name":"no objective","special_ad_categories":[]}`, Batched: true},
+		{Method: "POST", Path: "/act_1/campaigns", Token: userToken, Body: "name=no+objective&special_ad_categories=%5B%5D", Batched: true},
 		{Method: "GET", Path: "/act_1/campaigns?fields=id,name,status&filtering=" + filter, Token: userToken, Batched: true},
 		{Method: "GET", Path: "/me?fields=id,first_name,last_name,email", Token: "EAAgone", Batched: true},
 	}
@@ -168,12 +216,12 @@ func TestBatch(t *testing.T) {
 		f.AddPost("456", networkafake.Post{ID: fmt.Sprintf("456_100%d", i), Created: time.Date(2026, 11, 20, i, 0, 0, 0, time.UTC)})
 	}
 	root := strings.TrimSuffix(base, "/v19.0")
-	got = batch(t, root+"/", pageToken, get("v20.0/456/posts?fields=id&limit=1"))
+	got = batch(t, root+"/", pageToken, get("v25.0/456/posts?fields=id&limit=1"))
 	var posts struct {
 		Paging struct{ Next string } `json:"paging"`
 	}
 	if err := json.Unmarshal([]byte(got[0].Body), &posts); err != nil || got[0].Code != 200 ||
-		posts.Paging.Next != root+"/v20.0/456/posts?access_token="+pageToken+"&after=1&fields=id&limit=1" {
+		posts.Paging.Next != root+"/v25.0/456/posts?access_token="+pageToken+"&after=1&fields=id&limit=1" {
 		t.Fatalf("posts in a batch = %d %s", got[0].Code, got[0].Body)
 	}
 }
@@ -196,7 +244,11 @@ func TestBatchRefused(t *testing.T) {
 		{"unknown token", "EAAnobody", one, `401 {"error":{"code":190,"fbtrace_id":"AbCdEf0fake","message":"Invalid OAuth access token - Cannot parse access token","type":"OAuthException"}}`},
 		{"51 entries", userToken, string(tooMany), `400 {"error":{"code":100,"fbtrace_id":"AbCdEf0fake","message":"(#100) Too many requests in batch message. Maximum batch size is 50","type":"OAuthException"}}`},
 		{"no entries", userToken, `{"batch":[]}`, `400 {"error":{"code":100,"fbtrace_id":"AbCdEf0fake","message":"(#100) The parameter batch is required and holds at least one request","type":"OAuthException"}}`},
-		{"not JSON", userToken, `batch=[]`, `400 {"error":{"code":100,"fbtrace_id":"AbCdEf0fake","message":"(#100) The body must be a JSON object {\"batch\":[...]}","type":"OAuthException"}}`},
+		{"empty form", userToken, `batch=[]`, `400 {"error":{"code":100,"fbtrace_id":"AbCdEf0fake","message":"(#100) The parameter batch is required and holds at least one request","type":"OAuthException"}}`},
+		{"no batch", userToken, `include_headers=true`, `400 {"error":{"code":100,"fbtrace_id":"AbCdEf0fake","message":"(#100) The parameter batch is required and holds at least one request","type":"OAuthException"}}`},
+		{"batch not an array", userToken, `batch=%7B%7D`, `400 {"error":{"code":100,"fbtrace_id":"AbCdEf0fake","message":"(#100) The parameter batch must be a JSON array of requests","type":"OAuthException"}}`},
+		{"not a form", userToken, `batch=%zz`, `400 {"error":{"code":100,"fbtrace_id":"AbCdEf0fake","message":"(#100) The body must be a form or a JSON object with the parameter batch","type":"OAuthException"}}`},
+		{"JSON not an object", userToken, `{"batch":`, `400 {"error":{"code":100,"fbtrace_id":"AbCdEf0fake","message":"(#100) The body must be a form or a JSON object with the parameter batch","type":"OAuthException"}}`},
 		{"entry without method", userToken, `{"batch":[{"relative_url":"me"}]}`, `400 {"error":{"code":100,"fbtrace_id":"AbCdEf0fake","message":"(#100) Batch request 0 needs a method and a relative_url","type":"OAuthException"}}`},
 	} {
 		status, _, body := send(t, "POST", base, tc.token, tc.body)
@@ -204,7 +256,7 @@ func TestBatchRefused(t *testing.T) {
 			t.Errorf("%s: %s\nwant %s", tc.name, got, tc.want)
 		}
 	}
-	if requests, calls := f.Counts(); requests != 7 || calls != 0 || len(f.Calls()) != 0 {
+	if requests, calls := f.Counts(); requests != 11 || calls != 0 || len(f.Calls()) != 0 {
 		t.Fatalf("counts = %d, %d; calls %+v", requests, calls, f.Calls())
 	}
 	// 50 entries are taken.
@@ -240,17 +292,16 @@ func TestBatchSwitches(t *testing.T) {
 		t.Fatalf("counts under a fault = %d, %d", requests, calls)
 	}
 
-	// The first create is scripted, the second is not.
+	// The first read is scripted, the second is not.
 	usage := `{"1":[{"type":"ads_management","call_count":95,"total_cputime":20,"total_time":20,"estimated_time_to_regain_access":0}]}`
-	f.FailCalls("POST", "act_1/campaigns", 1, networkafake.Error{Code: 80004, Subcode: 2446079,
+	f.FailCalls("GET", "act_1/campaigns", 1, networkafake.Error{Code: 80004, Subcode: 2446079,
 		Message: "(#80004) There have been too many calls to this ad-account.", Headers: map[string]string{"X-Business-Use-Case-Usage": usage}})
-	campaign := map[string]any{"name": "adboost-7", "objective": "OUTCOME_TRAFFIC", "special_ad_categories": []any{}}
-	got := batch(t, base, userToken, post("act_1/campaigns", campaign), post("v19.0/act_1/campaigns", campaign))
+	got := batch(t, base, userToken, get("act_1/campaigns?fields=id"), get("v19.0/act_1/campaigns?fields=id"))
 	if e := got[0]; e.Code != 400 || e.Body != `{"error":{"code":80004,"error_subcode":2446079,"fbtrace_id":"AbCdEf0fake","message":"(#80004) There have been too many calls to this ad-account.","type":"OAuthException"}}` ||
 		e.headers() != `[{Content-Type application/json; charset=UTF-8} {X-Business-Use-Case-Usage `+usage+`}]` {
 		t.Fatalf("scripted entry = %+v", e)
 	}
-	if e := got[1]; e.Code != 200 || e.Body != `{"id":"120200000000000001"}` || e.headers() != jsonHeader {
+	if e := got[1]; e.Code != 200 || e.Body != `{"data":[]}` || e.headers() != jsonHeader {
 		t.Fatalf("entry after the script = %+v", e)
 	}
 	// A plain call carries the scripted headers as HTTP headers.

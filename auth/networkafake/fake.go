@@ -6,12 +6,32 @@
 // one implementation of network_a's behaviour in the repository: the http
 // and engine tests drive it through HTTP, and cmd/adboost-sandbox serves it.
 //
-// A Fake is an http.Handler and safe for concurrent use. It answers under
-// any "/vNN.N" path prefix or none. Tokens are checked as network_a checks
-// them: a user's token on /me, /me/accounts and the ad-account calls, a
-// page's token (the access_token of /me/accounts) on the calls about the page
-// and its posts, and about the network_b account linked to the page and its
-// media.
+// A Fake is an http.Handler and safe for concurrent use. It answers any
+// correct client as network_a does, Meta's own SDKs as adboost: under any
+// "/vNN.N" path prefix or none ("/v25.0/me"), with the token in an
+// Authorization header ("Bearer TOKEN") or as the access_token parameter of
+// the query or of the body, and a body that is a form
+// (application/x-www-form-urlencoded) or a JSON object. Tokens are checked as
+// network_a checks them: a user's token on /me, /me/accounts and the
+// ad-account calls, a page's token (the access_token of /me/accounts) on the
+// calls about the page and its posts, and about the network_b account linked
+// to the page and its media. A read answers the fields it asks for that the
+// node has, its id always, and leaves out the others; without fields it
+// answers network_a's defaults (id and name of a user; id, name and
+// access_token of a page in /me/accounts; id and account_id of an ad
+// account; id of a campaign, ad set or ad). Only a fields parameter whose
+// brackets do not balance is refused.
+//
+// A batch is POST / with the form fields batch (the entries as a JSON array
+// text), include_headers (the entries' headers unless it is false) and
+// access_token, or the same as a JSON object. An entry is
+// {"method","relative_url","body","access_token","name"}: its body is a
+// form text, and an entry whose body is JSON text is refused on its own
+// (400, code 100, "Invalid parameter"). Each entry is answered as the same
+// call alone, in order, except that network_a carries out at most one ad
+// set create (POST /act_X/adsets) per campaign_id in one batch request,
+// whatever it answers: it answers null for the later ones, which are not
+// carried out (no call is recorded for them).
 //
 // The calls it answers:
 //   - GET /me, /me/accounts (paged, see SetAccountsPageSize), /me/adaccounts;
@@ -23,8 +43,7 @@
 //     name, and creates), GET and POST /{object_id} (fields, effective_status;
 //     updates), GET /{ad_id}/insights, GET
 //     /{campaign_id}/insights?level=ad and GET /{campaign_id}/ads (paged);
-//   - POST / with {"batch":[...]}: up to 50 of the calls above in one
-//     request, each answered as it would be alone.
+//   - POST / with a batch: up to 50 of the calls above in one request.
 //
 // Creates are refused as network_a refuses them, each with
 // HTTP 400 and OAuthException code 100: a campaign whose objective is not

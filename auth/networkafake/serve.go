@@ -58,7 +58,10 @@ func noObject(method, id string) answer {
 }
 
 // ServeHTTP answers the API under any "/vNN.N" prefix or none: a batch
-// (POST to the bare prefix) or one call.
+// (POST to the bare prefix) or one call. The token is the Authorization
+// header's, else the access_token parameter of the query, else of the
+// body; the body is a form or a JSON object (its Content-Type says which,
+// else its first character).
 func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	f.mu.Lock()
@@ -104,18 +107,21 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		scheme = "https"
 	}
 	host := scheme + "://" + r.Host
-	token := bearer(r.Header.Get("Authorization"))
+	encoding := bodyEncoding(r.Header.Get("Content-Type"), body)
+	token, body := requestToken(r, encoding, body)
 	if path == "" && r.Method == http.MethodPost {
-		write(w, f.batch(token, body, host, prefix))
+		write(w, f.batch(token, r.URL.RawQuery, body, encoding, host, prefix))
 		return
 	}
-	write(w, f.call(call{method: r.Method, path: path, query: r.URL.RawQuery, token: token, body: body, base: host + prefix}))
+	write(w, f.call(call{method: r.Method, path: path, query: r.URL.RawQuery, token: token,
+		body: body, contentType: encoding, base: host + prefix}))
 }
 
-// bearer is the token of an Authorization header; "" without one.
+// bearer is the token of an Authorization header ("Bearer TOKEN", or
+// "OAuth TOKEN" as Graph takes it too); "" without one.
 func bearer(authorization string) string {
-	token, ok := strings.CutPrefix(authorization, "Bearer ")
-	if !ok {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(authorization), " ")
+	if !ok || (!strings.EqualFold(scheme, "Bearer") && !strings.EqualFold(scheme, "OAuth")) {
 		return ""
 	}
 	return strings.TrimSpace(token)
@@ -279,32 +285,25 @@ func (f *Fake) route(method string, seg []string, q url.Values, who caller, toke
 	return graphError(http.StatusBadRequest, "OAuthException", 2500, "Unknown path components: /"+strings.Join(seg, "/"))
 }
 
-// fields are the names of the fields parameter.
+// fields are the field specs of the fields parameter, split at its
+// top-level commas ("picture{url}" stays one spec); none when it is
+// missing or does not parse (checkFields refuses that).
 func fields(q url.Values) []string {
-	var out []string
-	for _, s := range strings.Split(q.Get("fields"), ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
+	specs, _ := fieldSpecs(q.Get("fields"))
+	return specs
 }
 
-// checkFields answers an error unless fields holds every one of need and
-// nothing outside allowed.
-func checkFields(q url.Values, need, allowed []string) *answer {
-	got := fields(q)
-	for _, n := range need {
-		if !slices.Contains(got, n) {
-			a := paramError(fmt.Sprintf("fields must include %s", n))
-			return &a
-		}
-	}
-	for _, g := range got {
-		if !slices.Contains(allowed, g) && !slices.Contains(need, g) {
-			a := paramError(fmt.Sprintf("Tried accessing nonexisting field (%s)", g))
-			return &a
-		}
+// checkFields answers network_a's refusal of a fields parameter it cannot
+// read (its brackets do not balance), or nil. The lists a read passes name
+// the fields it answers; any other field is left out of the answer, never
+// refused: network_a answers a read that asks fewer or other fields than
+// adboost does, and the fake cannot tell a field no node has from the
+// many it does not hold.
+func checkFields(q url.Values, _, _ []string) *answer {
+	if _, bad := fieldSpecs(q.Get("fields")); bad != "" {
+		a := graphError(http.StatusBadRequest, "OAuthException", 2500,
+			"Syntax error \""+bad+": "+q.Get("fields"))
+		return &a
 	}
 	return nil
 }
@@ -317,49 +316,62 @@ func needUser(who caller) *answer {
 	return nil
 }
 
+// me answers GET /me: the user's id and the fields asked for that the user
+// has (name, first_name, last_name, email); id and name without fields.
 func (f *Fake) me(who caller, q url.Values) answer {
 	if a := needUser(who); a != nil {
 		return *a
 	}
-	if a := checkFields(q, []string{"id", "first_name", "last_name", "email"}, nil); a != nil {
+	if a := checkFields(q, nil, nil); a != nil {
 		return *a
 	}
 	u := who.user
-	me := map[string]any{"id": u.ID, "first_name": u.FirstName, "last_name": u.LastName}
-	if u.Email != "" {
-		me["email"] = u.Email
+	me := map[string]any{"id": u.ID}
+	for _, k := range fieldNames(q, "id", "name") {
+		switch k {
+		case "name":
+			me[k] = strings.TrimSpace(u.FirstName + " " + u.LastName)
+		case "first_name":
+			me[k] = u.FirstName
+		case "last_name":
+			me[k] = u.LastName
+		case "email":
+			if u.Email != "" { // network_a leaves out an email it does not have
+				me[k] = u.Email
+			}
+		}
 	}
 	return answer{status: http.StatusOK, body: me}
 }
 
+// meAccounts answers GET /me/accounts: the user's pages, paged, each with
+// its id and the fields asked for (name, access_token, picture,
+// network_b_account, followers_count, fan_count); id, name and
+// access_token without fields, as network_a's default.
 func (f *Fake) meAccounts(who caller, q url.Values, token, base string) answer {
 	if a := needUser(who); a != nil {
 		return *a
 	}
-	if a := checkFields(q, []string{"id", "name", "picture", "network_b_account"}, []string{"access_token"}); a != nil {
+	if a := checkFields(q, nil, nil); a != nil {
 		return *a
 	}
+	want := fieldNames(q, "id", "name", "access_token")
 	pages := who.user.Pages
 	after, _ := strconv.Atoi(q.Get("after"))
 	data := []any{}
 	for i := max(after, 0); i < after+f.pageSize && i < len(pages); i++ {
-		p := pages[i]
-		page := map[string]any{"id": p.ID, "name": p.Name,
-			"picture": map[string]any{"data": map[string]any{"url": p.Picture, "is_silhouette": false}}}
-		if p.B != nil {
-			page["network_b_account"] = map[string]any{"id": p.B.ID, "username": p.B.Username, "profile_picture_url": p.B.Picture}
-		}
-		if p.Token != "" {
-			page["access_token"] = p.Token
-		}
-		data = append(data, page)
+		data = append(data, f.pageFields(pages[i], want))
 	}
 	out := map[string]any{"data": data}
 	nextAfter := after + f.pageSize
 	// Graph APIs put the token in their paging URLs; a client must not
 	// follow them blindly.
-	next := url.Values{"fields": {q.Get("fields")}, "limit": {strconv.Itoa(f.pageSize)},
-		"after": {strconv.Itoa(nextAfter)}, "access_token": {token}}
+	next := url.Values{"limit": {strconv.Itoa(f.pageSize)}, "after": {strconv.Itoa(nextAfter)}, "access_token": {token}}
+	first := url.Values{"access_token": {token}}
+	if s := q.Get("fields"); s != "" {
+		next.Set("fields", s)
+		first.Set("fields", s)
+	}
 	switch {
 	case f.paging == PagingForeign:
 		out["paging"] = map[string]any{"next": f.elsewhere + "/me/accounts?" + next.Encode()}
@@ -369,33 +381,25 @@ func (f *Fake) meAccounts(who caller, q url.Values, token, base string) answer {
 		out["paging"] = map[string]any{"next": base + "/me/accounts?" + next.Encode(),
 			"cursors": map[string]any{"after": strconv.Itoa(nextAfter)}}
 	case f.paging == PagingLoop:
-		first := url.Values{"fields": {q.Get("fields")}, "access_token": {token}}
 		out["paging"] = map[string]any{"next": base + "/me/accounts?" + first.Encode()}
 	}
 	return answer{status: http.StatusOK, body: out}
 }
 
+// meAdAccounts answers GET /me/adaccounts: the user's ad accounts, each
+// with its id and the fields asked for that it has; id and account_id
+// without fields, as network_a's default.
 func (f *Fake) meAdAccounts(who caller, q url.Values) answer {
 	if a := needUser(who); a != nil {
 		return *a
 	}
-	if a := checkFields(q, nil, []string{"id", "account_status", "currency", "name"}); a != nil {
+	if a := checkFields(q, nil, nil); a != nil {
 		return *a
 	}
-	want := fields(q)
+	want := fieldNames(q, "id", "account_id")
 	data := []any{}
 	for _, acc := range who.user.AdAccounts {
-		d := map[string]any{"id": acc.ID}
-		if slices.Contains(want, "account_status") {
-			d["account_status"] = acc.Status
-		}
-		if slices.Contains(want, "currency") {
-			d["currency"] = acc.Currency
-		}
-		if slices.Contains(want, "name") {
-			d["name"] = acc.ID
-		}
-		data = append(data, d)
+		data = append(data, adAccountFields(acc, want))
 	}
 	return answer{status: http.StatusOK, body: map[string]any{"data": data}}
 }
@@ -686,21 +690,30 @@ func (f *Fake) getObject(who caller, id string, q url.Values) answer {
 	if a != nil {
 		return *a
 	}
+	if a := checkFields(q, nil, nil); a != nil {
+		return *a
+	}
 	return answer{status: http.StatusOK, body: f.objectFields(o, fields(q))}
 }
 
-// objectFields is an object as the API answers it: its id and the fields
-// asked for that it has.
+// objectFields is an object as the API answers it: its own id and the
+// fields asked for that it has (want holds field specs; a spec's
+// modifiers are not applied). The id is always the object's: a create
+// body may carry an "id" of its own (Meta's SDKs send the ad account's
+// there), which is not the object's field.
 func (w *world) objectFields(o *Object, want []string) map[string]any {
 	out := map[string]any{"id": o.ID}
-	for _, k := range want {
-		switch k {
+	for _, spec := range want {
+		switch k := fieldName(spec); k {
+		case "id":
 		case "name":
 			out[k] = o.Name
-		case "status":
+		case "status", "configured_status":
 			out[k] = o.Status
 		case "effective_status":
 			out[k] = w.effectiveStatus(o)
+		case "account_id":
+			out[k] = strings.TrimPrefix(o.AccountID, "act_")
 		default:
 			if v, ok := o.Fields[k]; ok {
 				out[k] = v
@@ -715,6 +728,9 @@ func (f *Fake) listObjects(accountID, kind string, q url.Values) answer {
 		Field    string `json:"field"`
 		Operator string `json:"operator"`
 		Value    any    `json:"value"`
+	}
+	if a := checkFields(q, nil, nil); a != nil {
+		return *a
 	}
 	var filters []filter
 	if s := q.Get("filtering"); s != "" {
