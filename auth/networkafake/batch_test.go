@@ -105,7 +105,7 @@ func TestBatch(t *testing.T) {
 	f.ClearRequests()
 	f.ResetCounts()
 
-	campaign := map[string]any{"name": "adboost-7", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}}
+	campaign := map[string]any{"name": "adboost-7", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false}
 	filter := url.QueryEscape(`[{"field":"name","operator":"EQUAL","value":"adboost-7"}]`)
 	got := batch(t, base, userToken,
 		get("me?fields=id,first_name,last_name,email"),
@@ -244,7 +244,7 @@ func TestBatchSwitches(t *testing.T) {
 	usage := `{"1":[{"type":"ads_management","call_count":95,"total_cputime":20,"total_time":20,"estimated_time_to_regain_access":0}]}`
 	f.FailCalls("POST", "act_1/campaigns", 1, networkafake.Error{Code: 80004, Subcode: 2446079,
 		Message: "(#80004) There have been too many calls to this ad-account.", Headers: map[string]string{"X-Business-Use-Case-Usage": usage}})
-	campaign := map[string]any{"name": "adboost-7", "objective": "OUTCOME_TRAFFIC", "special_ad_categories": []any{}}
+	campaign := map[string]any{"name": "adboost-7", "objective": "OUTCOME_TRAFFIC", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false}
 	got := batch(t, base, userToken, post("act_1/campaigns", campaign), post("v19.0/act_1/campaigns", campaign))
 	if e := got[0]; e.Code != 400 || e.Body != `{"error":{"code":80004,"error_subcode":2446079,"fbtrace_id":"AbCdEf0fake","message":"(#80004) There have been too many calls to this ad-account.","type":"OAuthException"}}` ||
 		e.headers() != `[{Content-Type application/json; charset=UTF-8} {X-Business-Use-Case-Usage `+usage+`}]` {
@@ -275,11 +275,11 @@ func TestBatchSwitches(t *testing.T) {
 func TestCallsAndCounts(t *testing.T) {
 	f, base := world(t)
 	mustOK(t, "GET", base+"/456/posts?fields=id&since=1700000000", pageToken, nil)
-	mustOK(t, "POST", base+"/act_1/campaigns/", userToken, map[string]any{"name": "n", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}})
+	mustOK(t, "POST", base+"/act_1/campaigns/", userToken, map[string]any{"name": "n", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})
 	call(t, "GET", strings.TrimSuffix(base, "/v19.0")+"/me", "", nil)
 	want := []networkafake.Call{
 		{Method: "GET", Path: "/456/posts?fields=id&since=1700000000", Token: pageToken},
-		{Method: "POST", Path: "/act_1/campaigns", Token: userToken, Body: `{"name":"n","objective":"OUTCOME_ENGAGEMENT","special_ad_categories":[]}`},
+		{Method: "POST", Path: "/act_1/campaigns", Token: userToken, Body: `{"is_adset_budget_sharing_enabled":false,"name":"n","objective":"OUTCOME_ENGAGEMENT","special_ad_categories":[]}`},
 		{Method: "GET", Path: "/me"},
 	}
 	if got := f.TakeCalls(); !reflect.DeepEqual(got, want) {

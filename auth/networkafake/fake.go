@@ -144,14 +144,6 @@ type Insights struct {
 	Spend                                               string // "12.34"
 }
 
-// Review statuses of an ad (SetAdReview): they are its effective_status
-// unless the ad, its ad set or its campaign is deleted or archived.
-const (
-	ReviewPending     = "PENDING_REVIEW"
-	ReviewDisapproved = "DISAPPROVED"
-	ReviewWithIssues  = "WITH_ISSUES"
-)
-
 // AccountUsage is an ad account's usage as SetAccountUsage set it: the
 // X-Ad-Account-Usage header of every answer about the account.
 type AccountUsage struct {
@@ -211,6 +203,7 @@ type Fake struct {
 	paging      Paging
 	elsewhere   string
 	afterCreate func(Object)
+	now         func() time.Time    // SetNow; nil is the real clock
 	failures    map[string]*failure // by method + " " + path (FailCalls)
 
 	recording bool // Requests and Calls are kept
@@ -331,31 +324,6 @@ func (f *Fake) SetFollowers(id string, n int) {
 		p.Followers = n
 	} else if b, _, ok := f.accountB(id); ok {
 		b.Followers = n
-	}
-}
-
-// SetAdInsights sets what /{ad_id}/insights answers for the ad, and makes
-// the ad one that delivered: it gets a row in its campaign's level=ad
-// insights. Until it is set, the ad's data is empty (all zero).
-func (f *Fake) SetAdInsights(adID string, in Insights) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.insights[adID] = in
-}
-
-// SetAdReview sets the ad's review status, ReviewPending, ReviewDisapproved
-// or ReviewWithIssues, which becomes its effective_status; "" clears it. It
-// panics on another status.
-func (f *Fake) SetAdReview(adID, status string) {
-	if status != "" && !slices.Contains([]string{ReviewPending, ReviewDisapproved, ReviewWithIssues}, status) {
-		panic("networkafake: SetAdReview: unknown review status " + status)
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if status == "" {
-		delete(f.reviews, adID)
-	} else {
-		f.reviews[adID] = status
 	}
 }
 
@@ -499,7 +467,10 @@ func (f *Fake) AfterCreate(hook func(o Object)) {
 }
 
 // Error is an error answer of network_a in Graph's shape, scripted with
-// FailCalls.
+// FailCalls: {"error":{"message","type","code","error_subcode",
+// "error_user_title","error_user_msg","is_transient","error_data",
+// "fbtrace_id"}}, each field left out when it is empty (is_transient when
+// false).
 type Error struct {
 	Status    int               // HTTP status; 0 is 400, as Graph answers most errors
 	Type      string            // "" is OAuthException
@@ -507,6 +478,9 @@ type Error struct {
 	Subcode   int               // error.error_subcode; 0 leaves it out
 	Transient bool              // error.is_transient
 	Message   string            // error.message
+	UserTitle string            // error.error_user_title
+	UserMsg   string            // error.error_user_msg
+	Data      string            // error.error_data, a JSON text such as {"blame_field_specs":[["daily_budget"]]}
 	Headers   map[string]string // HTTP headers of the answer (in a batch, of the entry)
 }
 
@@ -556,22 +530,11 @@ func (f *Fake) scripted(method, path string) (answer, bool) {
 	if fl.left--; fl.left <= 0 {
 		delete(f.failures, key)
 	}
-	e := fl.err
-	status, typ := e.Status, e.Type
+	status := fl.err.Status
 	if status == 0 {
 		status = http.StatusBadRequest
 	}
-	if typ == "" {
-		typ = "OAuthException"
-	}
-	body := map[string]any{"message": e.Message, "type": typ, "code": e.Code, "fbtrace_id": "AbCdEf0fake"}
-	if e.Subcode != 0 {
-		body["error_subcode"] = e.Subcode
-	}
-	if e.Transient {
-		body["is_transient"] = true
-	}
-	return answer{status: status, body: map[string]any{"error": body}, headers: cloneStrings(e.Headers)}, true
+	return answer{status: status, body: map[string]any{"error": fl.err.errorBody()}, headers: cloneStrings(fl.err.Headers)}, true
 }
 
 func (o *Object) clone() Object {
