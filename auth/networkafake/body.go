@@ -13,8 +13,11 @@ import (
 type formKind int
 
 const (
+	// formByLook: a JSON object or array, or true or false, is decoded;
+	// anything else is text.
+	formByLook formKind = iota
 	// formText: the value as it is.
-	formText formKind = iota
+	formText
 	// formJSON: the value is the compact JSON text of an object or an array.
 	formJSON
 	// formBool: "true" or "false".
@@ -24,9 +27,9 @@ const (
 	formInteger
 )
 
-// formKinds are the parameters of creates and updates whose form value is
-// not plain text. A parameter not named here is read by its look: a JSON
-// object or array, or true or false, is decoded, anything else is text.
+// formKinds are the parameters of creates and updates whose form value has
+// a known type; a parameter not named here is read by its look
+// (formByLook).
 var formKinds = map[string]formKind{
 	"name": formText, "status": formText, "objective": formText, "campaign_id": formText, "adset_id": formText,
 	"bid_strategy": formText, "billing_event": formText, "optimization_goal": formText, "destination_type": formText,
