@@ -265,9 +265,16 @@ func TestMediaAccess(t *testing.T) {
 	}
 }
 
-// TestMediaAds: an ad's creative is a network_a post or a network_b media
-// of the account it names, placed where it can run.
-func TestMediaAds(t *testing.T) {
+// mediaAdSets is world with posts and media, an engagement campaign, and
+// its ad sets for network_b only, both networks, network_a only and
+// anywhere.
+type mediaAdSets struct {
+	f                            *networkafake.Fake
+	base                         string
+	onlyB, both, onlyA, anywhere string
+}
+
+func newMediaAdSets(t *testing.T) mediaAdSets {
 	f, base := world(t)
 	f.AddPost("456", networkafake.Post{ID: "456_9001", Message: "#gym"})
 	fiveMedia(f, time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC))
@@ -283,26 +290,40 @@ func TestMediaAds(t *testing.T) {
 		return mustOK(t, "POST", base+"/act_1/adsets", userToken, adSetBody(camp, map[string]any{"name": name, "targeting": targeting,
 			"promoted_object": map[string]any{"page_id": "456"}}))["id"].(string)
 	}
-	onlyB, both, onlyA, anywhere := adset("adboost-7-network_b", "network_b"), adset("both", "network_a", "network_b"),
-		adset("a", "network_a"), adset("anywhere")
-	ofMedia := func(set, media, user, page string) map[string]any {
-		creative := map[string]any{"source_instagram_media_id": media}
-		if user != "" {
-			creative["instagram_user_id"] = user
-		}
-		if page != "" {
-			creative["object_id"] = page
-		}
-		return map[string]any{"name": "adboost-7-b" + media, "adset_id": set, "creative": creative, "status": "ACTIVE"}
-	}
-	ofPost := func(set, user string) map[string]any {
-		creative := map[string]any{"object_story_id": "456_9001"}
-		if user != "" {
-			creative["instagram_user_id"] = user
-		}
-		return map[string]any{"name": "adboost-7-9001", "adset_id": set, "creative": creative, "status": "ACTIVE"}
-	}
+	return mediaAdSets{f: f, base: base, onlyB: adset("adboost-7-network_b", "network_b"), both: adset("both", "network_a", "network_b"),
+		onlyA: adset("a", "network_a"), anywhere: adset("anywhere")}
+}
 
+// ofMedia is the body of an ad of the media in the ad set; "" leaves out
+// the user or the page.
+func ofMedia(set, media, user, page string) map[string]any {
+	creative := map[string]any{"source_instagram_media_id": media}
+	if user != "" {
+		creative["instagram_user_id"] = user
+	}
+	if page != "" {
+		creative["object_id"] = page
+	}
+	return map[string]any{"name": "adboost-7-b" + media, "adset_id": set, "creative": creative, "status": "ACTIVE"}
+}
+
+// ofPost is the body of an ad of post 456_9001 in the ad set; "" leaves
+// out the user.
+func ofPost(set, user string) map[string]any {
+	creative := map[string]any{"object_story_id": "456_9001"}
+	if user != "" {
+		creative["instagram_user_id"] = user
+	}
+	return map[string]any{"name": "adboost-7-9001", "adset_id": set, "creative": creative, "status": "ACTIVE"}
+}
+
+// TestMediaAds: an ad's creative is a network_a post or a network_b media
+// of the account it names, with its page, taken where it can run, through
+// the client too.
+func TestMediaAds(t *testing.T) {
+	w := newMediaAdSets(t)
+	f, onlyB, both, onlyA, anywhere := w.f, w.onlyB, w.both, w.onlyA, w.anywhere
+	base := w.base
 	// Accepted.
 	c := client(t, base, networka.Options{})
 	ctx := context.Background()
@@ -321,6 +342,26 @@ func TestMediaAds(t *testing.T) {
 		t.Fatalf("ad of media = %+v", ad)
 	}
 
+	if n := len(f.Objects("ad")); n != len(made) {
+		t.Fatalf("%d ads, want the %d accepted", n, len(made))
+	}
+	// Moved out of network_b by an update, the ad set takes no more media.
+	mustOK(t, "POST", base+"/"+both, userToken, map[string]any{"targeting": map[string]any{"publisher_platforms": []any{"network_a"},
+		"targeting_automation": map[string]any{"advantage_audience": 1}}})
+	refused(t, "media after the update", "POST", base+"/act_1/ads", userToken, ofMedia(both, "17890000000009003", bAccount, "456"),
+		invalid("The ad set's targeting.publisher_platforms does not include network_b: an ad of network_b media (source_instagram_media_id) cannot run in it"))
+}
+
+// TestMediaAdRefusals: ads of media and of posts are refused where they
+// cannot run or lack their network_b account or page, each with code 100,
+// through the client too.
+func TestMediaAdRefusals(t *testing.T) {
+	w := newMediaAdSets(t)
+	f, onlyB, both, onlyA, anywhere := w.f, w.onlyB, w.both, w.onlyA, w.anywhere
+	base := w.base
+	c := client(t, base, networka.Options{})
+	ctx := context.Background()
+	s := networka.Scope{User: "5550001", AdAccount: "act_1"}
 	// Refused, each with code 100.
 	const (
 		wrongUser  = "Param creative.instagram_user_id must be the network_b account of the media"
@@ -361,13 +402,9 @@ func TestMediaAds(t *testing.T) {
 			t.Errorf("%s through the client: %v", name, err)
 		}
 	}
-	if n := len(f.Objects("ad")); n != len(made) {
-		t.Fatalf("%d ads, want the %d accepted", n, len(made))
+	if n := len(f.Objects("ad")); n != 0 {
+		t.Fatalf("%d ads made by refused creates", n)
 	}
-	// Moved out of network_b by an update, the ad set takes no more media.
-	mustOK(t, "POST", base+"/"+both, userToken, map[string]any{"targeting": map[string]any{"publisher_platforms": []any{"network_a"},
-		"targeting_automation": map[string]any{"advantage_audience": 1}}})
-	refused(t, "media after the update", "POST", base+"/act_1/ads", userToken, ofMedia(both, "17890000000009003", bAccount, "456"), invalid(notPlacedB))
 }
 
 // TestMediaBatch: media calls in a batch are answered as alone, each with
