@@ -57,7 +57,7 @@ func (f *Fake) SetAdInsights(adID string, in Insights) {
 	if o, ok := f.byID[adID]; ok {
 		account = o.AccountID
 	}
-	f.days[adID] = map[string]Insights{f.today(account): in}
+	f.days[adID] = []dayFigures{{f.today(account), in}}
 }
 
 // SetAdInsightsDay sets the ad's figures of one day, the calendar date of
@@ -66,18 +66,34 @@ func (f *Fake) SetAdInsights(adID string, in Insights) {
 func (f *Fake) SetAdInsightsDay(adID string, day time.Time, in Insights) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	date := day.Format(time.DateOnly)
-	if in == (Insights{}) {
-		delete(f.days[adID], date)
-		if len(f.days[adID]) == 0 {
-			delete(f.days, adID)
-		}
-		return
+	f.setDay(adID, day.Format(time.DateOnly), in)
+}
+
+// dayFigures are an ad's figures of one day.
+type dayFigures struct {
+	date string // "YYYY-MM-DD"
+	in   Insights
+}
+
+// setDay sets the ad's figures of the date, keeping its days in order;
+// zero figures remove the day.
+func (w *world) setDay(adID, date string, in Insights) {
+	days := w.days[adID]
+	i, found := slices.BinarySearchFunc(days, date, func(d dayFigures, date string) int { return strings.Compare(d.date, date) })
+	switch {
+	case in == (Insights{}) && found:
+		days = slices.Delete(days, i, i+1)
+	case in == (Insights{}):
+	case found:
+		days[i].in = in
+	default:
+		days = slices.Insert(days, i, dayFigures{date, in})
 	}
-	if f.days[adID] == nil {
-		f.days[adID] = map[string]Insights{}
+	if len(days) == 0 {
+		delete(w.days, adID)
+	} else {
+		w.days[adID] = days
 	}
-	f.days[adID][date] = in
 }
 
 // insightFields are the fields an ad's insights answer.
@@ -189,29 +205,28 @@ func (f *Fake) objectInsights(who caller, id string, q url.Values, token, base s
 // adRows are the ad's insights rows in the window: one summed row, or one a
 // day; none without figures.
 func (f *Fake) adRows(ad *Object, window span, daily bool, today string, want []string) []map[string]any {
-	var dates []string
-	for d := range f.days[ad.ID] {
-		if window.holds(d) {
-			dates = append(dates, d)
+	var days []dayFigures
+	for _, d := range f.days[ad.ID] {
+		if window.holds(d.date) {
+			days = append(days, d)
 		}
 	}
-	if len(dates) == 0 {
+	if len(days) == 0 {
 		return nil
 	}
-	slices.Sort(dates)
 	types := conversionTypes(f.byID[str(ad.Fields, "adset_id")])
 	if daily {
-		rows := make([]map[string]any, len(dates))
-		for i, d := range dates {
-			rows[i] = insightsRow(ad.ID, f.days[ad.ID][d], types, want)
-			rows[i]["date_start"], rows[i]["date_stop"] = d, d
+		rows := make([]map[string]any, len(days))
+		for i, d := range days {
+			rows[i] = insightsRow(ad.ID, d.in, types, want)
+			rows[i]["date_start"], rows[i]["date_stop"] = d.date, d.date
 		}
 		return rows
 	}
 	var sum Insights
-	spends := make([]string, len(dates))
-	for i, d := range dates {
-		in := f.days[ad.ID][d]
+	spends := make([]string, len(days))
+	for i, d := range days {
+		in := d.in
 		sum.Impressions += in.Impressions
 		sum.Reach += in.Reach
 		sum.Clicks += in.Clicks
@@ -223,7 +238,7 @@ func (f *Fake) adRows(ad *Object, window span, daily bool, today string, want []
 	row := insightsRow(ad.ID, sum, types, want)
 	row["date_start"], row["date_stop"] = window.since, window.until
 	if window.all {
-		row["date_start"], row["date_stop"] = dates[0], max(today, dates[len(dates)-1])
+		row["date_start"], row["date_stop"] = days[0].date, max(today, days[len(days)-1].date)
 	}
 	return []map[string]any{row}
 }

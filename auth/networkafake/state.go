@@ -75,7 +75,10 @@ func (f *Fake) State() State {
 		s.Objects = append(s.Objects, o.clone())
 	}
 	for ad, days := range f.days {
-		s.InsightDays[ad] = maps.Clone(days)
+		s.InsightDays[ad] = make(map[string]Insights, len(days))
+		for _, d := range days {
+			s.InsightDays[ad][d.date] = d.in
+		}
 	}
 	return s
 }
@@ -114,7 +117,9 @@ func (f *Fake) SetState(s State) {
 		w.addCity(c)
 	}
 	for ad, days := range s.InsightDays {
-		w.days[ad] = maps.Clone(days)
+		for date, in := range days {
+			w.setDay(ad, date, in)
+		}
 	}
 	maps.Copy(w.reviews, s.Reviews)
 	maps.Copy(w.feedback, s.Feedback)
@@ -133,6 +138,6 @@ func (f *Fake) SetState(s State) {
 		if o, ok := w.byID[ad]; ok {
 			account = o.AccountID
 		}
-		f.days[ad] = map[string]Insights{f.today(account): in}
+		f.days[ad] = []dayFigures{{f.today(account), in}}
 	}
 }

@@ -36,12 +36,12 @@ type world struct {
 	cities       []City                     // in the order added (AddCity)
 	cityByKey    map[string]City
 
-	days      map[string]map[string]Insights // ad id → "YYYY-MM-DD" → that day's figures
-	reviews   map[string]string              // by ad id (SetAdReview)
-	feedback  map[string]ReviewFeedback      // by ad id (SetAdReviewFeedback)
-	usage     map[string]AccountUsage        // by ad account id (SetAccountUsage)
-	throttles map[string]Throttle            // by ad account id (ThrottleAccount)
-	noPayment map[string]bool                // ad account ids without a valid payment method (SetPaymentMethod)
+	days      map[string][]dayFigures   // ad id → the days it has figures for, by date
+	reviews   map[string]string         // by ad id (SetAdReview)
+	feedback  map[string]ReviewFeedback // by ad id (SetAdReviewFeedback)
+	usage     map[string]AccountUsage   // by ad account id (SetAccountUsage)
+	throttles map[string]Throttle       // by ad account id (ThrottleAccount)
+	noPayment map[string]bool           // ad account ids without a valid payment method (SetPaymentMethod)
 }
 
 // ownerKey names the objects of one kind of an ad account.
@@ -71,7 +71,7 @@ func newWorld() world {
 		adAccounts:   map[string]*AdAccount{},
 		accountPages: map[string]map[string]bool{},
 		cityByKey:    map[string]City{},
-		days:         map[string]map[string]Insights{},
+		days:         map[string][]dayFigures{},
 		reviews:      map[string]string{},
 		feedback:     map[string]ReviewFeedback{},
 		usage:        map[string]AccountUsage{},
