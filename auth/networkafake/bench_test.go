@@ -36,7 +36,7 @@ func loaded(users, perUser int) *networkafake.Fake {
 			AdAccounts: []networkafake.AdAccount{{ID: act, Status: 1, Currency: "USD"}}})
 		campaign := object("campaign", act, "adboost-"+page, map[string]any{"objective": "OUTCOME_AWARENESS", "special_ad_categories": []any{}})
 		adset := object("adset", act, "adboost-"+page, map[string]any{"campaign_id": campaign, "daily_budget": json.Number("2500"),
-			"billing_event": "IMPRESSIONS", "optimization_goal": "REACH", "targeting": map[string]any{}})
+			"billing_event": "IMPRESSIONS", "optimization_goal": "REACH", "targeting": onNetworkA()})
 		for i := range perUser {
 			post := fmt.Sprintf("%s_%d", page, i)
 			s.Posts[page] = append(s.Posts[page], networkafake.Post{ID: post, Message: "#gym", Created: now.Add(-time.Duration(i) * time.Hour)})
@@ -45,7 +45,7 @@ func loaded(users, perUser int) *networkafake.Fake {
 		}
 		spare := object("campaign", act, "spare-"+page, map[string]any{"objective": "OUTCOME_AWARENESS", "special_ad_categories": []any{}})
 		object("adset", act, "spare-"+page, map[string]any{"campaign_id": spare, "daily_budget": json.Number("2500"),
-			"billing_event": "IMPRESSIONS", "optimization_goal": "REACH", "targeting": map[string]any{}})
+			"billing_event": "IMPRESSIONS", "optimization_goal": "REACH", "targeting": onNetworkA()})
 	}
 	f := networkafake.New()
 	f.SetState(s)
@@ -117,4 +117,10 @@ func BenchmarkBatch(b *testing.B) {
 			b.ReportMetric(float64(calls)/b.Elapsed().Seconds(), "calls/s")
 		})
 	}
+}
+
+// onNetworkA is a targeting that runs on network_a only, with Advantage
+// audience off.
+func onNetworkA() map[string]any {
+	return map[string]any{"publisher_platforms": []any{"network_a"}, "targeting_automation": map[string]any{"advantage_audience": 0}}
 }

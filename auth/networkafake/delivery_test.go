@@ -17,7 +17,7 @@ func adSet(t *testing.T, base, campaign, name string) string {
 	t.Helper()
 	return mustOK(t, "POST", base+"/act_1/adsets", userToken, map[string]any{"name": name, "campaign_id": campaign,
 		"daily_budget": 2500, "bid_strategy": "LOWEST_COST_WITHOUT_CAP", "billing_event": "IMPRESSIONS",
-		"optimization_goal": "REACH", "targeting": map[string]any{}})["id"].(string)
+		"optimization_goal": "REACH", "targeting": noAutomation()})["id"].(string)
 }
 
 // campaignWithAds creates on act_1 a campaign, an ad set in it and an ad
@@ -25,7 +25,7 @@ func adSet(t *testing.T, base, campaign, name string) string {
 func campaignWithAds(t *testing.T, base, name string, posts ...string) (campaign, adset string, ads []string) {
 	t.Helper()
 	campaign = mustOK(t, "POST", base+"/act_1/campaigns", userToken, map[string]any{
-		"name": name, "objective": "OUTCOME_AWARENESS", "special_ad_categories": []any{}})["id"].(string)
+		"name": name, "objective": "OUTCOME_AWARENESS", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 	adset = adSet(t, base, campaign, name)
 	for _, p := range posts {
 		ads = append(ads, ad(t, base, adset, name+"-"+p, p))
@@ -37,7 +37,7 @@ func campaignWithAds(t *testing.T, base, name string, posts ...string) (campaign
 func ad(t *testing.T, base, adset, name, post string) string {
 	t.Helper()
 	return mustOK(t, "POST", base+"/act_1/ads", userToken, map[string]any{"name": name, "adset_id": adset,
-		"creative": map[string]any{"object_story_id": post}, "status": "ACTIVE"})["id"].(string)
+		"creative": map[string]any{"object_story_id": post, "instagram_user_id": bAccount}, "status": "ACTIVE"})["id"].(string)
 }
 
 // withoutDates drops the date fields of insights rows.
@@ -99,7 +99,8 @@ func TestCampaignInsights(t *testing.T) {
 	got := mustOK(t, "GET", base+"/"+camp+query+"&limit=500", userToken, nil)
 	want := []any{
 		map[string]any{"ad_id": ads[0], "impressions": "1200", "reach": "1000", "clicks": "40", "spend": "12.34", "actions": []any{
-			map[string]any{"action_type": "post_engagement", "value": "80"}, map[string]any{"action_type": "offsite_conversion", "value": "4"}}},
+			map[string]any{"action_type": "post_engagement", "value": "80"}, map[string]any{"action_type": "offsite_conversion.fb_pixel_purchase", "value": "4"},
+			map[string]any{"action_type": "offsite_conversion", "value": "4"}, map[string]any{"action_type": "omni_purchase", "value": "4"}}},
 		map[string]any{"ad_id": ads[2], "impressions": "30", "reach": "20", "clicks": "3", "spend": "3.30", "actions": []any{
 			map[string]any{"action_type": "post_engagement", "value": "7"}}},
 	}
@@ -235,11 +236,11 @@ func TestDeletePost(t *testing.T) {
 		t.Fatalf("page's posts after DeletePost = %v", got)
 	}
 	_, m := call(t, "POST", base+"/act_1/ads", userToken, map[string]any{"name": "again", "adset_id": adset,
-		"creative": map[string]any{"object_story_id": "456_1"}})
-	if e := m["error"].(map[string]any); e["code"] != float64(100) || e["message"] != "(#100) Param creative.object_story_id must be the id of an existing post" {
+		"creative": map[string]any{"object_story_id": "456_1", "instagram_user_id": bAccount}})
+	if e := m["error"].(map[string]any); e["code"] != float64(100) || e["error_subcode"] != float64(networkafake.SubcodePostUnavailable) {
 		t.Fatalf("ad of a deleted post = %v", m)
 	}
-	if got := graphErr(t, "GET", base+"/456_1/insights?metric=post_impressions_unique", pageToken, nil); got != "400 GraphMethodException 100" {
+	if got := graphErr(t, "GET", base+"/456_1/insights?metric=post_total_media_view_unique", pageToken, nil); got != "400 GraphMethodException 100" {
 		t.Fatalf("insights of a deleted post: %s", got)
 	}
 	if len(f.Objects("ad")) != 1 {
@@ -276,7 +277,7 @@ func TestUsageAndThrottle(t *testing.T) {
 	f.AddPost("456", networkafake.Post{ID: "456_1"})
 	camp, adset, ads := campaignWithAds(t, base, "adboost-7", "456_1")
 	other := mustOK(t, "POST", base+"/act_2/campaigns", userToken, map[string]any{
-		"name": "elsewhere", "objective": "OUTCOME_AWARENESS", "special_ad_categories": []any{}})["id"].(string)
+		"name": "elsewhere", "objective": "OUTCOME_AWARENESS", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 
 	f.SetAccountUsage("act_1", 92.5, 300)
 	const usage = `{"acc_id_util_pct":92.5,"reset_time_duration":300}`
@@ -364,7 +365,7 @@ func TestStateDelivery(t *testing.T) {
 	if got := mustOK(t, "GET", base2+"/"+camp+"/ads?fields=id", userToken, nil); !reflect.DeepEqual(got["data"], []any{map[string]any{"id": ads[0]}}) {
 		t.Fatalf("campaign's ads after restore = %v", got)
 	}
-	if got := mustOK(t, "GET", base2+"/"+camp+"/insights?level=ad&fields=ad_id,impressions", userToken, nil); !reflect.DeepEqual(withoutDates(got["data"].([]any)),
+	if got := mustOK(t, "GET", base2+"/"+camp+"/insights?level=ad&fields=ad_id,impressions&date_preset=maximum", userToken, nil); !reflect.DeepEqual(withoutDates(got["data"].([]any)),
 		[]any{map[string]any{"ad_id": ads[0], "impressions": "9"}}) {
 		t.Fatalf("campaign's insights after restore = %v", got)
 	}

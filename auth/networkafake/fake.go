@@ -2,9 +2,10 @@
 // social sign-in (/me, /me/accounts) and of the boosting engine (pages, posts, post
 // insights, the network_b accounts linked to pages and their media, ad
 // accounts, the Marketing API's campaigns, ad sets, ads and their insights,
-// batches, usage headers), with the OAuth errors of a real one. It is the
-// one implementation of network_a's behaviour in the repository: the http
-// and engine tests drive it through HTTP, and cmd/adboost-sandbox serves it.
+// the city search, batches, usage headers), with the errors of a real one.
+// It is the one implementation of network_a's behaviour in the repository:
+// the http and engine tests drive it through HTTP, and cmd/adboost-sandbox
+// serves it.
 //
 // A Fake is an http.Handler and safe for concurrent use. It answers any
 // correct client as network_a does, Meta's own SDKs as adboost: under any
@@ -36,42 +37,97 @@
 // The calls it answers:
 //   - GET /me, /me/accounts (paged, see SetAccountsPageSize), /me/adaccounts;
 //   - GET /{page_id}, /{page_id}/posts (newest first, paged, with since),
-//     /{post_id}/insights?metric=post_impressions_unique;
+//     /{post_id}/insights?metric=post_total_media_view_unique (the retired
+//     post_impressions_unique, like any other metric, is refused: code 100,
+//     "(#100) The value must be a valid insights metric");
 //   - GET /{network_b_id} (followers_count), /{network_b_id}/media (newest
 //     first, paged, with since), /{media_id}/insights?metric=reach;
+//   - GET /search?type=adgeolocation&location_types=["city"]&q=NAME&country_code=CC:
+//     the cities of AddCity whose name starts with, then holds, NAME;
 //   - GET and POST /act_X/campaigns|adsets|ads (lists, with filtering on the
 //     name, and creates), GET and POST /{object_id} (fields, effective_status;
-//     updates), GET /{ad_id}/insights, GET
-//     /{campaign_id}/insights?level=ad and GET /{campaign_id}/ads (paged);
+//     updates), GET /{ad_id}/insights, GET /{campaign_id}/insights?level=ad
+//     and GET /{campaign_id}/ads (paged, with ad_review_feedback and
+//     issues_info when asked);
 //   - POST / with a batch: up to 50 of the calls above in one request.
 //
-// Creates are refused as network_a refuses them, each with
-// HTTP 400 and OAuthException code 100: a campaign whose objective is not
-// one of OUTCOME_ENGAGEMENT, OUTCOME_TRAFFIC, OUTCOME_AWARENESS,
-// OUTCOME_SALES, OUTCOME_APP_PROMOTION, OUTCOME_LEADS (the old names such as
-// POST_ENGAGEMENT are refused); an ad set with lifetime_budget and no
-// end_time, with optimization_goal OFFSITE_CONVERSIONS or APP_INSTALLS and no
-// promoted_object (a JSON object), or with bid_strategy COST_CAP or
-// LOWEST_COST_WITH_BID_CAP and no bid_amount; an ad whose creative is not
-// one existing post (object_story_id) or one existing media of the network_b
-// account it names (source_instagram_media_id with instagram_user_id), an ad
-// of network_b media in an ad set whose targeting.publisher_platforms leaves
-// out "network_b", and an ad of a network_a post in an ad set whose
-// publisher_platforms is network_b alone. An update of an ad set that
-// touches these fields is refused alike when it would leave the ad set
-// breaking one of these rules (one that touches none of them, a pause say,
-// passes), and so is an update of a campaign to another objective outside
-// the list. A create that passes these checks in an ad account without a
-// payment method (SetPaymentMethod) answers code 200.
+// A create or an update takes a form (application/x-www-form-urlencoded;
+// objects, arrays and booleans as their compact JSON text) or a JSON
+// object; a batch entry's body is a form. Insights are kept per ad and day
+// (SetAdInsights, SetAdInsightsDay, in the ad account's time zone, by the
+// clock of SetNow): a read sums date_preset=maximum's whole life, a
+// time_range's days, or without either the 30 days before today; with
+// time_increment=1 it answers a row per ad and day. Conversions are
+// reported as offsite_conversion.fb_pixel_<event> (the ad set's
+// promoted_object.custom_event_type in lower case, purchase without one) or
+// offsite_conversion.custom.<id>, and again under the grouped types
+// offsite_conversion and omni_<event>.
+//
+// Every error is Graph's error object: message, type, code, and when they
+// apply error_subcode, error_user_title, error_user_msg, is_transient,
+// error_data (a JSON text naming the field at fault) and fbtrace_id. A
+// create is refused with HTTP 400 and code 100 when:
+//   - a campaign's objective is not one of OUTCOME_ENGAGEMENT,
+//     OUTCOME_TRAFFIC, OUTCOME_AWARENESS, OUTCOME_SALES,
+//     OUTCOME_APP_PROMOTION, OUTCOME_LEADS (the old names such as
+//     POST_ENGAGEMENT are refused, in an update too); it has no
+//     is_adset_budget_sharing_enabled (SubcodeBudgetSharing, "Must specify
+//     True or False in is_adset_budget_sharing_enabled field"), no
+//     special_ad_categories list (SubcodeSpecialCategories), or a category
+//     without special_ad_category_country (SubcodeCategoryCountry);
+//   - an ad set has lifetime_budget and no end_time; optimization_goal
+//     OFFSITE_CONVERSIONS or APP_INSTALLS and no promoted_object; bid_strategy
+//     COST_CAP or LOWEST_COST_WITH_BID_CAP and no bid_amount; a dsa_beneficiary
+//     or dsa_payor longer than 512 characters; no
+//     targeting.targeting_automation.advantage_audience
+//     (SubcodeAdvantageAudience), or 1 there with an age_max below 65
+//     (SubcodeAdvantageAge); optimization_goal THRUPLAY with a
+//     destination_type other than ON_VIDEO (SubcodeGoalUnavailable); in a
+//     campaign with a special ad category, an age_min above 18, an age_max
+//     below 65, genders, or a city radius under 15 miles or 25 km
+//     (SubcodeCategoryTargeting); a city key AddCity did not add
+//     (SubcodeUnknownCity) or a radius outside 10–50 miles or 17–80 km
+//     (SubcodeCityRadius); targeting that reaches a country of the EU
+//     (EUCountries; its countries and its cities' countries) without
+//     dsa_beneficiary (SubcodeNoBeneficiary) or dsa_payor (SubcodeNoPayor),
+//     unless the ad account has a default for it; a daily budget below the
+//     ad account's MinDailyBudget (DefaultMinDailyBudget when 0), or a
+//     lifetime budget below it times the started days of its flight
+//     (SubcodeBudgetTooLow, "Budget is too low", the minimum in the
+//     account's currency);
+//   - an ad's creative is not one existing post of a page the ad account's
+//     users manage (SubcodePostUnavailable for an unknown, deleted or
+//     foreign post) or one existing media (SubcodePostNotAvailable) of the
+//     network_b account it names in instagram_user_id, with the page that
+//     account is linked to as object_id (either missing:
+//     SubcodeNoInstagramAccount); a post of another page than the ad set's
+//     promoted_object.page_id (SubcodePageMismatch); network_b media in an
+//     ad set whose targeting.publisher_platforms leaves out "network_b"; a
+//     network_a post in an ad set whose publisher_platforms is network_b
+//     alone; a post in an ad set that may run on network_b (its
+//     publisher_platforms name it, or are absent) without the page's
+//     network_b account as instagram_user_id (SubcodeNoInstagramAccount,
+//     "Instagram Account Is Missing"); an ad in an ad set of an
+//     OUTCOME_ENGAGEMENT campaign without promoted_object.page_id
+//     (SubcodeNoPageID);
+//   - any create or update names instagram_actor_id, at any depth ("Param
+//     instagram_actor_id must be a valid Instagram account id").
+//
+// An update of an ad set is refused alike when it would leave the ad set
+// breaking one of its rules (an update that touches none of a rule's fields,
+// a pause say, passes that rule). A create that passes these checks in an
+// ad account without a payment method (SetPaymentMethod) answers code 200.
+// The subcodes of refusals about the post itself are PostSubcodes.
 //
 // The world is set up with AddUser, UpdateUser, AddPost, DeletePost,
-// AddMedia, DeleteMedia, SetFollowers (of a page or a network_b account),
-// SetOrganicReach, SetMediaReach, SetMediaCounts, SetAdInsights,
-// SetAdReview, SetObjectStatus and SetPaymentMethod, read back with Posts,
-// MediaOf, Objects and State, and saved and restored whole with State and
-// SetState. Switches make it fail the ways a
-// network does: for every request SetDown, SetFault and SetDelay (a batch is
-// one request); for chosen calls FailCalls, ExpireToken, ThrottleAccount;
+// AddMedia, DeleteMedia, AddCity, SetFollowers (of a page or a network_b
+// account), SetOrganicReach, SetMediaReach, SetMediaCounts, SetAdInsights,
+// SetAdInsightsDay, SetAdReview, SetAdReviewFeedback, SetObjectStatus and
+// SetPaymentMethod, read back with Posts, MediaOf, Objects and State, and
+// saved and restored whole with State and SetState; SetNow sets its clock.
+// Switches make it fail the ways a network does: for every request
+// SetDown, SetFault and SetDelay (a batch is one request); for chosen calls
+// FailCalls (any error object), ExpireToken, ThrottleAccount;
 // SetAccountUsage adds network_a's usage header; SetAccountsPaging breaks
 // /me/accounts' paging. It records what it receives: Requests (HTTP
 // requests), Calls (plain requests and batch entries), Counts (both, as
@@ -136,7 +192,7 @@ type Post struct {
 	ID                          string // as network_a gives it: "<page id>_<post id>"; empty: one is made
 	Message, Permalink, Picture string
 	Created                     time.Time // zero: now
-	OrganicReach                int       // answered by /{post_id}/insights?metric=post_impressions_unique
+	OrganicReach                int       // answered by /{post_id}/insights?metric=post_total_media_view_unique
 	// StatusType is the post's status_type ("added_photos", "added_video",
 	// "shared_story", "mobile_status_update"); empty: left out of answers.
 	StatusType string `json:",omitempty"`
@@ -162,14 +218,6 @@ type Insights struct {
 	Impressions, Reach, Clicks, Engagement, Conversions int
 	Spend                                               string // "12.34"
 }
-
-// Review statuses of an ad (SetAdReview): they are its effective_status
-// unless the ad, its ad set or its campaign is deleted or archived.
-const (
-	ReviewPending     = "PENDING_REVIEW"
-	ReviewDisapproved = "DISAPPROVED"
-	ReviewWithIssues  = "WITH_ISSUES"
-)
 
 // AccountUsage is an ad account's usage as SetAccountUsage set it: the
 // X-Ad-Account-Usage header of every answer about the account.
@@ -230,6 +278,7 @@ type Fake struct {
 	paging      Paging
 	elsewhere   string
 	afterCreate func(Object)
+	now         func() time.Time    // SetNow; nil is the real clock
 	failures    map[string]*failure // by method + " " + path (FailCalls)
 
 	recording bool // Requests and Calls are kept
@@ -323,7 +372,7 @@ func (f *Fake) Posts(pageID string) []Post {
 	return out
 }
 
-// SetOrganicReach sets a post's organic reach (post_impressions_unique).
+// SetOrganicReach sets a post's organic reach (post_total_media_view_unique).
 func (f *Fake) SetOrganicReach(postID string, reach int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -350,31 +399,6 @@ func (f *Fake) SetFollowers(id string, n int) {
 		p.Followers = n
 	} else if b, _, ok := f.accountB(id); ok {
 		b.Followers = n
-	}
-}
-
-// SetAdInsights sets what /{ad_id}/insights answers for the ad, and makes
-// the ad one that delivered: it gets a row in its campaign's level=ad
-// insights. Until it is set, the ad's data is empty (all zero).
-func (f *Fake) SetAdInsights(adID string, in Insights) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.insights[adID] = in
-}
-
-// SetAdReview sets the ad's review status, ReviewPending, ReviewDisapproved
-// or ReviewWithIssues, which becomes its effective_status; "" clears it. It
-// panics on another status.
-func (f *Fake) SetAdReview(adID, status string) {
-	if status != "" && !slices.Contains([]string{ReviewPending, ReviewDisapproved, ReviewWithIssues}, status) {
-		panic("networkafake: SetAdReview: unknown review status " + status)
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if status == "" {
-		delete(f.reviews, adID)
-	} else {
-		f.reviews[adID] = status
 	}
 }
 
@@ -518,7 +542,10 @@ func (f *Fake) AfterCreate(hook func(o Object)) {
 }
 
 // Error is an error answer of network_a in Graph's shape, scripted with
-// FailCalls.
+// FailCalls: {"error":{"message","type","code","error_subcode",
+// "error_user_title","error_user_msg","is_transient","error_data",
+// "fbtrace_id"}}, each field left out when it is empty (is_transient when
+// false).
 type Error struct {
 	Status    int               // HTTP status; 0 is 400, as Graph answers most errors
 	Type      string            // "" is OAuthException
@@ -526,6 +553,9 @@ type Error struct {
 	Subcode   int               // error.error_subcode; 0 leaves it out
 	Transient bool              // error.is_transient
 	Message   string            // error.message
+	UserTitle string            // error.error_user_title
+	UserMsg   string            // error.error_user_msg
+	Data      string            // error.error_data, a JSON text such as {"blame_field_specs":[["daily_budget"]]}
 	Headers   map[string]string // HTTP headers of the answer (in a batch, of the entry)
 }
 
@@ -575,22 +605,11 @@ func (f *Fake) scripted(method, path string) (answer, bool) {
 	if fl.left--; fl.left <= 0 {
 		delete(f.failures, key)
 	}
-	e := fl.err
-	status, typ := e.Status, e.Type
+	status := fl.err.Status
 	if status == 0 {
 		status = http.StatusBadRequest
 	}
-	if typ == "" {
-		typ = "OAuthException"
-	}
-	body := map[string]any{"message": e.Message, "type": typ, "code": e.Code, "fbtrace_id": "AbCdEf0fake"}
-	if e.Subcode != 0 {
-		body["error_subcode"] = e.Subcode
-	}
-	if e.Transient {
-		body["is_transient"] = true
-	}
-	return answer{status: status, body: map[string]any{"error": body}, headers: cloneStrings(e.Headers)}, true
+	return answer{status: status, body: map[string]any{"error": fl.err.errorBody()}, headers: cloneStrings(fl.err.Headers)}, true
 }
 
 func (o *Object) clone() Object {

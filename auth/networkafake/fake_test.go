@@ -242,23 +242,32 @@ func TestPagesAndPosts(t *testing.T) {
 	}
 
 	// Organic reach, with the page's token only.
-	ins := mustOK(t, "GET", base+"/456_9003/insights?metric=post_impressions_unique", pageToken, nil)
+	ins := mustOK(t, "GET", base+"/456_9003/insights?metric=post_total_media_view_unique", pageToken, nil)
 	values := ins["data"].([]any)[0].(map[string]any)
-	if values["name"] != "post_impressions_unique" || !reflect.DeepEqual(values["values"], []any{map[string]any{"value": float64(300)}}) {
+	if values["name"] != "post_total_media_view_unique" || !reflect.DeepEqual(values["values"], []any{map[string]any{"value": float64(300)}}) {
 		t.Fatalf("post insights = %v", ins)
 	}
+	// The retired metric is refused.
+	if status, got := sendJSON(t, "GET", base+"/456_9003/insights?metric=post_impressions_unique", pageToken, nil); status != 400 ||
+		got != invalid("The value must be a valid insights metric") {
+		t.Fatalf("post_impressions_unique: %d %s", status, got)
+	}
 	f.SetOrganicReach("456_9003", 777)
-	ins = mustOK(t, "GET", base+"/456_9003/insights?metric=post_impressions_unique", pageToken, nil)
+	ins = mustOK(t, "GET", base+"/456_9003/insights?metric=post_total_media_view_unique", pageToken, nil)
 	if v := ins["data"].([]any)[0].(map[string]any)["values"].([]any)[0].(map[string]any)["value"]; v != float64(777) {
 		t.Fatalf("after SetOrganicReach: %v", v)
 	}
-	if got := graphErr(t, "GET", base+"/456_9003/insights?metric=post_impressions_unique", otherPage, nil); got != "400 OAuthException 210" {
+	if got := graphErr(t, "GET", base+"/456_9003/insights?metric=post_total_media_view_unique", otherPage, nil); got != "400 OAuthException 210" {
 		t.Fatalf("another page's token on a post: %s", got)
 	}
 	if posts := f.Posts("457"); len(posts) != 1 || !strings.HasPrefix(posts[0].ID, "457_") || posts[0].Created.IsZero() {
 		t.Fatalf("a post added without id or time: %+v", posts)
 	}
 }
+
+// czTargeting reaches the Czech Republic, with Advantage audience off.
+var czTargeting = map[string]any{"geo_locations": map[string]any{"countries": []any{"CZ"}},
+	"targeting_automation": map[string]any{"advantage_audience": 0}}
 
 func TestMarketingAPI(t *testing.T) {
 	f, base := world(t)
@@ -276,14 +285,14 @@ func TestMarketingAPI(t *testing.T) {
 	var order []string
 	f.AfterCreate(func(o networkafake.Object) { order = append(order, "hook "+o.Kind+" "+o.Name) })
 	camp := mustOK(t, "POST", base+"/act_1/campaigns", userToken, map[string]any{
-		"name": "adboost-7", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-7", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 	order = append(order, "answered")
 	adsetBody := map[string]any{"name": "adboost-7", "campaign_id": camp, "daily_budget": 2500, "bid_strategy": "LOWEST_COST_WITH_BID_CAP",
 		"bid_amount": 150, "billing_event": "IMPRESSIONS", "optimization_goal": "LINK_CLICKS",
-		"targeting": map[string]any{"geo_locations": map[string]any{"countries": []any{"CZ"}}}, "end_time": "2026-12-31T23:59:59Z", "status": "ACTIVE"}
+		"targeting": czTargeting, "end_time": "2026-12-31T23:59:59Z", "status": "ACTIVE", "dsa_beneficiary": "Gym", "dsa_payor": "Gym s.r.o."}
 	adset := mustOK(t, "POST", base+"/act_1/adsets", userToken, adsetBody)["id"].(string)
 	ad := mustOK(t, "POST", base+"/act_1/ads", userToken, map[string]any{
-		"name": "adboost-7-9001", "adset_id": adset, "creative": map[string]any{"object_story_id": "456_9001"}, "status": "ACTIVE"})["id"].(string)
+		"name": "adboost-7-9001", "adset_id": adset, "creative": map[string]any{"object_story_id": "456_9001", "instagram_user_id": bAccount}, "status": "ACTIVE"})["id"].(string)
 	if want := []string{"hook campaign adboost-7", "answered", "hook adset adboost-7", "hook ad adboost-7-9001"}; !reflect.DeepEqual(order, want) {
 		t.Fatalf("order = %v: the hook does not run before the answer", order)
 	}
@@ -294,8 +303,8 @@ func TestMarketingAPI(t *testing.T) {
 		path string
 		body map[string]any
 	}{
-		"campaign without name":      {"/act_1/campaigns", map[string]any{"objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}}},
-		"campaign without objective": {"/act_1/campaigns", map[string]any{"name": "n", "special_ad_categories": []any{}}},
+		"campaign without name":      {"/act_1/campaigns", map[string]any{"objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false}},
+		"campaign without objective": {"/act_1/campaigns", map[string]any{"name": "n", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false}},
 		"bad status":                 {"/act_1/campaigns", map[string]any{"name": "n", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}, "status": "RUNNING"}},
 		"budget as decimal":          {"/act_1/adsets", merge(adsetBody, map[string]any{"daily_budget": 25.5})},
 		"budget as string":           {"/act_1/adsets", merge(adsetBody, map[string]any{"daily_budget": "2500"})},
@@ -316,7 +325,8 @@ func TestMarketingAPI(t *testing.T) {
 		t.Fatalf("objects = %+v", objs)
 	}
 	if o := objs[1]; o.ID != adset || o.AccountID != "act_1" || o.Status != "ACTIVE" || o.Fields["daily_budget"] != json.Number("2500") ||
-		!reflect.DeepEqual(o.Fields["targeting"], map[string]any{"geo_locations": map[string]any{"countries": []any{"CZ"}}}) {
+		!reflect.DeepEqual(o.Fields["targeting"], map[string]any{"geo_locations": map[string]any{"countries": []any{"CZ"}},
+			"targeting_automation": map[string]any{"advantage_audience": json.Number("0")}}) {
 		t.Fatalf("ad set = %+v", o)
 	}
 
@@ -370,7 +380,8 @@ func TestMarketingAPI(t *testing.T) {
 	delete(got, "date_start")
 	delete(got, "date_stop")
 	want := map[string]any{"impressions": "1200", "reach": "1000", "clicks": "40", "spend": "12.34", "actions": []any{
-		map[string]any{"action_type": "post_engagement", "value": "80"}, map[string]any{"action_type": "offsite_conversion", "value": "4"}}}
+		map[string]any{"action_type": "post_engagement", "value": "80"}, map[string]any{"action_type": "offsite_conversion.fb_pixel_purchase", "value": "4"},
+		map[string]any{"action_type": "offsite_conversion", "value": "4"}, map[string]any{"action_type": "omni_purchase", "value": "4"}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("insights = %v\nwant %v", got, want)
 	}
@@ -546,12 +557,12 @@ func TestState(t *testing.T) {
 	f.SetFollowers("456", 4321)
 	f.ExpireToken("EAAgone")
 	camp := mustOK(t, "POST", base+"/act_1/campaigns", userToken, map[string]any{
-		"name": "adboost-7", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-7", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 	adset := mustOK(t, "POST", base+"/act_1/adsets", userToken, map[string]any{"name": "adboost-7", "campaign_id": camp,
 		"daily_budget": 2500, "bid_strategy": "LOWEST_COST_WITHOUT_CAP", "billing_event": "IMPRESSIONS",
-		"optimization_goal": "REACH", "targeting": map[string]any{}})["id"].(string)
+		"optimization_goal": "REACH", "targeting": noAutomation(), "promoted_object": map[string]any{"page_id": "456"}})["id"].(string)
 	ad := mustOK(t, "POST", base+"/act_1/ads", userToken, map[string]any{"name": "adboost-7-1", "adset_id": adset,
-		"creative": map[string]any{"object_story_id": "456_1"}})["id"].(string)
+		"creative": map[string]any{"object_story_id": "456_1", "instagram_user_id": bAccount}})["id"].(string)
 	mustOK(t, "POST", base+"/"+camp, userToken, map[string]any{"status": "PAUSED"})
 	f.SetAdInsights(ad, networkafake.Insights{Impressions: 10, Spend: "0.50"})
 
@@ -573,10 +584,10 @@ func TestState(t *testing.T) {
 	for _, c := range []struct{ path, token string }{
 		{"/456/posts?fields=id,message,created_time", pageToken},
 		{"/456?fields=followers_count", pageToken},
-		{"/456_1/insights?metric=post_impressions_unique", pageToken},
+		{"/456_1/insights?metric=post_total_media_view_unique", pageToken},
 		{"/me/accounts?fields=id,name,picture,network_b_account", userToken},
 		{"/act_1/adsets?fields=id,name,status,daily_budget", userToken},
-		{"/" + ad + "/insights?fields=impressions,spend", userToken},
+		{"/" + ad + "/insights?fields=impressions,spend&date_preset=maximum", userToken},
 	} {
 		a, b := mustOK(t, "GET", base+c.path, c.token, nil), mustOK(t, "GET", base2+c.path, c.token, nil)
 		delete(a, "paging")
@@ -589,7 +600,7 @@ func TestState(t *testing.T) {
 		t.Fatalf("expired token after restore: %s", got)
 	}
 	next := mustOK(t, "POST", base2+"/act_1/campaigns", userToken, map[string]any{
-		"name": "adboost-8", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-8", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 	if next <= ad {
 		t.Fatalf("a new object after restore got id %s, not after %s", next, ad)
 	}

@@ -226,39 +226,3 @@ func (f *Fake) mediaInsights(who caller, mediaID string, q url.Values) answer {
 		"id":     mediaID + "/insights/reach/lifetime",
 	}}}}
 }
-
-// checkCreative answers an error unless an ad's creative names one existing
-// network_a post (object_story_id) or one existing media of the network_b
-// account it names (source_instagram_media_id, instagram_user_id), and
-// unless the ad set places it where it can run: network_b media in an ad
-// set whose publisher_platforms include network_b, a network_a post in one
-// whose publisher_platforms are not network_b alone. An ad set without
-// publisher_platforms runs everywhere.
-func (f *Fake) checkCreative(creative map[string]any, adset *Object) *answer {
-	fail := func(msg string) *answer { a := paramError(msg); return &a }
-	story, media := str(creative, "object_story_id"), str(creative, "source_instagram_media_id")
-	targeting, _ := adset.Fields["targeting"].(map[string]any)
-	platforms, hasPlatforms := targeting["publisher_platforms"].([]any)
-	if media == "" {
-		if _, ok := f.posts[story]; !ok {
-			return fail("Param creative.object_story_id must be the id of an existing post")
-		}
-		if hasPlatforms && len(platforms) > 0 && !slices.ContainsFunc(platforms, func(p any) bool { return p != "network_b" }) {
-			return fail("The ad set's targeting.publisher_platforms is network_b alone: an ad of a network_a post (object_story_id) cannot run in it")
-		}
-		return nil
-	}
-	if story != "" {
-		return fail("Param creative takes object_story_id or source_instagram_media_id, not both")
-	}
-	if _, ok := f.media[media]; !ok {
-		return fail("Param creative.source_instagram_media_id must be the id of an existing media")
-	}
-	if user := str(creative, "instagram_user_id"); user == "" || f.mediaAccount[media] != user {
-		return fail("Param creative.instagram_user_id must be the network_b account of the media")
-	}
-	if !hasPlatforms || !slices.Contains(platforms, any("network_b")) {
-		return fail("The ad set's targeting.publisher_platforms does not include network_b: an ad of network_b media (source_instagram_media_id) cannot run in it")
-	}
-	return nil
-}

@@ -265,42 +265,72 @@ func TestMediaAccess(t *testing.T) {
 	}
 }
 
-// TestMediaAds: an ad's creative is a network_a post or a network_b media
-// of the account it names, placed where it can run.
-func TestMediaAds(t *testing.T) {
+// mediaAdSets is world with posts and media, an engagement campaign, and
+// its ad sets for network_b only, both networks, network_a only and
+// anywhere.
+type mediaAdSets struct {
+	f                            *networkafake.Fake
+	base                         string
+	onlyB, both, onlyA, anywhere string
+}
+
+func newMediaAdSets(t *testing.T) mediaAdSets {
 	f, base := world(t)
 	f.AddPost("456", networkafake.Post{ID: "456_9001", Message: "#gym"})
 	fiveMedia(f, time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC))
 	f.AddMedia("790", networkafake.Media{ID: "17890000000008001"})
 	camp := mustOK(t, "POST", base+"/act_1/campaigns", userToken, map[string]any{
-		"name": "adboost-7", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-7", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 	adset := func(name string, platforms ...string) string {
-		targeting := map[string]any{"geo_locations": map[string]any{"countries": []any{"CL"}}}
+		targeting := map[string]any{"geo_locations": map[string]any{"countries": []any{"CL"}},
+			"targeting_automation": map[string]any{"advantage_audience": 0}}
 		if platforms != nil {
 			targeting["publisher_platforms"] = platforms
 		}
-		return mustOK(t, "POST", base+"/act_1/adsets", userToken, adSetBody(camp, map[string]any{"name": name, "targeting": targeting}))["id"].(string)
+		return mustOK(t, "POST", base+"/act_1/adsets", userToken, adSetBody(camp, map[string]any{"name": name, "targeting": targeting,
+			"promoted_object": map[string]any{"page_id": "456"}}))["id"].(string)
 	}
-	onlyB, both, onlyA, anywhere := adset("adboost-7-network_b", "network_b"), adset("both", "network_a", "network_b"),
-		adset("a", "network_a"), adset("anywhere")
-	ofMedia := func(set, media, user string) map[string]any {
-		creative := map[string]any{"source_instagram_media_id": media}
-		if user != "" {
-			creative["instagram_user_id"] = user
-		}
-		return map[string]any{"name": "adboost-7-b" + media, "adset_id": set, "creative": creative, "status": "ACTIVE"}
-	}
-	ofPost := func(set string) map[string]any {
-		return map[string]any{"name": "adboost-7-9001", "adset_id": set, "creative": map[string]any{"object_story_id": "456_9001"}, "status": "ACTIVE"}
-	}
+	return mediaAdSets{f: f, base: base, onlyB: adset("adboost-7-network_b", "network_b"), both: adset("both", "network_a", "network_b"),
+		onlyA: adset("a", "network_a"), anywhere: adset("anywhere")}
+}
 
+// ofMedia is the body of an ad of the media in the ad set; "" leaves out
+// the user or the page.
+func ofMedia(set, media, user, page string) map[string]any {
+	creative := map[string]any{"source_instagram_media_id": media}
+	if user != "" {
+		creative["instagram_user_id"] = user
+	}
+	if page != "" {
+		creative["object_id"] = page
+	}
+	return map[string]any{"name": "adboost-7-b" + media, "adset_id": set, "creative": creative, "status": "ACTIVE"}
+}
+
+// ofPost is the body of an ad of post 456_9001 in the ad set; "" leaves
+// out the user.
+func ofPost(set, user string) map[string]any {
+	creative := map[string]any{"object_story_id": "456_9001"}
+	if user != "" {
+		creative["instagram_user_id"] = user
+	}
+	return map[string]any{"name": "adboost-7-9001", "adset_id": set, "creative": creative, "status": "ACTIVE"}
+}
+
+// TestMediaAds: an ad's creative is a network_a post or a network_b media
+// of the account it names, with its page, taken where it can run, through
+// the client too.
+func TestMediaAds(t *testing.T) {
+	w := newMediaAdSets(t)
+	f, onlyB, both, onlyA, anywhere := w.f, w.onlyB, w.both, w.onlyA, w.anywhere
+	base := w.base
 	// Accepted.
 	c := client(t, base, networka.Options{})
 	ctx := context.Background()
 	s := networka.Scope{User: "5550001", AdAccount: "act_1"}
 	var made []string
-	for _, body := range []map[string]any{ofMedia(onlyB, "17890000000009001", bAccount), ofMedia(both, "17890000000009002", bAccount),
-		ofPost(both), ofPost(onlyA), ofPost(anywhere)} {
+	for _, body := range []map[string]any{ofMedia(onlyB, "17890000000009001", bAccount, "456"), ofMedia(both, "17890000000009002", bAccount, "456"),
+		ofPost(both, bAccount), ofPost(onlyA, ""), ofPost(anywhere, bAccount)} {
 		id, err := c.Create(ctx, userToken, "ad", body, s)
 		if err != nil {
 			t.Fatalf("%v: %v", body, err)
@@ -308,45 +338,73 @@ func TestMediaAds(t *testing.T) {
 		made = append(made, id)
 	}
 	if ad := f.Objects("ad")[0]; ad.ID != made[0] || !reflect.DeepEqual(ad.Fields["creative"],
-		map[string]any{"source_instagram_media_id": "17890000000009001", "instagram_user_id": bAccount}) {
+		map[string]any{"source_instagram_media_id": "17890000000009001", "instagram_user_id": bAccount, "object_id": "456"}) {
 		t.Fatalf("ad of media = %+v", ad)
 	}
 
+	if n := len(f.Objects("ad")); n != len(made) {
+		t.Fatalf("%d ads, want the %d accepted", n, len(made))
+	}
+	// Moved out of network_b by an update, the ad set takes no more media.
+	mustOK(t, "POST", base+"/"+both, userToken, map[string]any{"targeting": map[string]any{"publisher_platforms": []any{"network_a"},
+		"targeting_automation": map[string]any{"advantage_audience": 1}}})
+	refused(t, "media after the update", "POST", base+"/act_1/ads", userToken, ofMedia(both, "17890000000009003", bAccount, "456"),
+		invalid("The ad set's targeting.publisher_platforms does not include network_b: an ad of network_b media (source_instagram_media_id) cannot run in it"))
+}
+
+// TestMediaAdRefusals: ads of media and of posts are refused where they
+// cannot run or lack their network_b account or page, each with code 100,
+// through the client too.
+func TestMediaAdRefusals(t *testing.T) {
+	w := newMediaAdSets(t)
+	f, onlyB, both, onlyA, anywhere := w.f, w.onlyB, w.both, w.onlyA, w.anywhere
+	base := w.base
+	c := client(t, base, networka.Options{})
+	ctx := context.Background()
+	s := networka.Scope{User: "5550001", AdAccount: "act_1"}
 	// Refused, each with code 100.
 	const (
-		unknownMedia = "Param creative.source_instagram_media_id must be the id of an existing media"
-		wrongUser    = "Param creative.instagram_user_id must be the network_b account of the media"
-		notPlacedB   = "The ad set's targeting.publisher_platforms does not include network_b: an ad of network_b media (source_instagram_media_id) cannot run in it"
-		notPlacedA   = "The ad set's targeting.publisher_platforms is network_b alone: an ad of a network_a post (object_story_id) cannot run in it"
+		wrongUser  = "Param creative.instagram_user_id must be the network_b account of the media"
+		wrongPage  = "Param creative.object_id must be the page the network_b account is linked to"
+		notPlacedB = "The ad set's targeting.publisher_platforms does not include network_b: an ad of network_b media (source_instagram_media_id) cannot run in it"
+		notPlacedA = "The ad set's targeting.publisher_platforms is network_b alone: an ad of a network_a post (object_story_id) cannot run in it"
+		postsUser  = "Param creative.instagram_user_id must be the network_b account linked to the post's page"
 	)
+	unavailable := userRefusal(networkafake.SubcodePostNotAvailable, "Post Not Available",
+		"The network_b post you chose for this ad isn't available: it may have been deleted.", "creative.source_instagram_media_id")
+	missing := func(field string) string {
+		return userRefusal(networkafake.SubcodeNoInstagramAccount, "Instagram Account Is Missing",
+			"This ad may run on network_b: choose the network_b account that represents your page ("+field+"), or remove network_b from the ad set's placements.", field)
+	}
 	f.DeleteMedia("17890000000009005")
 	for name, tc := range map[string]struct {
 		body map[string]any
 		want string
 	}{
-		"unknown media":              {ofMedia(onlyB, "17890000000000999", bAccount), unknownMedia},
-		"deleted media":              {ofMedia(onlyB, "17890000000009005", bAccount), unknownMedia},
-		"media of another account":   {ofMedia(onlyB, "17890000000008001", bAccount), wrongUser},
-		"media without its account":  {ofMedia(onlyB, "17890000000009001", ""), wrongUser},
-		"media in a network_a set":   {ofMedia(onlyA, "17890000000009001", bAccount), notPlacedB},
-		"media in a set of anywhere": {ofMedia(anywhere, "17890000000009001", bAccount), notPlacedB},
-		"post in a network_b set":    {ofPost(onlyB), notPlacedA},
+		"unknown media":                   {ofMedia(onlyB, "17890000000000999", bAccount, "456"), unavailable},
+		"deleted media":                   {ofMedia(onlyB, "17890000000009005", bAccount, "456"), unavailable},
+		"media of another account":        {ofMedia(onlyB, "17890000000008001", bAccount, "456"), invalid(wrongUser)},
+		"media without its account":       {ofMedia(onlyB, "17890000000009001", "", "456"), missing("creative.instagram_user_id")},
+		"media without its page":          {ofMedia(onlyB, "17890000000009001", bAccount, ""), missing("creative.object_id")},
+		"media with another page":         {ofMedia(onlyB, "17890000000009001", bAccount, "457"), invalid(wrongPage)},
+		"media in a network_a set":        {ofMedia(onlyA, "17890000000009001", bAccount, "456"), invalid(notPlacedB)},
+		"post in a network_b set":         {ofPost(onlyB, bAccount), invalid(notPlacedA)},
+		"post without account (both)":     {ofPost(both, ""), missing("creative.instagram_user_id")},
+		"post without account (anywhere)": {ofPost(anywhere, ""), missing("creative.instagram_user_id")},
+		"post with another account":       {ofPost(anywhere, "790"), invalid(postsUser)},
 		"post and media": {map[string]any{"name": "n", "adset_id": both, "creative": map[string]any{"object_story_id": "456_9001",
-			"source_instagram_media_id": "17890000000009001", "instagram_user_id": bAccount}},
-			"Param creative takes object_story_id or source_instagram_media_id, not both"},
-		"no creative": {map[string]any{"name": "n", "adset_id": both}, "Param creative.object_story_id must be the id of an existing post"},
+			"source_instagram_media_id": "17890000000009001", "instagram_user_id": bAccount, "object_id": "456"}},
+			invalid("Param creative takes object_story_id or source_instagram_media_id, not both")},
+		"no creative": {map[string]any{"name": "n", "adset_id": both}, invalid("Param creative.object_story_id must be the id of an existing post")},
 	} {
-		refused(t, name, "POST", base+"/act_1/ads", userToken, tc.body, invalid(tc.want))
+		refused(t, name, "POST", base+"/act_1/ads", userToken, tc.body, tc.want)
 		if _, err := c.Create(ctx, userToken, "ad", tc.body, s); graphCode(err) != 100 {
 			t.Errorf("%s through the client: %v", name, err)
 		}
 	}
-	if n := len(f.Objects("ad")); n != len(made) {
-		t.Fatalf("%d ads, want the %d accepted", n, len(made))
+	if n := len(f.Objects("ad")); n != 0 {
+		t.Fatalf("%d ads made by refused creates", n)
 	}
-	// Moved out of network_b by an update, the ad set takes no more media.
-	mustOK(t, "POST", base+"/"+both, userToken, map[string]any{"targeting": map[string]any{"publisher_platforms": []any{"network_a"}}})
-	refused(t, "media after the update", "POST", base+"/act_1/ads", userToken, ofMedia(both, "17890000000009003", bAccount), invalid(notPlacedB))
 }
 
 // TestMediaBatch: media calls in a batch are answered as alone, each with

@@ -20,6 +20,35 @@ func refusal(code, subcode int, message string) string {
 	return string(b)
 }
 
+// userRefusal is network_a's refusal of a create or an update that names
+// what the user must change: 400, code 100, "Invalid parameter", the
+// subcode, the user's title and text, and the field at fault (a dotted
+// path; "" for none).
+func userRefusal(subcode int, title, msg, blame string) string {
+	e := map[string]any{"message": "Invalid parameter", "type": "OAuthException", "code": 100, "error_subcode": subcode,
+		"is_transient": false, "error_user_title": title, "error_user_msg": msg, "fbtrace_id": "AbCdEf0fake"}
+	if blame != "" {
+		spec, _ := json.Marshal(map[string]any{"blame_field_specs": [][]string{strings.Split(blame, ".")}})
+		e["error_data"] = string(spec)
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(map[string]any{"error": e})
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// postUnavailable is the refusal of an ad of a post that is deleted,
+// unknown, or not of a page the ad account's users manage.
+var postUnavailable = userRefusal(networkafake.SubcodePostUnavailable, "Post Unavailable",
+	"The post you chose for this ad isn't available: it may have been deleted or unpublished, or it doesn't belong to your page.",
+	"creative.object_story_id")
+
+// pageOf is an ad set change that promotes the page.
+func pageOf(page string) map[string]any {
+	return map[string]any{"promoted_object": map[string]any{"page_id": page}}
+}
+
 // invalid is the fake's refusal of a parameter: 400, code 100.
 func invalid(message string) string { return refusal(100, 0, "(#100) "+message) }
 
@@ -49,7 +78,7 @@ func refused(t *testing.T, what, method, rawURL, token string, body any, want st
 func adSetBody(campaign string, change map[string]any) map[string]any {
 	m := map[string]any{"name": "adboost-7", "campaign_id": campaign, "daily_budget": 2500,
 		"bid_strategy": "LOWEST_COST_WITHOUT_CAP", "billing_event": "IMPRESSIONS", "optimization_goal": "POST_ENGAGEMENT",
-		"targeting": map[string]any{}, "status": "ACTIVE"}
+		"targeting": noAutomation(), "status": "ACTIVE"}
 	for k, v := range change {
 		if v == nil {
 			delete(m, k)
@@ -68,7 +97,7 @@ func TestObjectives(t *testing.T) {
 	for _, old := range []string{"POST_ENGAGEMENT", "VIDEO_VIEWS", "LINK_CLICKS", "REACH", "BRAND_AWARENESS", "CONVERSIONS",
 		"APP_INSTALLS", "LEAD_GENERATION", "MESSAGES", "outcome_traffic"} {
 		refused(t, old, "POST", base+"/act_1/campaigns", userToken,
-			map[string]any{"name": "n", "objective": old, "status": "ACTIVE", "special_ad_categories": []any{}},
+			map[string]any{"name": "n", "objective": old, "status": "ACTIVE", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false},
 			invalid("Objective "+old+" is invalid. Use one of: "+valid+"."))
 	}
 	if n := len(f.Objects("")); n != 0 {
@@ -77,7 +106,7 @@ func TestObjectives(t *testing.T) {
 	var camp string
 	for _, o := range strings.Split(valid, ", ") {
 		camp = mustOK(t, "POST", base+"/act_1/campaigns", userToken,
-			map[string]any{"name": "c-" + o, "objective": o, "status": "ACTIVE", "special_ad_categories": []any{}})["id"].(string)
+			map[string]any{"name": "c-" + o, "objective": o, "status": "ACTIVE", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 	}
 	// Updates: an old objective is refused, a status alone passes.
 	refused(t, "update to an old objective", "POST", base+"/"+camp, userToken, map[string]any{"objective": "LEAD_GENERATION"},
@@ -88,7 +117,7 @@ func TestObjectives(t *testing.T) {
 	}
 
 	// In a batch, an entry is refused as the call alone.
-	out := batch(t, base, userToken, post("act_1/campaigns", map[string]any{"name": "b", "objective": "POST_ENGAGEMENT", "special_ad_categories": []any{}}))
+	out := batch(t, base, userToken, post("act_1/campaigns", map[string]any{"name": "b", "objective": "POST_ENGAGEMENT", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false}))
 	if out[0].Code != 400 || out[0].Body != invalid("Objective POST_ENGAGEMENT is invalid. Use one of: "+valid+".") {
 		t.Fatalf("batch entry = %+v", out[0])
 	}
@@ -101,7 +130,7 @@ func TestObjectives(t *testing.T) {
 func TestAdSetRules(t *testing.T) {
 	f, base := world(t)
 	camp := mustOK(t, "POST", base+"/act_1/campaigns", userToken, map[string]any{
-		"name": "adboost-7", "objective": "OUTCOME_SALES", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-7", "objective": "OUTCOME_SALES", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 	url := base + "/act_1/adsets"
 	for name, tc := range map[string]struct {
 		change map[string]any
@@ -139,7 +168,7 @@ func TestAdSetRules(t *testing.T) {
 		{"optimization_goal": "APP_INSTALLS", "promoted_object": map[string]any{"application_id": "2", "object_store_url": "https://apps.example/x"}},
 		{"bid_strategy": "COST_CAP", "bid_amount": 45},
 		{"bid_strategy": "LOWEST_COST_WITH_BID_CAP", "bid_amount": 45},
-		{"optimization_goal": "THRUPLAY", "bid_strategy": "LOWEST_COST_WITHOUT_CAP"},
+		{"optimization_goal": "THRUPLAY", "destination_type": "ON_VIDEO", "bid_strategy": "LOWEST_COST_WITHOUT_CAP"},
 	} {
 		mustOK(t, "POST", url, userToken, adSetBody(camp, change))
 	}
@@ -189,10 +218,11 @@ func TestAdSetRules(t *testing.T) {
 	s := f.State()
 	old := s.Objects[1]
 	old.ID, old.Name, old.Fields = "120200000000000999", "old", map[string]any{"name": "old", "campaign_id": camp,
-		"lifetime_budget": json.Number("10000"), "bid_strategy": "COST_CAP", "optimization_goal": "OFFSITE_CONVERSIONS", "targeting": map[string]any{}}
+		"lifetime_budget": json.Number("10000"), "bid_strategy": "COST_CAP", "optimization_goal": "OFFSITE_CONVERSIONS", "targeting": noAutomation()}
 	s.Objects = append(s.Objects, old)
 	f.SetState(s)
-	mustOK(t, "POST", base+"/"+old.ID, userToken, map[string]any{"status": "PAUSED", "targeting": map[string]any{"age_min": 18}})
+	mustOK(t, "POST", base+"/"+old.ID, userToken, map[string]any{"status": "PAUSED", "targeting": map[string]any{"age_min": 18,
+		"targeting_automation": map[string]any{"advantage_audience": 0}}})
 	refused(t, "old ad set's new bid strategy", "POST", base+"/"+old.ID, userToken, map[string]any{"bid_strategy": "LOWEST_COST_WITH_BID_CAP"},
 		invalid("bid_amount is required for an ad set with bid_strategy LOWEST_COST_WITH_BID_CAP"))
 }
@@ -204,19 +234,19 @@ func TestSetPaymentMethod(t *testing.T) {
 	f, base := world(t)
 	f.AddPost("456", networkafake.Post{ID: "456_9001", Message: "#gym"})
 	camp := mustOK(t, "POST", base+"/act_1/campaigns", userToken, map[string]any{
-		"name": "adboost-7", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}})["id"].(string)
-	adset := mustOK(t, "POST", base+"/act_1/adsets", userToken, adSetBody(camp, nil))["id"].(string)
+		"name": "adboost-7", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
+	adset := mustOK(t, "POST", base+"/act_1/adsets", userToken, adSetBody(camp, pageOf("456")))["id"].(string)
 
 	f.SetPaymentMethod("1", false) // "1" is act_1
-	campaignBody := map[string]any{"name": "adboost-8", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}}
-	adBody := map[string]any{"name": "adboost-7-9001", "adset_id": adset, "creative": map[string]any{"object_story_id": "456_9001"}}
+	campaignBody := map[string]any{"name": "adboost-8", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false}
+	adBody := map[string]any{"name": "adboost-7-9001", "adset_id": adset, "creative": map[string]any{"object_story_id": "456_9001", "instagram_user_id": bAccount}}
 	refused(t, "campaign", "POST", base+"/act_1/campaigns", userToken, campaignBody, noPayment)
 	refused(t, "ad set", "POST", base+"/act_1/adsets", userToken, adSetBody(camp, map[string]any{"name": "adboost-8"}), noPayment)
 	refused(t, "ad", "POST", base+"/act_1/ads", userToken, adBody, noPayment)
 	// A body network_a refuses for itself is refused for that first.
 	refused(t, "ad of an unknown post", "POST", base+"/act_1/ads", userToken,
-		map[string]any{"name": "n", "adset_id": adset, "creative": map[string]any{"object_story_id": "456_1"}},
-		invalid("Param creative.object_story_id must be the id of an existing post"))
+		map[string]any{"name": "n", "adset_id": adset, "creative": map[string]any{"object_story_id": "456_1", "instagram_user_id": bAccount}},
+		postUnavailable)
 	out := batch(t, base, userToken, post("act_1/ads", adBody), get("act_1/campaigns?fields=id,name"))
 	if out[0].Code != 400 || out[0].Body != noPayment || out[1].Code != 200 {
 		t.Fatalf("batch = %+v", out)
@@ -250,4 +280,10 @@ func TestSetPaymentMethod(t *testing.T) {
 	if s := f.State(); s.NoPayment != nil {
 		t.Fatalf("State().NoPayment = %v after SetPaymentMethod(true)", s.NoPayment)
 	}
+}
+
+// noAutomation is a targeting that only turns Advantage audience off, as
+// network_a requires every ad set to say.
+func noAutomation() map[string]any {
+	return map[string]any{"targeting_automation": map[string]any{"advantage_audience": 0}}
 }

@@ -205,7 +205,7 @@ func (f *Fake) handle(c call) (answer, *Object) {
 		a = throttled(account, t)
 	} else {
 		q, _ := url.ParseQuery(c.query)
-		a = f.route(c.method, seg, q, who, c.token, c.body, c.base, &created)
+		a = f.route(c.method, seg, q, who, c.token, c.body, c.contentType, c.base, &created)
 	}
 	f.addUsage(&a, account)
 	return a, created
@@ -232,7 +232,7 @@ func (f *Fake) authorize(token string) (caller, *answer) {
 
 // route answers one call of an authorized caller, under f.mu. A create
 // stores the new object's copy in *created.
-func (f *Fake) route(method string, seg []string, q url.Values, who caller, token string, body []byte, base string, created **Object) answer {
+func (f *Fake) route(method string, seg []string, q url.Values, who caller, token string, body []byte, contentType, base string, created **Object) answer {
 	switch {
 	case method == http.MethodGet && len(seg) == 1 && seg[0] == "me":
 		return f.me(who, q)
@@ -240,6 +240,8 @@ func (f *Fake) route(method string, seg []string, q url.Values, who caller, toke
 		return f.meAccounts(who, q, token, base)
 	case method == http.MethodGet && len(seg) == 2 && seg[0] == "me" && seg[1] == "adaccounts":
 		return f.meAdAccounts(who, q)
+	case method == http.MethodGet && len(seg) == 1 && seg[0] == "search":
+		return f.search(q)
 	case len(seg) == 2 && strings.HasPrefix(seg[0], "act_") && (seg[1] == "campaigns" || seg[1] == "adsets" || seg[1] == "ads"):
 		kind := strings.TrimSuffix(seg[1], "s")
 		if !f.hasAccount(who, seg[0]) {
@@ -249,7 +251,7 @@ func (f *Fake) route(method string, seg []string, q url.Values, who caller, toke
 		case http.MethodGet:
 			return f.listObjects(seg[0], kind, q)
 		case http.MethodPost:
-			return f.create(seg[0], kind, body, created)
+			return f.create(seg[0], kind, body, contentType, created)
 		}
 		return noObject(method, seg[0])
 	case method == http.MethodGet && len(seg) == 2 && seg[1] == "posts":
@@ -277,7 +279,7 @@ func (f *Fake) route(method string, seg []string, q url.Values, who caller, toke
 		}
 		return f.page(who, seg[0], q)
 	case method == http.MethodPost && len(seg) == 1 && seg[0] != "":
-		return f.update(who, seg[0], body)
+		return f.update(who, seg[0], body, contentType)
 	}
 	if method != http.MethodGet && method != http.MethodPost {
 		return noObject(method, strings.Join(seg, "/"))
@@ -550,20 +552,6 @@ func paged(data []any, total, after, limit int, q url.Values, link, token string
 	return answer{status: http.StatusOK, body: out}
 }
 
-func (f *Fake) postInsights(who caller, postID string, q url.Values) answer {
-	if a := f.pageAccess(who, http.MethodGet, f.postPage[postID]); a != nil {
-		return *a
-	}
-	if q.Get("metric") != "post_impressions_unique" {
-		return paramError("The value must be a valid insights metric")
-	}
-	return answer{status: http.StatusOK, body: map[string]any{"data": []any{map[string]any{
-		"name": "post_impressions_unique", "period": "lifetime", "title": "Lifetime Post Total Reach",
-		"values": []any{map[string]any{"value": f.posts[postID].OrganicReach}},
-		"id":     postID + "/insights/post_impressions_unique/lifetime",
-	}}}}
-}
-
 // object answers the object of the id when the caller's user has its ad account.
 func (f *Fake) object(who caller, method, id string) (*Object, *answer) {
 	o, ok := f.byID[id]
@@ -572,89 +560,6 @@ func (f *Fake) object(who caller, method, id string) (*Object, *answer) {
 		return nil, &a
 	}
 	return o, nil
-}
-
-// insightFields are the fields an ad's insights answer.
-var insightFields = []string{"impressions", "reach", "clicks", "spend", "actions", "ad_id"}
-
-// objectInsights answers GET /{id}/insights of an ad, or of a campaign at
-// level=ad.
-func (f *Fake) objectInsights(who caller, id string, q url.Values, token, base string) answer {
-	o, a := f.object(who, http.MethodGet, id)
-	if a != nil {
-		return *a
-	}
-	if a := checkFields(q, nil, insightFields); a != nil {
-		return *a
-	}
-	switch o.Kind {
-	case "ad":
-		in, ok := f.insights[o.ID]
-		if !ok {
-			return answer{status: http.StatusOK, body: map[string]any{"data": []any{}}}
-		}
-		return answer{status: http.StatusOK, body: map[string]any{"data": []any{insightsRow(o.ID, in, fields(q))}}}
-	case "campaign":
-		if q.Get("level") != "ad" {
-			return paramError("insights of a campaign are read with level=ad in this fake")
-		}
-		after, limit, bad := window(q, 500)
-		if bad != nil {
-			return *bad
-		}
-		want := fields(q)
-		data, total := []any{}, 0
-		for _, ad := range f.campaignAds[o.ID] {
-			in, ok := f.insights[ad.ID]
-			if !ok {
-				continue
-			}
-			if total >= after && total < after+limit {
-				row := insightsRow(ad.ID, in, want)
-				row["ad_id"] = ad.ID
-				data = append(data, row)
-			}
-			total++
-		}
-		return paged(data, total, after, limit, q, base+"/"+o.ID+"/insights", token)
-	}
-	return paramError("insights of this fake are those of ads, and of campaigns at level=ad")
-}
-
-// insightsRow is the insights row of an ad with the fields asked for:
-// numbers as strings, actions only when there are some.
-func insightsRow(adID string, in Insights, want []string) map[string]any {
-	spend := in.Spend
-	if spend == "" {
-		spend = "0"
-	}
-	d := map[string]any{"date_start": "2026-01-01", "date_stop": time.Now().UTC().Format(time.DateOnly)}
-	for _, k := range want {
-		switch k {
-		case "impressions":
-			d[k] = strconv.Itoa(in.Impressions)
-		case "reach":
-			d[k] = strconv.Itoa(in.Reach)
-		case "clicks":
-			d[k] = strconv.Itoa(in.Clicks)
-		case "spend":
-			d[k] = spend
-		case "ad_id":
-			d[k] = adID
-		case "actions":
-			var actions []any
-			if in.Engagement != 0 {
-				actions = append(actions, map[string]any{"action_type": "post_engagement", "value": strconv.Itoa(in.Engagement)})
-			}
-			if in.Conversions != 0 {
-				actions = append(actions, map[string]any{"action_type": "offsite_conversion", "value": strconv.Itoa(in.Conversions)})
-			}
-			if actions != nil { // network_a leaves out actions when there are none
-				d[k] = actions
-			}
-		}
-	}
-	return d
 }
 
 // campaignAdsAnswer answers GET /{campaign_id}/ads: the campaign's ads in
@@ -678,7 +583,9 @@ func (f *Fake) campaignAdsAnswer(who caller, id string, q url.Values, token, bas
 			continue
 		}
 		if total >= after && total < after+limit {
-			data = append(data, f.objectFields(ad, want))
+			row := f.objectFields(ad, want)
+			f.addReview(row, ad.ID, want)
+			data = append(data, row)
 		}
 		total++
 	}
@@ -771,18 +678,6 @@ func (f *Fake) listObjects(accountID, kind string, q url.Values) answer {
 // statuses are the statuses an object may be given.
 var statuses = []string{"ACTIVE", "PAUSED", "ARCHIVED", "DELETED"}
 
-// decodeBody decodes a JSON object body.
-func decodeBody(body []byte) (map[string]any, *answer) {
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.UseNumber()
-	var m map[string]any
-	if err := d.Decode(&m); err != nil || m == nil {
-		a := paramError("the body must be a JSON object")
-		return nil, &a
-	}
-	return m, nil
-}
-
 // isMinorUnits tells whether v is a positive JSON integer (money in minor units).
 func isMinorUnits(v any) bool {
 	n, ok := v.(json.Number)
@@ -799,80 +694,84 @@ func str(m map[string]any, k string) string {
 }
 
 // checkCreate answers an error when the body misses what network_a requires
-// of the kind.
+// of the kind, or holds what it refuses.
 func (f *Fake) checkCreate(accountID, kind string, m map[string]any) *answer {
 	fail := func(msg string) *answer { a := paramError(msg); return &a }
+	if hasKey(m, "instagram_actor_id") {
+		return fail("Param instagram_actor_id must be a valid Instagram account id")
+	}
 	if str(m, "name") == "" {
 		return fail("The parameter name is required")
 	}
 	if s, ok := m["status"]; ok && !slices.Contains(statuses, fmt.Sprint(s)) {
 		return fail("Param status must be one of {ACTIVE, PAUSED, ARCHIVED, DELETED}")
 	}
-	sameAccount := func(id, kind string) bool {
-		o, ok := f.byID[id]
-		return ok && o.Kind == kind && o.AccountID == accountID
-	}
 	switch kind {
 	case "campaign":
-		if str(m, "objective") == "" {
-			return fail("The parameter objective is required")
-		}
-		if a := checkObjective(m["objective"]); a != nil {
-			return a
-		}
-		if _, ok := m["special_ad_categories"].([]any); !ok {
-			return fail("The parameter special_ad_categories is required")
-		}
+		return checkCampaign(m)
 	case "adset":
-		if !sameAccount(str(m, "campaign_id"), "campaign") {
+		campaign, ok := f.byID[str(m, "campaign_id")]
+		if !ok || campaign.Kind != "campaign" || campaign.AccountID != accountID {
 			return fail("Param campaign_id must be a campaign of this ad account")
 		}
-		daily, hasDaily := m["daily_budget"]
-		lifetime, hasLifetime := m["lifetime_budget"]
-		switch {
-		case hasDaily == hasLifetime:
-			return fail("Exactly one of daily_budget and lifetime_budget is required")
-		case hasDaily && !isMinorUnits(daily), hasLifetime && !isMinorUnits(lifetime):
-			return fail("A budget is a positive integer in the account currency's minor units")
-		}
-		if b, ok := m["bid_amount"]; ok && !isMinorUnits(b) {
-			return fail("Param bid_amount must be a positive integer in minor units")
-		}
-		for _, k := range []string{"billing_event", "optimization_goal"} {
-			if str(m, k) == "" {
-				return fail("The parameter " + k + " is required")
-			}
-		}
-		if _, ok := m["targeting"].(map[string]any); !ok {
-			return fail("The parameter targeting is required and is an object")
-		}
-		if s, ok := m["end_time"]; ok {
-			if _, err := time.Parse(time.RFC3339, fmt.Sprint(s)); err != nil {
-				return fail("Param end_time must be an RFC 3339 time")
-			}
-		}
-		if a := checkPromotedObject(m); a != nil {
+		if a := checkAdSetShape(m); a != nil {
 			return a
 		}
+		x := f.adSetContext(accountID, campaign)
 		for _, r := range adSetRules {
-			if a := r.check(m); a != nil {
+			if a := r.check(x, m); a != nil {
 				return a
 			}
 		}
 	case "ad":
-		if !sameAccount(str(m, "adset_id"), "adset") {
-			return fail("Param adset_id must be an ad set of this ad account")
-		}
-		creative, _ := m["creative"].(map[string]any)
-		if a := f.checkCreative(creative, f.byID[str(m, "adset_id")]); a != nil {
-			return a
-		}
+		return f.checkAd(accountID, m)
 	}
 	return nil
 }
 
-func (f *Fake) create(accountID, kind string, body []byte, created **Object) answer {
-	m, a := decodeBody(body)
+// checkAdSetShape answers an error when an ad set create lacks a field
+// network_a requires or gives one of the wrong type.
+func checkAdSetShape(m map[string]any) *answer {
+	fail := func(msg string) *answer { a := paramError(msg); return &a }
+	daily, hasDaily := m["daily_budget"]
+	lifetime, hasLifetime := m["lifetime_budget"]
+	switch {
+	case hasDaily == hasLifetime:
+		return fail("Exactly one of daily_budget and lifetime_budget is required")
+	case hasDaily && !isMinorUnits(daily), hasLifetime && !isMinorUnits(lifetime):
+		return fail("A budget is a positive integer in the account currency's minor units")
+	}
+	if b, ok := m["bid_amount"]; ok && !isMinorUnits(b) {
+		return fail("Param bid_amount must be a positive integer in minor units")
+	}
+	for _, k := range []string{"billing_event", "optimization_goal"} {
+		if str(m, k) == "" {
+			return fail("The parameter " + k + " is required")
+		}
+	}
+	if _, ok := m["targeting"].(map[string]any); !ok {
+		return fail("The parameter targeting is required and is an object")
+	}
+	if s, ok := m["end_time"]; ok {
+		if _, err := time.Parse(time.RFC3339, fmt.Sprint(s)); err != nil {
+			return fail("Param end_time must be an RFC 3339 time")
+		}
+	}
+	return checkPromotedObject(m)
+}
+
+// adSetContext is what the rules of an ad set of the account and campaign
+// read besides its fields; under f.mu.
+func (f *Fake) adSetContext(accountID string, campaign *Object) adSetContext {
+	x := adSetContext{w: &f.world, campaign: campaign, now: f.clock()}
+	if acc, ok := f.adAccounts[accountID]; ok {
+		x.account = *acc
+	}
+	return x
+}
+
+func (f *Fake) create(accountID, kind string, body []byte, contentType string, created **Object) answer {
+	m, a := decodeCallBody(body, contentType)
 	if a != nil {
 		return *a
 	}
@@ -895,14 +794,17 @@ func (f *Fake) create(accountID, kind string, body []byte, created **Object) ans
 	return answer{status: http.StatusOK, body: map[string]any{"id": o.ID}}
 }
 
-func (f *Fake) update(who caller, id string, body []byte) answer {
+func (f *Fake) update(who caller, id string, body []byte, contentType string) answer {
 	o, a := f.object(who, http.MethodPost, id)
 	if a != nil {
 		return *a
 	}
-	m, a := decodeBody(body)
+	m, a := decodeCallBody(body, contentType)
 	if a != nil {
 		return *a
+	}
+	if hasKey(m, "instagram_actor_id") {
+		return paramError("Param instagram_actor_id must be a valid Instagram account id")
 	}
 	if s, ok := m["status"]; ok && !slices.Contains(statuses, fmt.Sprint(s)) {
 		return paramError("Param status must be one of {ACTIVE, PAUSED, ARCHIVED, DELETED}")
@@ -925,9 +827,11 @@ func (f *Fake) update(who caller, id string, body []byte) answer {
 		// the update touches one of its fields.
 		after := cloneMap(o.Fields)
 		maps.Copy(after, m)
+		_, campaign := f.parents(o)
+		x := f.adSetContext(o.AccountID, campaign)
 		for _, r := range adSetRules {
 			if r.touched(m) {
-				if a := r.check(after); a != nil {
+				if a := r.check(x, after); a != nil {
 					return *a
 				}
 			}
@@ -982,56 +886,6 @@ func checkPromotedObject(m map[string]any) *answer {
 		}
 	}
 	return nil
-}
-
-// adSetRule is a rule network_a holds every ad set to: on a
-// create it is checked against the body, on an update that touches one of
-// its fields against the ad set as the update would leave it.
-type adSetRule struct {
-	fields []string // the fields it is about
-	check  func(m map[string]any) *answer
-}
-
-func (r adSetRule) touched(update map[string]any) bool {
-	return slices.ContainsFunc(r.fields, func(k string) bool { _, ok := update[k]; return ok })
-}
-
-// given tells whether m has the field with a value (not null, not "").
-func given(m map[string]any, k string) bool {
-	v, ok := m[k]
-	return ok && v != nil && v != ""
-}
-
-// adSetRules: a lifetime budget needs an end_time; an optimization_goal of
-// OFFSITE_CONVERSIONS or APP_INSTALLS needs a promoted_object; a bid
-// strategy with a cap needs a bid_amount.
-var adSetRules = []adSetRule{
-	{fields: []string{"lifetime_budget", "end_time"}, check: func(m map[string]any) *answer {
-		if given(m, "lifetime_budget") && !given(m, "end_time") {
-			a := paramError("end_time is required for an ad set with a lifetime budget")
-			return &a
-		}
-		return nil
-	}},
-	{fields: []string{"optimization_goal", "promoted_object"}, check: func(m map[string]any) *answer {
-		goal := str(m, "optimization_goal")
-		if goal != "OFFSITE_CONVERSIONS" && goal != "APP_INSTALLS" {
-			return nil
-		}
-		if _, ok := m["promoted_object"].(map[string]any); !ok {
-			a := paramError("promoted_object is required for an ad set with optimization_goal " + goal)
-			return &a
-		}
-		return nil
-	}},
-	{fields: []string{"bid_strategy", "bid_amount"}, check: func(m map[string]any) *answer {
-		strategy := str(m, "bid_strategy")
-		if (strategy == "COST_CAP" || strategy == "LOWEST_COST_WITH_BID_CAP") && !given(m, "bid_amount") {
-			a := paramError("bid_amount is required for an ad set with bid_strategy " + strategy)
-			return &a
-		}
-		return nil
-	}},
 }
 
 // PaymentSubcode is the error_subcode of network_a's refusal of a create in

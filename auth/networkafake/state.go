@@ -2,6 +2,7 @@ package networkafake
 
 import (
 	"maps"
+	"slices"
 	"sort"
 )
 
@@ -10,19 +11,26 @@ import (
 // switches (faults, delay, paging, hook, scripted failures, recording) and
 // the recorded requests, calls and counts are not part of it.
 type State struct {
-	Users     []User                  `json:"users"`                     // with each page's and network_b account's current followers
-	Expired   []string                `json:"expired"`                   // expired tokens
-	Posts     map[string][]Post       `json:"posts"`                     // by page id, newest first
-	Objects   []Object                `json:"objects"`                   // in creation order
-	Insights  map[string]Insights     `json:"insights"`                  // by ad id
-	Reviews   map[string]string       `json:"reviews,omitempty"`         // review statuses by ad id (SetAdReview)
-	Usage     map[string]AccountUsage `json:"usage,omitempty"`           // by ad account id (SetAccountUsage)
-	Throttles map[string]Throttle     `json:"throttles,omitempty"`       // by ad account id (ThrottleAccount)
-	ObjectSeq int                     `json:"objectSeq"`                 // objects created so far
-	PostSeq   int                     `json:"postSeq"`                   // post ids made so far
-	NoPayment []string                `json:"noPaymentMethod,omitempty"` // ad accounts without a valid payment method (SetPaymentMethod), sorted
-	Media     map[string][]Media      `json:"media,omitempty"`           // by network_b account id, newest first; nil without any
-	MediaSeq  int                     `json:"mediaSeq,omitempty"`        // media ids made so far
+	Users   []User            `json:"users"`   // with each page's and network_b account's current followers
+	Expired []string          `json:"expired"` // expired tokens
+	Posts   map[string][]Post `json:"posts"`   // by page id, newest first
+	Objects []Object          `json:"objects"` // in creation order
+	// Insights are ads' lifetime figures by ad id, as SetAdInsights sets
+	// them: SetState keeps each as the figures of the day it is called.
+	// State answers every ad's figures in InsightDays instead.
+	Insights map[string]Insights `json:"insights,omitempty"`
+	// InsightDays are the ads' figures by ad id and day ("YYYY-MM-DD").
+	InsightDays map[string]map[string]Insights `json:"insightDays,omitempty"`
+	Reviews     map[string]string              `json:"reviews,omitempty"`         // review statuses by ad id (SetAdReview)
+	Feedback    map[string]ReviewFeedback      `json:"reviewFeedback,omitempty"`  // by ad id (SetAdReviewFeedback)
+	Cities      []City                         `json:"cities,omitempty"`          // in the order added (AddCity)
+	Usage       map[string]AccountUsage        `json:"usage,omitempty"`           // by ad account id (SetAccountUsage)
+	Throttles   map[string]Throttle            `json:"throttles,omitempty"`       // by ad account id (ThrottleAccount)
+	ObjectSeq   int                            `json:"objectSeq"`                 // objects created so far
+	PostSeq     int                            `json:"postSeq"`                   // post ids made so far
+	NoPayment   []string                       `json:"noPaymentMethod,omitempty"` // ad accounts without a valid payment method (SetPaymentMethod), sorted
+	Media       map[string][]Media             `json:"media,omitempty"`           // by network_b account id, newest first; nil without any
+	MediaSeq    int                            `json:"mediaSeq,omitempty"`        // media ids made so far
 }
 
 // State answers a copy of the fake's world.
@@ -30,7 +38,8 @@ func (f *Fake) State() State {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := State{Posts: map[string][]Post{}, Objects: []Object{},
-		Insights: maps.Clone(f.insights), Reviews: maps.Clone(f.reviews),
+		InsightDays: map[string]map[string]Insights{}, Reviews: maps.Clone(f.reviews),
+		Feedback: maps.Clone(f.feedback), Cities: slices.Clone(f.cities),
 		Usage: maps.Clone(f.usage), Throttles: maps.Clone(f.throttles),
 		ObjectSeq: f.objSeq, PostSeq: f.postSeq, MediaSeq: f.mediaSeq}
 	tokens := make([]string, 0, len(f.users))
@@ -65,6 +74,12 @@ func (f *Fake) State() State {
 	for _, o := range f.objects {
 		s.Objects = append(s.Objects, o.clone())
 	}
+	for ad, days := range f.days {
+		s.InsightDays[ad] = make(map[string]Insights, len(days))
+		for _, d := range days {
+			s.InsightDays[ad][d.date] = d.in
+		}
+	}
 	return s
 }
 
@@ -98,8 +113,16 @@ func (f *Fake) SetState(s State) {
 	for _, o := range w.objects { // after all are known: an ad finds its campaign
 		w.index(o)
 	}
-	maps.Copy(w.insights, s.Insights)
+	for _, c := range s.Cities {
+		w.addCity(c)
+	}
+	for ad, days := range s.InsightDays {
+		for date, in := range days {
+			w.setDay(ad, date, in)
+		}
+	}
 	maps.Copy(w.reviews, s.Reviews)
+	maps.Copy(w.feedback, s.Feedback)
 	maps.Copy(w.usage, s.Usage)
 	maps.Copy(w.throttles, s.Throttles)
 	for _, id := range s.NoPayment {
@@ -110,4 +133,11 @@ func (f *Fake) SetState(s State) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.world = w
+	for ad, in := range s.Insights {
+		account := ""
+		if o, ok := w.byID[ad]; ok {
+			account = o.AccountID
+		}
+		f.days[ad] = []dayFigures{{f.today(account), in}}
+	}
 }

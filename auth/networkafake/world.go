@@ -31,11 +31,17 @@ type world struct {
 	campaignAds map[string][]*Object   // campaign id → its ads, in creation order
 	objSeq      int
 
-	insights  map[string]Insights     // by ad id
-	reviews   map[string]string       // by ad id (SetAdReview)
-	usage     map[string]AccountUsage // by ad account id (SetAccountUsage)
-	throttles map[string]Throttle     // by ad account id (ThrottleAccount)
-	noPayment map[string]bool         // ad account ids without a valid payment method (SetPaymentMethod)
+	adAccounts   map[string]*AdAccount      // by id: the latest description of the account
+	accountPages map[string]map[string]bool // ad account id → the pages of the users who have it
+	cities       []City                     // in the order added (AddCity)
+	cityByKey    map[string]City
+
+	days      map[string][]dayFigures   // ad id → the days it has figures for, by date
+	reviews   map[string]string         // by ad id (SetAdReview)
+	feedback  map[string]ReviewFeedback // by ad id (SetAdReviewFeedback)
+	usage     map[string]AccountUsage   // by ad account id (SetAccountUsage)
+	throttles map[string]Throttle       // by ad account id (ThrottleAccount)
+	noPayment map[string]bool           // ad account ids without a valid payment method (SetPaymentMethod)
 }
 
 // ownerKey names the objects of one kind of an ad account.
@@ -62,8 +68,12 @@ func newWorld() world {
 		byOwner:      map[ownerKey][]*Object{},
 		byName:       map[nameKey][]*Object{},
 		campaignAds:  map[string][]*Object{},
-		insights:     map[string]Insights{},
+		adAccounts:   map[string]*AdAccount{},
+		accountPages: map[string]map[string]bool{},
+		cityByKey:    map[string]City{},
+		days:         map[string][]dayFigures{},
 		reviews:      map[string]string{},
+		feedback:     map[string]ReviewFeedback{},
 		usage:        map[string]AccountUsage{},
 		throttles:    map[string]Throttle{},
 		noPayment:    map[string]bool{},
@@ -86,6 +96,16 @@ func (w *world) addUser(u User) {
 		w.pages[p.ID] = &p
 		if p.Token != "" {
 			w.pageTokens[p.Token] = p.ID
+		}
+	}
+	for i := range u.AdAccounts {
+		acc := u.AdAccounts[i]
+		w.adAccounts[acc.ID] = &acc
+		if w.accountPages[acc.ID] == nil {
+			w.accountPages[acc.ID] = map[string]bool{}
+		}
+		for _, p := range u.Pages {
+			w.accountPages[acc.ID][p.ID] = true
 		}
 	}
 	w.users[u.Token] = &u
