@@ -326,11 +326,11 @@ func TestBatchSwitches(t *testing.T) {
 func TestCallsAndCounts(t *testing.T) {
 	f, base := world(t)
 	mustOK(t, "GET", base+"/456/posts?fields=id&since=1700000000", pageToken, nil)
-	mustOK(t, "POST", base+"/act_1/campaigns/", userToken, map[string]any{"name": "n", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}})
+	mustOK(t, "POST", base+"/act_1/campaigns/", userToken, map[string]any{"name": "n", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})
 	call(t, "GET", strings.TrimSuffix(base, "/v19.0")+"/me", "", nil)
 	want := []networkafake.Call{
 		{Method: "GET", Path: "/456/posts?fields=id&since=1700000000", Token: pageToken},
-		{Method: "POST", Path: "/act_1/campaigns", Token: userToken, Body: `{"name":"n","objective":"OUTCOME_ENGAGEMENT","special_ad_categories":[]}`},
+		{Method: "POST", Path: "/act_1/campaigns", Token: userToken, Body: `{"is_adset_budget_sharing_enabled":false,"name":"n","objective":"OUTCOME_ENGAGEMENT","special_ad_categories":[]}`},
 		{Method: "GET", Path: "/me"},
 	}
 	if got := f.TakeCalls(); !reflect.DeepEqual(got, want) {

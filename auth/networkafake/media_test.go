@@ -448,7 +448,7 @@ func TestMediaBatch(t *testing.T) {
 		t.Fatalf("reach = %v, %v", reach, errs)
 	}
 	if reqs, calls := f.Requests(), f.Calls(); len(reqs) != 1 || len(calls) != 4 || !calls[0].Batched ||
-		calls[0].Path != "/17890000000009001/insights?metric=reach" {
+		calls[0].Path != "/17890000000009001/insights?date_preset=maximum&metric=reach" {
 		t.Fatalf("%d requests, calls %+v", len(reqs), calls)
 	}
 }
