@@ -194,7 +194,7 @@ func (w *work) readAll(ctx context.Context) cycleReads {
 // stays active, and is paused on network_a until a save raises or removes
 // the cap.
 func (w *work) capAt(spend string) {
-	w.c.Runs, w.capped = false, true
+	w.c.Runs, w.capped, w.c.Spend = false, true, spend
 	w.c.StopReason = "its recorded spend " + spend + " reached its spend cap"
 }
 

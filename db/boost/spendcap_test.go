@@ -42,8 +42,7 @@ func TestEngineSpendCap(t *testing.T) {
 	w.stExpect(7, "running", "")
 	// Exactly at the cap: paused on network_a, the campaign still active.
 	w.fake.SetAdInsights(ad, networkafake.Insights{Impressions: 120, Spend: "10.00"})
-	w.cycle() // reads the spend
-	w.cycle() // sees the cap reached
+	w.cycle() // reads the spend, sees the cap reached and pauses
 	if c := w.object("campaign", "adboost-7"); c.Status != "PAUSED" {
 		t.Fatalf("the network_a campaign at the cap: %s", c.Status)
 	}
