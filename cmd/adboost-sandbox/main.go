@@ -6,7 +6,7 @@
 // demostudiofit's for the demo campaigns 1001 and 1006), and every ad
 // created through the API, of a post or of a media, gains impressions,
 // clicks and spend. Point adboost at it
-// with NETWORK_A_API_URL=http://127.0.0.1:8090/v19.0; `make run` does.
+// with NETWORK_A_API_URL=http://127.0.0.1:8090/v25.0; `make run` does.
 //
 // Some of its world is broken on purpose, so that the engine's states of
 // the engine reports can be seen: the no-payment user's ad account has no payment
@@ -165,7 +165,7 @@ func run(ctx context.Context, cfg config, ln net.Listener, start time.Time, tick
 		}
 	}
 	lastSave := start
-	base := "http://" + ln.Addr().String() + "/v19.0"
+	base := "http://" + ln.Addr().String() + "/v25.0"
 	fmt.Fprintf(out, `adboost-sandbox: network_a on %s
   NETWORK_A_API_URL=%s
   user token (Sam Sandbox, pages 7000001 Gym, 7000002 Café, 7000003 Getaways, 7000004 Pop-up Gym): %s

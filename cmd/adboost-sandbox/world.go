@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"adboost/auth/networkafake"
@@ -176,6 +177,37 @@ func demoPages() []page {
 	}
 }
 
+// DemoMinDailyBudget is the minimum daily budget of the demo user's ad
+// account, in euro cents: above the daily budget of the demo campaign 1006
+// (8.00), below the others', so network_a refuses that one campaign's ad
+// set as "Budget is too low".
+const DemoMinDailyBudget = 900
+
+// cities are the cities network_a knows in the sandbox, by network_a's own
+// keys (not adboost's GeoNames keys): the demo campaigns' Prague and Brno,
+// a Prague of another country, and a few names that hold theirs.
+func cities() []networkafake.City {
+	return []networkafake.City{
+		{Key: "2420659", Name: "Prague", CountryCode: "CZ", CountryName: "Czech Republic", Region: "Prague", RegionID: "1165"},
+		{Key: "2420605", Name: "Brno", CountryCode: "CZ", CountryName: "Czech Republic", Region: "South Moravian Region", RegionID: "1166"},
+		{Key: "2420613", Name: "Brno-Bystrc", CountryCode: "CZ", CountryName: "Czech Republic", Region: "South Moravian Region", RegionID: "1166"},
+		{Key: "2420770", Name: "Ostrava", CountryCode: "CZ", CountryName: "Czech Republic", Region: "Moravian-Silesian Region", RegionID: "1169"},
+		{Key: "2421010", Name: "Plzeň", CountryCode: "CZ", CountryName: "Czech Republic", Region: "Plzeň Region", RegionID: "1171"},
+		{Key: "2493027", Name: "Bratislava", CountryCode: "SK", CountryName: "Slovakia", Region: "Bratislava Region", RegionID: "2430"},
+		{Key: "2513947", Name: "Prague", CountryCode: "US", CountryName: "United States", Region: "Oklahoma", RegionID: "3879"},
+	}
+}
+
+// DisapprovedPhrase marks the posts whose ads network_a's review
+// disapproves in the sandbox, with disapprovalReasons.
+const DisapprovedPhrase = "workout in the park"
+
+// disapprovalReasons are what the review says of such an ad
+// (ad_review_feedback.global).
+var disapprovalReasons = map[string]string{
+	"Health and Fitness": "Your ad implies or attempts to generate negative self-perception in order to promote diet, weight loss, or other health-related products.",
+}
+
 // world is the sandbox's network_a and what moves in it: posts that keep
 // arriving and gaining organic reach, and ads whose insights grow. Tick moves
 // it to a given time, so a test can drive it with its own clock.
@@ -196,6 +228,8 @@ type world struct {
 	posts    map[string]*postGrowth
 	media    map[string]*postGrowth // by media id
 	ads      map[string]*adGrowth
+
+	clock atomic.Int64 // the world's time (UnixNano): the fake's clock
 }
 
 // postGrowth is how a post's or a media's organic reach grows: towards
@@ -244,6 +278,12 @@ func newWorld(now time.Time, cfg config) *world {
 	if cfg.pageLostAfter > 0 {
 		w.loseAt = now.Add(cfg.pageLostAfter)
 	}
+	w.clock.Store(now.UnixNano())
+	w.fake.SetNow(func() time.Time { return time.Unix(0, w.clock.Load()) })
+	w.fake.AfterCreate(w.review)
+	for _, c := range cities() {
+		w.fake.AddCity(c)
+	}
 	user := networkafake.User{Token: cfg.userToken, ID: "5550100", FirstName: "Sam", LastName: "Sandbox",
 		Email: "sam@sandbox.network-a.example",
 		AdAccounts: []networkafake.AdAccount{
@@ -256,8 +296,9 @@ func newWorld(now time.Time, cfg config) *world {
 	}
 	w.fake.AddUser(user)
 	demo := networkafake.User{Token: cfg.demoToken, ID: "1000100", FirstName: "Dana", LastName: "Demo",
-		Email:      "demo@adboost.example",
-		AdAccounts: []networkafake.AdAccount{{ID: "act_2000", Status: 1, Currency: "EUR"}}}
+		Email: "demo@adboost.example",
+		AdAccounts: []networkafake.AdAccount{{ID: "act_2000", Status: 1, Currency: "EUR", TimezoneName: "Europe/Prague",
+			MinDailyBudget: DemoMinDailyBudget}}}
 	for _, p := range demoPages() {
 		demo.Pages = append(demo.Pages, p.Page)
 		w.pages = append(w.pages, p)
@@ -284,6 +325,26 @@ func newWorld(now time.Time, cfg config) *world {
 	}
 	w.seedMedia(now)
 	return w
+}
+
+// review is network_a's review of a new ad: an ad of a post that holds
+// DisapprovedPhrase is disapproved with disapprovalReasons; the others
+// pass. It runs as the fake's AfterCreate hook.
+func (w *world) review(o networkafake.Object) {
+	if o.Kind != "ad" {
+		return
+	}
+	creative, _ := o.Fields["creative"].(map[string]any)
+	story, _ := creative["object_story_id"].(string)
+	page, _, found := strings.Cut(story, "_")
+	if !found {
+		return
+	}
+	for _, p := range w.fake.Posts(page) {
+		if p.ID == story && strings.Contains(p.Message, DisapprovedPhrase) {
+			w.fake.SetAdReviewFeedback(o.ID, networkafake.ReviewDisapproved, disapprovalReasons, nil)
+		}
+	}
 }
 
 // mediaID is the id of the network_b account's n-th seeded media: 17
@@ -378,6 +439,9 @@ func (g *postGrowth) reach(now time.Time) int {
 func (w *world) Tick(now time.Time) (lost bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if now.UnixNano() > w.clock.Load() {
+		w.clock.Store(now.UnixNano())
+	}
 	if !w.lost && !w.loseAt.IsZero() && !now.Before(w.loseAt) {
 		w.fake.ExpireToken(LostPageToken)
 		w.lost, lost = true, true
@@ -508,6 +572,10 @@ func (w *world) load(path string, now time.Time) (bool, error) {
 		return false, nil
 	}
 	w.fake.SetState(st.Fake)
+	for _, c := range cities() { // a world saved before it knew them
+		w.fake.AddCity(c)
+	}
+	w.clock.Store(now.UnixNano())
 	w.lost = slices.Contains(st.Fake.Expired, LostPageToken)
 	w.turn, w.next, w.seq, w.lastPost, w.last = st.Turn, st.Next, st.Seq, st.LastPost, now
 	if now.Sub(w.lastPost) > w.postEvery { // the time it was down publishes nothing
