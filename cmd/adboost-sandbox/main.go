@@ -171,10 +171,13 @@ func run(ctx context.Context, cfg config, ln net.Listener, start time.Time, tick
   user token (Sam Sandbox, pages 7000001 Gym, 7000002 Café, 7000003 Getaways, 7000004 Pop-up Gym): %s
   demo user token (Dana Demo of "adboost demo", for login-sn):                                     %s
     (network_b account 3000101 demostudiofit has media for the demo campaigns 1001 #spinclass and 1006 #demostudio)
+    (act_2000's minimum daily budget is %s €: the demo campaign 1006 at 8.00 € is refused, "Budget is too low")
+  ads of posts with %q are disapproved by network_a's review, with a reason
   no-payment user token (Nico Nopay, page 7000011 Boxing Club; act_3000 has no payment method):    %s
   %s
   a new post every %v; reach and ad insights grow every %v
-`, base, base, cfg.userToken, cfg.demoToken, cfg.noPayToken, w.lostPageNote(), cfg.postEvery, cfg.tick)
+`, base, base, cfg.userToken, cfg.demoToken, fmt.Sprintf("%d.%02d", DemoMinDailyBudget/100, DemoMinDailyBudget%100), DisapprovedPhrase,
+		cfg.noPayToken, w.lostPageNote(), cfg.postEvery, cfg.tick)
 
 	var handler http.Handler = w.fake
 	if !cfg.quietPaths {
