@@ -3,6 +3,7 @@ package main
 import (
 	"net/url"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -82,5 +83,40 @@ func TestSandboxNetworkARules(t *testing.T) {
 	}
 	if want := map[string]any{"name": "adboost-1003-" + other, "effective_status": "ACTIVE"}; !reflect.DeepEqual(approved, want) {
 		t.Fatalf("another post's ad = %v", approved)
+	}
+}
+
+// TestSandboxAdDays: an ad's figures grow on the day of its ad account's
+// time zone, so its daily rows split at that midnight and add up to its
+// lifetime figures.
+func TestSandboxAdDays(t *testing.T) {
+	t0 := time.Date(2026, 11, 23, 22, 59, 0, 0, time.UTC) // 23:59 in Prague
+	s := startSandbox(t, t0)
+	camp := s.call("POST", "/act_2000/campaigns", DefaultDemoToken, map[string]any{"name": "adboost-1003",
+		"objective": "OUTCOME_AWARENESS", "status": "ACTIVE", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
+	set := s.call("POST", "/act_2000/adsets", DefaultDemoToken, map[string]any{"name": "adboost-1003", "campaign_id": camp,
+		"daily_budget": 1000, "bid_strategy": "LOWEST_COST_WITHOUT_CAP", "billing_event": "IMPRESSIONS", "optimization_goal": "REACH",
+		"dsa_beneficiary": "Demo Studio Fitness", "dsa_payor": "Demo s.r.o.",
+		"targeting": merge(anywhere(), map[string]any{"publisher_platforms": []any{"network_a"}}), "status": "ACTIVE"})["id"].(string)
+	post := s.call("GET", "/2000101/posts?fields=id&limit=1", demoFitToken, nil)["data"].([]any)[0].(map[string]any)["id"].(string)
+	ad := s.call("POST", "/act_2000/ads", DefaultDemoToken, map[string]any{"name": "adboost-1003-x", "adset_id": set,
+		"creative": map[string]any{"object_story_id": post}, "status": "ACTIVE"})["id"].(string)
+	s.tick(t0.Add(40 * time.Second)) // 23:59:40
+	s.tick(t0.Add(90 * time.Second)) // 00:00:30 on the 24th
+	rows := s.call("GET", "/"+ad+"/insights?fields=impressions,spend&time_increment=1&date_preset=maximum", DefaultDemoToken, nil)["data"].([]any)
+	if len(rows) != 2 || rows[0].(map[string]any)["date_start"] != "2026-11-23" || rows[1].(map[string]any)["date_start"] != "2026-11-24" {
+		t.Fatalf("daily rows = %v", rows)
+	}
+	sum := 0
+	for _, r := range rows {
+		n, _ := strconv.Atoi(r.(map[string]any)["impressions"].(string))
+		if n <= 0 {
+			t.Fatalf("a day without impressions: %v", rows)
+		}
+		sum += n
+	}
+	life := s.call("GET", "/"+ad+"/insights?fields=impressions&date_preset=maximum", DefaultDemoToken, nil)["data"].([]any)[0].(map[string]any)
+	if total, _ := strconv.Atoi(life["impressions"].(string)); total != sum {
+		t.Fatalf("lifetime impressions %d, the days add up to %d", total, sum)
 	}
 }

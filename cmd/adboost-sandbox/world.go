@@ -251,6 +251,66 @@ type adGrowth struct {
 	Engagement float64 `json:"engagement"`
 	Convert    float64 `json:"convert"`
 	CPM        int     `json:"cpm"` // cents per 1,000 impressions
+	// Day is the day its figures grow on ("YYYY-MM-DD" in its ad account's
+	// time zone), DayStart its impressions when that day began.
+	Day      string  `json:"day,omitempty"`
+	DayStart float64 `json:"dayStart,omitempty"`
+}
+
+// at is the ad's results at a number of impressions.
+func (a *adGrowth) at(imp int) networkafake.Insights {
+	return networkafake.Insights{
+		Impressions: imp,
+		Reach:       int(float64(imp) * a.Reach),
+		Clicks:      int(float64(imp) * a.CTR),
+		Engagement:  int(float64(imp) * a.Engagement),
+		Conversions: int(float64(imp) * a.Convert),
+		Spend:       cents(imp * a.CPM / 1000),
+	}
+}
+
+// grow adds the impressions of elapsed seconds and answers the ad's
+// figures of the day of now (in loc), from the impressions it had when that
+// day began.
+func (a *adGrowth) grow(elapsed float64, now time.Time, loc *time.Location) (time.Time, networkafake.Insights) {
+	day := now.In(loc)
+	if d := day.Format(time.DateOnly); d != a.Day {
+		a.Day, a.DayStart = d, a.Impressions
+	}
+	a.Impressions += a.PerSecond * elapsed
+	total, before := a.at(int(a.Impressions)), a.at(int(a.DayStart))
+	spend := int(a.Impressions)*a.CPM/1000 - int(a.DayStart)*a.CPM/1000
+	return day, networkafake.Insights{
+		Impressions: total.Impressions - before.Impressions,
+		Reach:       total.Reach - before.Reach,
+		Clicks:      total.Clicks - before.Clicks,
+		Engagement:  total.Engagement - before.Engagement,
+		Conversions: total.Conversions - before.Conversions,
+		Spend:       cents(spend),
+	}
+}
+
+// accountZones are the time zones of the sandbox's ad accounts that have
+// one; the others' days are UTC's.
+var accountZones = map[string]string{"act_2000": "Europe/Prague"}
+
+// zones are accountZones loaded, by ad account.
+var zones = func() map[string]*time.Location {
+	out := map[string]*time.Location{}
+	for account, name := range accountZones {
+		if loc, err := time.LoadLocation(name); err == nil {
+			out[account] = loc
+		}
+	}
+	return out
+}()
+
+// zone is the ad account's time zone.
+func zone(accountID string) *time.Location {
+	if loc, ok := zones[accountID]; ok {
+		return loc
+	}
+	return time.UTC
 }
 
 // tau is how fast a post's organic reach grows.
@@ -297,7 +357,7 @@ func newWorld(now time.Time, cfg config) *world {
 	w.fake.AddUser(user)
 	demo := networkafake.User{Token: cfg.demoToken, ID: "1000100", FirstName: "Dana", LastName: "Demo",
 		Email: "demo@adboost.example",
-		AdAccounts: []networkafake.AdAccount{{ID: "act_2000", Status: 1, Currency: "EUR", TimezoneName: "Europe/Prague",
+		AdAccounts: []networkafake.AdAccount{{ID: "act_2000", Status: 1, Currency: "EUR", TimezoneName: accountZones["act_2000"],
 			MinDailyBudget: DemoMinDailyBudget}}}
 	for _, p := range demoPages() {
 		demo.Pages = append(demo.Pages, p.Page)
@@ -499,16 +559,8 @@ func (w *world) Tick(now time.Time) (lost bool) {
 				Convert: 0.002 + 0.004*w.rng.Float64(), CPM: 400 + w.rng.IntN(800)}
 			w.ads[o.ID] = a
 		}
-		a.Impressions += a.PerSecond * elapsed
-		imp := int(a.Impressions)
-		w.fake.SetAdInsights(o.ID, networkafake.Insights{
-			Impressions: imp,
-			Reach:       int(float64(imp) * a.Reach),
-			Clicks:      int(float64(imp) * a.CTR),
-			Engagement:  int(float64(imp) * a.Engagement),
-			Conversions: int(float64(imp) * a.Convert),
-			Spend:       cents(imp * a.CPM / 1000),
-		})
+		day, figures := a.grow(elapsed, now, zone(o.AccountID))
+		w.fake.SetAdInsightsDay(o.ID, day, figures)
 	}
 	return lost
 }
