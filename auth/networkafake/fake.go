@@ -177,7 +177,7 @@ type AdAccount struct {
 	// TimezoneName is the account's IANA time zone (timezone_name); "" is UTC.
 	TimezoneName string `json:",omitempty"`
 	// MinDailyBudget is the smallest daily budget the account takes, in the
-	// currency's offset unit; 0 is the fake's default.
+	// currency's offset unit; 0 is DefaultMinDailyBudget.
 	MinDailyBudget int `json:",omitempty"`
 	// DefaultDSABeneficiary and DefaultDSAPayor are the account's defaults
 	// for the EU's transparency fields; "" when it has none.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -29,15 +30,25 @@ func (f *Fake) clock() time.Time {
 	return time.Now()
 }
 
+// locations are the time zones loaded so far, by IANA name.
+var locations sync.Map
+
 // location is the ad account's time zone (UTC when it has none or an
 // unknown one).
 func (w *world) location(accountID string) *time.Location {
-	if acc, ok := w.adAccounts[accountID]; ok && acc.TimezoneName != "" {
-		if loc, err := time.LoadLocation(acc.TimezoneName); err == nil {
-			return loc
-		}
+	acc, ok := w.adAccounts[accountID]
+	if !ok || acc.TimezoneName == "" {
+		return time.UTC
 	}
-	return time.UTC
+	if loc, ok := locations.Load(acc.TimezoneName); ok {
+		return loc.(*time.Location)
+	}
+	loc, err := time.LoadLocation(acc.TimezoneName)
+	if err != nil {
+		loc = time.UTC
+	}
+	locations.Store(acc.TimezoneName, loc)
+	return loc
 }
 
 // today is the fake's date in the ad account's time zone, "YYYY-MM-DD".

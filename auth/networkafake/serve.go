@@ -717,7 +717,7 @@ func (f *Fake) checkCreate(accountID, kind string, m map[string]any) *answer {
 		if a := checkAdSetShape(m); a != nil {
 			return a
 		}
-		x := f.adSetContext(accountID, campaign)
+		x := f.rulesScope(accountID, campaign)
 		for _, r := range adSetRules {
 			if a := r.check(x, m); a != nil {
 				return a
@@ -760,9 +760,9 @@ func checkAdSetShape(m map[string]any) *answer {
 	return checkPromotedObject(m)
 }
 
-// adSetContext is what the rules of an ad set of the account and campaign
+// rulesScope is what the rules of an ad set of the account and campaign
 // read besides its fields; under f.mu.
-func (f *Fake) adSetContext(accountID string, campaign *Object) adSetContext {
+func (f *Fake) rulesScope(accountID string, campaign *Object) adSetContext {
 	x := adSetContext{w: &f.world, campaign: campaign, now: f.clock()}
 	if acc, ok := f.adAccounts[accountID]; ok {
 		x.account = *acc
@@ -828,7 +828,7 @@ func (f *Fake) update(who caller, id string, body []byte, contentType string) an
 		after := cloneMap(o.Fields)
 		maps.Copy(after, m)
 		_, campaign := f.parents(o)
-		x := f.adSetContext(o.AccountID, campaign)
+		x := f.rulesScope(o.AccountID, campaign)
 		for _, r := range adSetRules {
 			if r.touched(m) {
 				if a := r.check(x, after); a != nil {

@@ -6,7 +6,7 @@
 // demostudiofit's for the demo campaigns 1001 and 1006), and every ad
 // created through the API, of a post or of a media, gains impressions,
 // clicks and spend. Point adboost at it
-// with NETWORK_A_API_URL=http://127.0.0.1:8090/v19.0; `make run` does.
+// with NETWORK_A_API_URL=http://127.0.0.1:8090/v25.0; `make run` does.
 //
 // Some of its world is broken on purpose, so that the engine's states of
 // the engine reports can be seen: the no-payment user's ad account has no payment
@@ -165,16 +165,19 @@ func run(ctx context.Context, cfg config, ln net.Listener, start time.Time, tick
 		}
 	}
 	lastSave := start
-	base := "http://" + ln.Addr().String() + "/v19.0"
+	base := "http://" + ln.Addr().String() + "/v25.0"
 	fmt.Fprintf(out, `adboost-sandbox: network_a on %s
   NETWORK_A_API_URL=%s
   user token (Sam Sandbox, pages 7000001 Gym, 7000002 Café, 7000003 Getaways, 7000004 Pop-up Gym): %s
   demo user token (Dana Demo of "adboost demo", for login-sn):                                     %s
     (network_b account 3000101 demostudiofit has media for the demo campaigns 1001 #spinclass and 1006 #demostudio)
+    (act_2000's minimum daily budget is %s €: the demo campaign 1006 at 8.00 € is refused, "Budget is too low")
+  ads of posts with %q are disapproved by network_a's review, with a reason
   no-payment user token (Nico Nopay, page 7000011 Boxing Club; act_3000 has no payment method):    %s
   %s
   a new post every %v; reach and ad insights grow every %v
-`, base, base, cfg.userToken, cfg.demoToken, cfg.noPayToken, w.lostPageNote(), cfg.postEvery, cfg.tick)
+`, base, base, cfg.userToken, cfg.demoToken, fmt.Sprintf("%d.%02d", DemoMinDailyBudget/100, DemoMinDailyBudget%100), DisapprovedPhrase,
+		cfg.noPayToken, w.lostPageNote(), cfg.postEvery, cfg.tick)
 
 	var handler http.Handler = w.fake
 	if !cfg.quietPaths {

@@ -60,7 +60,7 @@ func startSandboxStop(t *testing.T, t0 time.Time, args ...string) (*sandbox, fun
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &sandbox{t: t, base: "http://" + ln.Addr().String() + "/v19.0", ticks: make(chan time.Time), out: &syncBuffer{}}
+	s := &sandbox{t: t, base: "http://" + ln.Addr().String() + "/v25.0", ticks: make(chan time.Time), out: &syncBuffer{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, cfg, ln, t0, s.ticks, s.out) }()
@@ -165,7 +165,7 @@ func (s *sandbox) gymPosts() []map[string]any {
 
 func (s *sandbox) reach(postID string) int {
 	s.t.Helper()
-	ins := s.call("GET", "/"+postID+"/insights?metric=post_impressions_unique", gymToken, nil)
+	ins := s.call("GET", "/"+postID+"/insights?metric=post_total_media_view_unique", gymToken, nil)
 	return int(ins["data"].([]any)[0].(map[string]any)["values"].([]any)[0].(map[string]any)["value"].(float64))
 }
 
@@ -244,12 +244,14 @@ func TestSandboxWorld(t *testing.T) {
 
 	// An ad boosting the new post: its insights grow with the clock.
 	camp := s.call("POST", "/act_1000/campaigns", DefaultUserToken, map[string]any{
-		"name": "adboost-1", "objective": "OUTCOME_ENGAGEMENT", "status": "ACTIVE", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-1", "objective": "OUTCOME_ENGAGEMENT", "status": "ACTIVE", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 	adset := s.call("POST", "/act_1000/adsets", DefaultUserToken, map[string]any{
 		"name": "adboost-1", "campaign_id": camp, "daily_budget": 2000, "bid_strategy": "LOWEST_COST_WITHOUT_CAP",
-		"billing_event": "IMPRESSIONS", "optimization_goal": "POST_ENGAGEMENT", "targeting": map[string]any{}, "status": "ACTIVE"})["id"].(string)
+		"billing_event": "IMPRESSIONS", "optimization_goal": "POST_ENGAGEMENT", "destination_type": "ON_POST",
+		"promoted_object": map[string]any{"page_id": "7000001"}, "targeting": anywhere(), "status": "ACTIVE"})["id"].(string)
 	ad := s.call("POST", "/act_1000/ads", DefaultUserToken, map[string]any{
-		"name": "adboost-1-x", "adset_id": adset, "creative": map[string]any{"object_story_id": newPost}, "status": "ACTIVE"})["id"].(string)
+		"name": "adboost-1-x", "adset_id": adset, "creative": map[string]any{"object_story_id": newPost, "instagram_user_id": "7100001"},
+		"status": "ACTIVE"})["id"].(string)
 	if imp, _ := s.adInsights(ad); imp != 0 {
 		t.Fatalf("a new ad has %d impressions", imp)
 	}
@@ -307,12 +309,12 @@ func TestSandboxState(t *testing.T) {
 	s.tick(t0.Add(10 * time.Second))
 	newest := s.gymPosts()[0]["id"].(string)
 	camp := s.call("POST", "/act_1000/campaigns", DefaultUserToken, map[string]any{
-		"name": "adboost-1", "objective": "OUTCOME_AWARENESS", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-1", "objective": "OUTCOME_AWARENESS", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 	adset := s.call("POST", "/act_1000/adsets", DefaultUserToken, map[string]any{
 		"name": "adboost-1", "campaign_id": camp, "daily_budget": 2000, "bid_strategy": "LOWEST_COST_WITHOUT_CAP",
-		"billing_event": "IMPRESSIONS", "optimization_goal": "REACH", "targeting": map[string]any{}})["id"].(string)
+		"billing_event": "IMPRESSIONS", "optimization_goal": "REACH", "targeting": anywhere()})["id"].(string)
 	ad := s.call("POST", "/act_1000/ads", DefaultUserToken, map[string]any{
-		"name": "adboost-1-x", "adset_id": adset, "creative": map[string]any{"object_story_id": newest}})["id"].(string)
+		"name": "adboost-1-x", "adset_id": adset, "creative": map[string]any{"object_story_id": newest, "instagram_user_id": "7100001"}})["id"].(string)
 	s.tick(t0.Add(20 * time.Second))
 	before, _ := s.adInsights(ad)
 	posts := len(s.gymPosts())
@@ -338,7 +340,7 @@ func TestSandboxState(t *testing.T) {
 		t.Fatalf("a post after restart got id %s, not after %s", got, newest)
 	}
 	next := s.call("POST", "/act_1000/campaigns", DefaultUserToken, map[string]any{
-		"name": "adboost-2", "objective": "OUTCOME_AWARENESS", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-2", "objective": "OUTCOME_AWARENESS", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 	if next <= ad {
 		t.Fatalf("an object after restart got id %s, not after %s", next, ad)
 	}
@@ -383,12 +385,12 @@ func TestSandboxBrokenOnPurpose(t *testing.T) {
 	// Every create is refused for the payment method, with code 200.
 	const refused = "400 200 1359188 (#200) The ad account has no valid payment method. Add one in the account's payment settings."
 	if got := graphError(s.send("POST", "/act_3000/campaigns", DefaultNoPayToken, map[string]any{
-		"name": "adboost-1", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}})); got != refused {
+		"name": "adboost-1", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})); got != refused {
 		t.Fatalf("a campaign in the account without payment method: %s", got)
 	}
 	// Sam's account creates.
 	s.call("POST", "/act_1000/campaigns", DefaultUserToken, map[string]any{
-		"name": "adboost-2", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}})
+		"name": "adboost-2", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})
 
 	// The pop-up page answers with its token until two minutes after the
 	// start, then 190.
@@ -416,7 +418,7 @@ func TestSandboxBrokenOnPurpose(t *testing.T) {
 		t.Fatalf("the pop-up page after a restart: %s", got)
 	}
 	if got := graphError(s.send("POST", "/act_3000/campaigns", DefaultNoPayToken, map[string]any{
-		"name": "adboost-1", "objective": "OUTCOME_TRAFFIC", "special_ad_categories": []any{}})); got != refused {
+		"name": "adboost-1", "objective": "OUTCOME_TRAFFIC", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})); got != refused {
 		t.Fatalf("a campaign in the account without payment method after a restart: %s", got)
 	}
 
@@ -541,13 +543,15 @@ func TestSandboxMedia(t *testing.T) {
 	// An ad of Sam's media, in a network_b ad set: its insights grow.
 	gymMedia := s.media("7100001", gymToken)[0]["id"].(string)
 	camp := s.call("POST", "/act_1000/campaigns", DefaultUserToken, map[string]any{
-		"name": "adboost-1", "objective": "OUTCOME_ENGAGEMENT", "status": "ACTIVE", "special_ad_categories": []any{}})["id"].(string)
+		"name": "adboost-1", "objective": "OUTCOME_ENGAGEMENT", "status": "ACTIVE", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 	adset := s.call("POST", "/act_1000/adsets", DefaultUserToken, map[string]any{
 		"name": "adboost-1-network_b", "campaign_id": camp, "daily_budget": 2000, "bid_strategy": "LOWEST_COST_WITHOUT_CAP",
-		"billing_event": "IMPRESSIONS", "optimization_goal": "POST_ENGAGEMENT",
-		"targeting": map[string]any{"publisher_platforms": []any{"network_b"}}, "status": "ACTIVE"})["id"].(string)
+		"billing_event": "IMPRESSIONS", "optimization_goal": "POST_ENGAGEMENT", "destination_type": "ON_POST",
+		"promoted_object": map[string]any{"page_id": "7000001"},
+		"targeting":       merge(anywhere(), map[string]any{"publisher_platforms": []any{"network_b"}}), "status": "ACTIVE"})["id"].(string)
 	ad := s.call("POST", "/act_1000/ads", DefaultUserToken, map[string]any{"name": "adboost-1-b" + gymMedia, "adset_id": adset,
-		"creative": map[string]any{"source_instagram_media_id": gymMedia, "instagram_user_id": "7100001"}, "status": "ACTIVE"})["id"].(string)
+		"creative": map[string]any{"source_instagram_media_id": gymMedia, "instagram_user_id": "7100001", "object_id": "7000001"},
+		"status":   "ACTIVE"})["id"].(string)
 	s.tick(t0.Add(10 * time.Second))
 	if imp, _ := s.adInsights(ad); imp == 0 {
 		t.Fatal("an ad of network_b media has no impressions")
@@ -605,4 +609,22 @@ func TestSandboxMediaState(t *testing.T) {
 	if f := s.call("GET", "/3000101?fields=followers_count", demoFitToken, nil)["followers_count"]; f != float64(2400) {
 		t.Fatalf("followers in an old state = %v", f)
 	}
+}
+
+// anywhere is a targeting that names no placement, with Advantage audience
+// off.
+func anywhere() map[string]any {
+	return map[string]any{"targeting_automation": map[string]any{"advantage_audience": 0}}
+}
+
+// merge is a with the pairs of b.
+func merge(a, b map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
 }

@@ -220,9 +220,11 @@ func TestSandboxEngineStates(t *testing.T) {
 	}
 }
 
-// TestSandboxDemoNetworkB: after login-sn with the demo user's token, one
-// engine cycle boosts demostudiofit's media in the demo campaigns on it,
-// each in the campaign's network_b ad set: the image and the album in 1006
+// TestSandboxDemoNetworkB: after login-sn with the demo user's token, the
+// demo campaign 1006 (8.00 € a day) is refused as below the demo account's
+// minimum, with network_a's words; raised to that minimum, the next engine
+// cycle boosts demostudiofit's media in the demo campaigns on it, each in
+// the campaign's network_b ad set: the image and the album in 1006
 // (#demostudio, network_b only), the video and the album in 1001
 // (#spinclass), and not the media that matches neither.
 func TestSandboxDemoNetworkB(t *testing.T) {
@@ -234,9 +236,22 @@ func TestSandboxDemoNetworkB(t *testing.T) {
 	if login.AccessToken == "" {
 		t.Fatal("login-sn answered no token")
 	}
-	if err := s.cycle(); err != nil {
-		t.Logf("engine cycle: %v", err) // another demo campaign may fail the cycle
+	cycle := func() {
+		t.Helper()
+		if err := s.cycle(); err != nil {
+			t.Logf("engine cycle: %v", err) // a refused demo campaign may fail the cycle
+		}
 	}
+	cycle()
+	var c struct {
+		Engine struct{ State, Message string }
+	}
+	json.Unmarshal(s.call("GET", "/v1/boosted-pages/detail/1006", login.AccessToken, ""), &c)
+	if want := "Budget is too low: The daily budget of this ad set must be at least €9.00."; c.Engine.State != boost.StateRefused || c.Engine.Message != want {
+		t.Errorf("campaign 1006 below the minimum: %q %q, want refused with %q", c.Engine.State, c.Engine.Message, want)
+	}
+	s.post("/v1/boosted-pages/save/1006", login.AccessToken, fmt.Sprintf(`{"budget":"%d.%02d"}`, DemoMinDailyBudget/100, DemoMinDailyBudget%100))
+	cycle()
 	status, objects := s.sb.send("GET", "/act_2000/ads?fields=id,name&limit=500", DefaultDemoToken, nil)
 	if status != 200 {
 		t.Fatalf("the demo ad account's ads: %d %v", status, objects)

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"adboost/auth/networkafake"
@@ -176,6 +177,37 @@ func demoPages() []page {
 	}
 }
 
+// DemoMinDailyBudget is the minimum daily budget of the demo user's ad
+// account, in euro cents: above the daily budget of the demo campaign 1006
+// (8.00), below the others', so network_a refuses that one campaign's ad
+// set as "Budget is too low".
+const DemoMinDailyBudget = 900
+
+// cities are the cities network_a knows in the sandbox, by network_a's own
+// keys (not adboost's GeoNames keys): the demo campaigns' Prague and Brno,
+// a Prague of another country, and a few names that hold theirs.
+func cities() []networkafake.City {
+	return []networkafake.City{
+		{Key: "2420659", Name: "Prague", CountryCode: "CZ", CountryName: "Czech Republic", Region: "Prague", RegionID: "1165"},
+		{Key: "2420605", Name: "Brno", CountryCode: "CZ", CountryName: "Czech Republic", Region: "South Moravian Region", RegionID: "1166"},
+		{Key: "2420613", Name: "Brno-Bystrc", CountryCode: "CZ", CountryName: "Czech Republic", Region: "South Moravian Region", RegionID: "1166"},
+		{Key: "2420770", Name: "Ostrava", CountryCode: "CZ", CountryName: "Czech Republic", Region: "Moravian-Silesian Region", RegionID: "1169"},
+		{Key: "2421010", Name: "Plzeň", CountryCode: "CZ", CountryName: "Czech Republic", Region: "Plzeň Region", RegionID: "1171"},
+		{Key: "2493027", Name: "Bratislava", CountryCode: "SK", CountryName: "Slovakia", Region: "Bratislava Region", RegionID: "2430"},
+		{Key: "2513947", Name: "Prague", CountryCode: "US", CountryName: "United States", Region: "Oklahoma", RegionID: "3879"},
+	}
+}
+
+// DisapprovedPhrase marks the posts whose ads network_a's review
+// disapproves in the sandbox, with disapprovalReasons.
+const DisapprovedPhrase = "workout in the park"
+
+// disapprovalReasons are what the review says of such an ad
+// (ad_review_feedback.global).
+var disapprovalReasons = map[string]string{
+	"Health and Fitness": "Your ad implies or attempts to generate negative self-perception in order to promote diet, weight loss, or other health-related products.",
+}
+
 // world is the sandbox's network_a and what moves in it: posts that keep
 // arriving and gaining organic reach, and ads whose insights grow. Tick moves
 // it to a given time, so a test can drive it with its own clock.
@@ -196,6 +228,8 @@ type world struct {
 	posts    map[string]*postGrowth
 	media    map[string]*postGrowth // by media id
 	ads      map[string]*adGrowth
+
+	clock atomic.Int64 // the world's time (UnixNano): the fake's clock
 }
 
 // postGrowth is how a post's or a media's organic reach grows: towards
@@ -217,6 +251,66 @@ type adGrowth struct {
 	Engagement float64 `json:"engagement"`
 	Convert    float64 `json:"convert"`
 	CPM        int     `json:"cpm"` // cents per 1,000 impressions
+	// Day is the day its figures grow on ("YYYY-MM-DD" in its ad account's
+	// time zone), DayStart its impressions when that day began.
+	Day      string  `json:"day,omitempty"`
+	DayStart float64 `json:"dayStart,omitempty"`
+}
+
+// at is the ad's results at a number of impressions.
+func (a *adGrowth) at(imp int) networkafake.Insights {
+	return networkafake.Insights{
+		Impressions: imp,
+		Reach:       int(float64(imp) * a.Reach),
+		Clicks:      int(float64(imp) * a.CTR),
+		Engagement:  int(float64(imp) * a.Engagement),
+		Conversions: int(float64(imp) * a.Convert),
+		Spend:       cents(imp * a.CPM / 1000),
+	}
+}
+
+// grow adds the impressions of elapsed seconds and answers the ad's
+// figures of the day of now (in loc), from the impressions it had when that
+// day began.
+func (a *adGrowth) grow(elapsed float64, now time.Time, loc *time.Location) (time.Time, networkafake.Insights) {
+	day := now.In(loc)
+	if d := day.Format(time.DateOnly); d != a.Day {
+		a.Day, a.DayStart = d, a.Impressions
+	}
+	a.Impressions += a.PerSecond * elapsed
+	total, before := a.at(int(a.Impressions)), a.at(int(a.DayStart))
+	spend := int(a.Impressions)*a.CPM/1000 - int(a.DayStart)*a.CPM/1000
+	return day, networkafake.Insights{
+		Impressions: total.Impressions - before.Impressions,
+		Reach:       total.Reach - before.Reach,
+		Clicks:      total.Clicks - before.Clicks,
+		Engagement:  total.Engagement - before.Engagement,
+		Conversions: total.Conversions - before.Conversions,
+		Spend:       cents(spend),
+	}
+}
+
+// accountZones are the time zones of the sandbox's ad accounts that have
+// one; the others' days are UTC's.
+var accountZones = map[string]string{"act_2000": "Europe/Prague"}
+
+// zones are accountZones loaded, by ad account.
+var zones = func() map[string]*time.Location {
+	out := map[string]*time.Location{}
+	for account, name := range accountZones {
+		if loc, err := time.LoadLocation(name); err == nil {
+			out[account] = loc
+		}
+	}
+	return out
+}()
+
+// zone is the ad account's time zone.
+func zone(accountID string) *time.Location {
+	if loc, ok := zones[accountID]; ok {
+		return loc
+	}
+	return time.UTC
 }
 
 // tau is how fast a post's organic reach grows.
@@ -244,6 +338,12 @@ func newWorld(now time.Time, cfg config) *world {
 	if cfg.pageLostAfter > 0 {
 		w.loseAt = now.Add(cfg.pageLostAfter)
 	}
+	w.clock.Store(now.UnixNano())
+	w.fake.SetNow(func() time.Time { return time.Unix(0, w.clock.Load()) })
+	w.fake.AfterCreate(w.review)
+	for _, c := range cities() {
+		w.fake.AddCity(c)
+	}
 	user := networkafake.User{Token: cfg.userToken, ID: "5550100", FirstName: "Sam", LastName: "Sandbox",
 		Email: "sam@sandbox.network-a.example",
 		AdAccounts: []networkafake.AdAccount{
@@ -256,8 +356,9 @@ func newWorld(now time.Time, cfg config) *world {
 	}
 	w.fake.AddUser(user)
 	demo := networkafake.User{Token: cfg.demoToken, ID: "1000100", FirstName: "Dana", LastName: "Demo",
-		Email:      "demo@adboost.example",
-		AdAccounts: []networkafake.AdAccount{{ID: "act_2000", Status: 1, Currency: "EUR"}}}
+		Email: "demo@adboost.example",
+		AdAccounts: []networkafake.AdAccount{{ID: "act_2000", Status: 1, Currency: "EUR", TimezoneName: accountZones["act_2000"],
+			MinDailyBudget: DemoMinDailyBudget}}}
 	for _, p := range demoPages() {
 		demo.Pages = append(demo.Pages, p.Page)
 		w.pages = append(w.pages, p)
@@ -284,6 +385,26 @@ func newWorld(now time.Time, cfg config) *world {
 	}
 	w.seedMedia(now)
 	return w
+}
+
+// review is network_a's review of a new ad: an ad of a post that holds
+// DisapprovedPhrase is disapproved with disapprovalReasons; the others
+// pass. It runs as the fake's AfterCreate hook.
+func (w *world) review(o networkafake.Object) {
+	if o.Kind != "ad" {
+		return
+	}
+	creative, _ := o.Fields["creative"].(map[string]any)
+	story, _ := creative["object_story_id"].(string)
+	page, _, found := strings.Cut(story, "_")
+	if !found {
+		return
+	}
+	for _, p := range w.fake.Posts(page) {
+		if p.ID == story && strings.Contains(p.Message, DisapprovedPhrase) {
+			w.fake.SetAdReviewFeedback(o.ID, networkafake.ReviewDisapproved, disapprovalReasons, nil)
+		}
+	}
 }
 
 // mediaID is the id of the network_b account's n-th seeded media: 17
@@ -378,6 +499,9 @@ func (g *postGrowth) reach(now time.Time) int {
 func (w *world) Tick(now time.Time) (lost bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if now.UnixNano() > w.clock.Load() {
+		w.clock.Store(now.UnixNano())
+	}
 	if !w.lost && !w.loseAt.IsZero() && !now.Before(w.loseAt) {
 		w.fake.ExpireToken(LostPageToken)
 		w.lost, lost = true, true
@@ -435,16 +559,8 @@ func (w *world) Tick(now time.Time) (lost bool) {
 				Convert: 0.002 + 0.004*w.rng.Float64(), CPM: 400 + w.rng.IntN(800)}
 			w.ads[o.ID] = a
 		}
-		a.Impressions += a.PerSecond * elapsed
-		imp := int(a.Impressions)
-		w.fake.SetAdInsights(o.ID, networkafake.Insights{
-			Impressions: imp,
-			Reach:       int(float64(imp) * a.Reach),
-			Clicks:      int(float64(imp) * a.CTR),
-			Engagement:  int(float64(imp) * a.Engagement),
-			Conversions: int(float64(imp) * a.Convert),
-			Spend:       cents(imp * a.CPM / 1000),
-		})
+		day, figures := a.grow(elapsed, now, zone(o.AccountID))
+		w.fake.SetAdInsightsDay(o.ID, day, figures)
 	}
 	return lost
 }
@@ -508,6 +624,10 @@ func (w *world) load(path string, now time.Time) (bool, error) {
 		return false, nil
 	}
 	w.fake.SetState(st.Fake)
+	for _, c := range cities() { // a world saved before it knew them
+		w.fake.AddCity(c)
+	}
+	w.clock.Store(now.UnixNano())
 	w.lost = slices.Contains(st.Fake.Expired, LostPageToken)
 	w.turn, w.next, w.seq, w.lastPost, w.last = st.Turn, st.Next, st.Seq, st.LastPost, now
 	if now.Sub(w.lastPost) > w.postEvery { // the time it was down publishes nothing
