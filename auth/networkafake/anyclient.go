@@ -15,10 +15,6 @@ import (
 // body, besides the Authorization header.
 const tokenParam = "access_token"
 
-// defaultMinDailyBudget is the min_daily_budget answered for an ad account
-// whose MinDailyBudget is 0, in the currency's offset unit.
-const defaultMinDailyBudget = 100
-
 // bodyEncoding is how a request's body is encoded: formBody or jsonBody as
 // its Content-Type says; without one of those, jsonBody for a body that is
 // a JSON object and formBody for any other.
@@ -209,7 +205,7 @@ func adAccountFields(acc AdAccount, want []string) map[string]any {
 		case "disable_reason":
 			d[k] = acc.DisableReason
 		case "min_daily_budget":
-			d[k] = cmp.Or(acc.MinDailyBudget, defaultMinDailyBudget)
+			d[k] = cmp.Or(acc.MinDailyBudget, DefaultMinDailyBudget)
 		case "default_dsa_beneficiary":
 			if acc.DefaultDSABeneficiary != "" {
 				d[k] = acc.DefaultDSABeneficiary

@@ -81,7 +81,7 @@ func (f *Fake) batch(token, rawQuery string, body []byte, encoding, host, prefix
 	out := make([]any, len(calls))
 	adSetCampaigns := map[string]bool{} // campaigns with an ad set create in this request
 	for i, c := range calls {
-		if campaign := adSetCampaign(c); campaign != "" {
+		if campaign, ok := adSetCreateCampaign(c.call); ok && !c.jsonText {
 			if adSetCampaigns[campaign] {
 				continue // answered null
 			}
@@ -115,17 +115,6 @@ func entryAnswer(a answer, includeHeaders bool) batchAnswer {
 		}
 	}
 	return out
-}
-
-// adSetCampaign is the campaign_id of an entry that creates an ad set
-// (POST act_X/adsets with a form body); "" for any other entry.
-func adSetCampaign(c batchCall) string {
-	seg := strings.Split(c.path, "/")
-	if c.jsonText || c.method != http.MethodPost || len(seg) != 2 || !strings.HasPrefix(seg[0], "act_") || seg[1] != "adsets" {
-		return ""
-	}
-	form, _ := url.ParseQuery(string(c.body))
-	return form.Get("campaign_id")
 }
 
 // jsonEntryBodyRefused is network_a's answer to a batch entry whose body is

@@ -247,7 +247,7 @@ func TestSandboxDemoNetworkB(t *testing.T) {
 		Engine struct{ State, Message string }
 	}
 	json.Unmarshal(s.call("GET", "/v1/boosted-pages/detail/1006", login.AccessToken, ""), &c)
-	if want := "Budget is too low: The daily budget of this ad set must be at least €9.00."; c.Engine.State != boost.StateRefused || c.Engine.Message != want {
+	if want := "Budget is too low: The daily budget of this ad set must be at least €9.00."; boost.State(c.Engine.State) != boost.StateRefused || c.Engine.Message != want {
 		t.Errorf("campaign 1006 below the minimum: %q %q, want refused with %q", c.Engine.State, c.Engine.Message, want)
 	}
 	s.post("/v1/boosted-pages/save/1006", login.AccessToken, fmt.Sprintf(`{"budget":"%d.%02d"}`, DemoMinDailyBudget/100, DemoMinDailyBudget%100))
