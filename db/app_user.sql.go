@@ -71,6 +71,7 @@ const userNetworkATokenSave = `-- name: UserNetworkATokenSave :exec
 UPDATE app_user SET
     network_a_token            = $1,
     network_a_token_invalid_at = NULL,
+    network_a_token_refusal    = NULL,
     updated_at                 = now()
 WHERE id = $2
 `

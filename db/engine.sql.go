@@ -113,6 +113,7 @@ SELECT
     (sb.access_token_refused_at IS NOT NULL)::boolean          AS network_b_page_token_refused,
     u.network_a_token                                          AS user_token,
     (u.network_a_token_invalid_at IS NOT NULL)::boolean        AS token_invalid,
+    coalesce(u.network_a_token_refusal, '')::text              AS token_refusal,
     coalesce(r.reach, 0)::integer                              AS reach_percent,
     n.ad_account_id,
     n.currency                                                 AS ad_account_currency,
@@ -212,6 +213,7 @@ type EngineCampaignLoadRow struct {
 	NetworkBPageTokenRefused bool            `json:"network_b_page_token_refused"`
 	UserToken                []byte          `json:"user_token"`
 	TokenInvalid             bool            `json:"token_invalid"`
+	TokenRefusal             string          `json:"token_refusal"`
 	ReachPercent             int32           `json:"reach_percent"`
 	AdAccountID              *string         `json:"ad_account_id"`
 	AdAccountCurrency        *string         `json:"ad_account_currency"`
@@ -301,6 +303,7 @@ func (q *Queries) EngineCampaignLoad(ctx context.Context, arg EngineCampaignLoad
 		&i.NetworkBPageTokenRefused,
 		&i.UserToken,
 		&i.TokenInvalid,
+		&i.TokenRefusal,
 		&i.ReachPercent,
 		&i.AdAccountID,
 		&i.AdAccountCurrency,
@@ -544,14 +547,16 @@ func (q *Queries) EngineQualifyingPosts(ctx context.Context, arg EngineQualifyin
 
 const engineUserTokenRefused = `-- name: EngineUserTokenRefused :one
 UPDATE app_user
-SET network_a_token_invalid_at = now()
-WHERE id = $1
-  AND network_a_token = $2
+SET network_a_token_invalid_at = now(),
+    network_a_token_refusal    = left($1::text, 2000)
+WHERE id = $2
+  AND network_a_token = $3
   AND network_a_token_invalid_at IS NULL
 RETURNING id
 `
 
 type EngineUserTokenRefusedParams struct {
+	Refusal       string `json:"refusal"`
 	UserID        int64  `json:"user_id"`
 	NetworkAToken []byte `json:"network_a_token"`
 }
@@ -562,8 +567,9 @@ type EngineUserTokenRefusedParams struct {
 // user only the first time, so that the refusal is logged once. Only the
 // token the work used is marked: a sign-in that stored a new one meanwhile
 // (and cleared the mark) is not undone by the old token's refusal.
+// @refusal is why, in the words the campaigns' token_refused state shows.
 func (q *Queries) EngineUserTokenRefused(ctx context.Context, arg EngineUserTokenRefusedParams) (int64, error) {
-	row := q.db.QueryRow(ctx, engineUserTokenRefused, arg.UserID, arg.NetworkAToken)
+	row := q.db.QueryRow(ctx, engineUserTokenRefused, arg.Refusal, arg.UserID, arg.NetworkAToken)
 	var id int64
 	err := row.Scan(&id)
 	return id, err

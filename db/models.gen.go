@@ -64,6 +64,7 @@ type AppUser struct {
 	TokenGeneration        int64              `json:"token_generation"`
 	NetworkAToken          []byte             `json:"network_a_token"`
 	NetworkATokenInvalidAt pgtype.Timestamptz `json:"network_a_token_invalid_at"`
+	NetworkATokenRefusal   *string            `json:"network_a_token_refusal"`
 }
 
 type BillingInfo struct {

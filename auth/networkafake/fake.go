@@ -433,7 +433,8 @@ func (f *Fake) Objects(kind string) []Object {
 }
 
 // ExpireToken makes every later call with the token (a user's or a page's)
-// answer 400 with OAuthException code 190, "Session has expired"; a batch
+// answer 400 with OAuthException code 190, subcode 463, "Session has
+// expired"; a batch
 // sent with it fails whole. A token no user has can be expired too.
 func (f *Fake) ExpireToken(token string) {
 	f.mu.Lock()

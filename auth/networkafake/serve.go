@@ -219,7 +219,10 @@ func (f *Fake) authorize(token string) (caller, *answer) {
 		return refuse(oauthError(http.StatusBadRequest, "An active access token must be used to query information about the current user."))
 	}
 	if f.expired[token] {
-		return refuse(oauthError(http.StatusBadRequest, "Error validating access token: Session has expired on Monday, 23-Nov-26 09:00:00 PST."))
+		// network_a tells an expired session by subcode 463.
+		a := oauthError(http.StatusBadRequest, "Error validating access token: Session has expired on Monday, 23-Nov-26 09:00:00 PST.")
+		a.body.(map[string]any)["error"].(map[string]any)["error_subcode"] = 463
+		return refuse(a)
 	}
 	if u, ok := f.users[token]; ok {
 		return caller{user: u}, nil

@@ -69,8 +69,16 @@ func (w *work) load(ctx context.Context) (bool, error) {
 	}
 	why := ""
 	switch {
+	case c.TokenInvalid && c.TokenRefusal != "":
+		// network_a's refusal, in the words the refusal's work found.
+		if c.Runs || c.NetworkAStatus == "ACTIVE" {
+			w.tokenRefused(c.TokenRefusal, nil)
+		} else {
+			w.out.observe(StatePaused, "")
+		}
+		return false, nil
 	case c.TokenInvalid:
-		why = "network_a refused the user's token" // logged when network_a refused it
+		why = "network_a refused the user's token"
 	case c.UserToken == nil:
 		why = "no network_a token is stored for the user"
 	default:
@@ -392,12 +400,8 @@ func (w *work) since() time.Time {
 // `pausing`, the others are `token_refused`). Logged once.
 func (w *work) refused(ctx context.Context, refusal error) error {
 	reason := networka.TokenReason(refusal)
-	if w.c.Runs {
-		w.out.observeDetails(StateTokenRefused, reason, networka.Details(refusal))
-	} else {
-		w.out.observeDetails(StatePausing, w.c.StopReason+": "+reason+" to carry out the pause", networka.Details(refusal))
-	}
-	_, err := w.q.EngineUserTokenRefused(ctx, db.EngineUserTokenRefusedParams{UserID: w.c.UserID, NetworkAToken: w.c.UserToken})
+	w.tokenRefused(reason, networka.Details(refusal))
+	_, err := w.q.EngineUserTokenRefused(ctx, db.EngineUserTokenRefusedParams{UserID: w.c.UserID, NetworkAToken: w.c.UserToken, Refusal: reason})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
 	}
@@ -406,6 +410,18 @@ func (w *work) refused(ctx context.Context, refusal error) error {
 	}
 	w.log.Warn("engine: network_a refused the user's token (OAuth 190): the user's campaigns wait for the next sign-in")
 	return nil
+}
+
+// tokenRefused observes the state of a campaign whose user's token network_a
+// refused (reason: why, ending with what to do; details: what the history
+// keeps of the refusal): token_refused, or pausing for one that should
+// stop.
+func (w *work) tokenRefused(reason string, details map[string]any) {
+	if w.c.Runs {
+		w.out.observeDetails(StateTokenRefused, reason, details)
+		return
+	}
+	w.out.observeDetails(StatePausing, w.c.StopReason+": "+reason+" to carry out the pause", details)
 }
 
 // pause pauses the network_a campaign of a campaign that should not spend

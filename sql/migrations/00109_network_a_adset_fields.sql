@@ -5,6 +5,10 @@
 -- * network_a_campaign.account_dsa_beneficiary / account_dsa_payor: the ad
 --   account's own defaults for the EU's transparency fields, as last read;
 --   a field the account has a default for is not sent.
+-- * app_user.network_a_token_refusal: why network_a refused the user's
+--   token, in the words the campaigns' token_refused state shows; set with
+--   network_a_token_invalid_at (and cleared by the next sign-in, which
+--   clears that).
 -- * network_a_targeting_countries: the countries a targeting reaches (its
 --   countries and its cities' countries).
 -- * network_a_eu: whether one of them is in the EU.
@@ -23,6 +27,9 @@ CREATE TABLE network_a_city (
 ALTER TABLE network_a_campaign
     ADD COLUMN account_dsa_beneficiary text CHECK (char_length(account_dsa_beneficiary) BETWEEN 1 AND 512),
     ADD COLUMN account_dsa_payor text CHECK (char_length(account_dsa_payor) BETWEEN 1 AND 512);
+
+ALTER TABLE app_user
+    ADD COLUMN network_a_token_refusal text CHECK (char_length(network_a_token_refusal) <= 2000);
 
 -- The country codes a targeting reaches, sorted, each once: its countries
 -- and the countries of its cities (the city's own, else the geographic
@@ -86,5 +93,6 @@ RETURN (
 DROP FUNCTION network_a_adset_targeting(jsonb, boolean);
 DROP FUNCTION network_a_eu(jsonb);
 DROP FUNCTION network_a_targeting_countries(jsonb);
+ALTER TABLE app_user DROP COLUMN network_a_token_refusal;
 ALTER TABLE network_a_campaign DROP COLUMN account_dsa_payor, DROP COLUMN account_dsa_beneficiary;
 DROP TABLE network_a_city;

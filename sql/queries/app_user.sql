@@ -157,5 +157,6 @@ FROM target AS t;
 UPDATE app_user SET
     network_a_token            = @network_a_token,
     network_a_token_invalid_at = NULL,
+    network_a_token_refusal    = NULL,
     updated_at                 = now()
 WHERE id = @id;

@@ -115,6 +115,7 @@ SELECT
     (sb.access_token_refused_at IS NOT NULL)::boolean          AS network_b_page_token_refused,
     u.network_a_token                                          AS user_token,
     (u.network_a_token_invalid_at IS NOT NULL)::boolean        AS token_invalid,
+    coalesce(u.network_a_token_refusal, '')::text              AS token_refusal,
     coalesce(r.reach, 0)::integer                              AS reach_percent,
     n.ad_account_id,
     n.currency                                                 AS ad_account_currency,
@@ -324,8 +325,10 @@ ORDER BY m.created_time, 1;
 -- user only the first time, so that the refusal is logged once. Only the
 -- token the work used is marked: a sign-in that stored a new one meanwhile
 -- (and cleared the mark) is not undone by the old token's refusal.
+-- @refusal is why, in the words the campaigns' token_refused state shows.
 UPDATE app_user
-SET network_a_token_invalid_at = now()
+SET network_a_token_invalid_at = now(),
+    network_a_token_refusal    = left(@refusal::text, 2000)
 WHERE id = @user_id
   AND network_a_token = @network_a_token
   AND network_a_token_invalid_at IS NULL
