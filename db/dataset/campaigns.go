@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -39,6 +42,9 @@ type boostedPageRow struct {
 	Hashtag                    string          `json:"hashtag"`
 	EndDate                    *string         `json:"end_date"`
 	Rules                      json.RawMessage `json:"rules"`
+	SpecialAdCategories        []string        `json:"special_ad_categories"`
+	DSABeneficiary             *string         `json:"dsa_beneficiary"`
+	DSAPayor                   *string         `json:"dsa_payor"`
 }
 
 func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage, o Options) error {
@@ -49,70 +55,10 @@ func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage, o
 	}
 	params := make([]db.CampaignUpsertParams, len(items))
 	ids := make([]int64, len(items))
-	err = check(key, items, func(i int, r *boostedPageRow) error {
-		if err := requireID(r.ID); err != nil {
-			return err
-		}
-		if r.UserID <= 0 {
-			return invalid("user_id", "must be the id of a user")
-		}
-		pageID, networkBID, presetID := optionalID(r.PageID), optionalID(r.NetworkBID), optionalID(r.PresetID)
-		if pageID == nil && networkBID == nil {
-			return invalid("page_id", "a campaign needs a page_id, a network_b_id or both")
-		}
-		for field, id := range map[string]*int64{"page_id": r.PageID, "network_b_id": r.NetworkBID, "preset_id": r.PresetID} {
-			if id != nil && *id < 0 {
-				return invalid(field, "must be a positive id, or 0 for none")
-			}
-		}
-		if !money.MatchString(r.CampaignBudgetValue) {
-			return invalid("campaign_budget_value", "must be a decimal with at most two decimals, as a string")
-		}
-		bid := "0.00"
-		if r.CampaignBidAmount != nil {
-			bid = *r.CampaignBidAmount
-		}
-		if !money.MatchString(bid) {
-			return invalid("campaign_bid_amount", "must be a non-negative decimal with at most two decimals, as a string")
-		}
-		targeting := r.AudienceTargeting
-		if t := bytes.TrimSpace(targeting); len(t) == 0 || bytes.Equal(t, []byte("null")) {
-			targeting = json.RawMessage(`{}`)
-		} else if t[0] != '{' {
-			return invalid("audience_targeting", "must be a Targeting object")
-		}
-		var endDate *string
-		if r.EndDate != nil && *r.EndDate != "" {
-			if _, err := time.Parse(time.DateOnly, *r.EndDate); err != nil {
-				return invalid("end_date", "must be a date YYYY-MM-DD")
-			}
-			endDate = r.EndDate
-		}
-		active := true
-		if r.Active != nil {
-			active = *r.Active
-		}
-		campaignRules, err := parseRules("rules", r.Rules, o)
-		if err != nil {
-			return err
-		}
-		params[i] = db.CampaignUpsertParams{
-			ID: r.ID, UserID: r.UserID, PageID: pageID, NetworkBID: networkBID, PresetID: presetID,
-			Active:                     active,
-			CampaignBudgetType:         withDefault(r.CampaignBudgetType, "daily"),
-			CampaignBudgetValue:        r.CampaignBudgetValue,
-			AdsetBudgetSharingEnabled:  r.AdsetBudgetSharingEnabled,
-			CampaignBidStrategyEnabled: r.CampaignBidStrategyEnabled,
-			CampaignBidStrategy:        withDefault(r.CampaignBidStrategy, "LOWEST_COST_WITHOUT_CAP"),
-			CampaignBidAmount:          bid,
-			Goal:                       withDefault(r.Goal, "POST_ENGAGEMENT"),
-			AudienceTargeting:          targeting,
-			Hashtag:                    r.Hashtag,
-			EndDate:                    endDate,
-			Rules:                      campaignRules,
-		}
+	err = check(key, items, func(i int, r *boostedPageRow) (err error) {
+		params[i], err = r.params(o)
 		ids[i] = r.ID
-		return nil
+		return err
 	})
 	if err != nil {
 		return err
@@ -124,6 +70,114 @@ func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage, o
 	}
 	q.CampaignHistoryImported(ctx, ids).Exec(b.record)
 	return b.first
+}
+
+// params checks a campaign row and answers its CampaignUpsert parameters.
+func (r *boostedPageRow) params(o Options) (db.CampaignUpsertParams, error) {
+	if err := requireID(r.ID); err != nil {
+		return db.CampaignUpsertParams{}, err
+	}
+	if r.UserID <= 0 {
+		return db.CampaignUpsertParams{}, invalid("user_id", "must be the id of a user")
+	}
+	pageID, networkBID, presetID := optionalID(r.PageID), optionalID(r.NetworkBID), optionalID(r.PresetID)
+	if pageID == nil && networkBID == nil {
+		return db.CampaignUpsertParams{}, invalid("page_id", "a campaign needs a page_id, a network_b_id or both")
+	}
+	for field, id := range map[string]*int64{"page_id": r.PageID, "network_b_id": r.NetworkBID, "preset_id": r.PresetID} {
+		if id != nil && *id < 0 {
+			return db.CampaignUpsertParams{}, invalid(field, "must be a positive id, or 0 for none")
+		}
+	}
+	if !money.MatchString(r.CampaignBudgetValue) {
+		return db.CampaignUpsertParams{}, invalid("campaign_budget_value", "must be a decimal with at most two decimals, as a string")
+	}
+	bid := "0.00"
+	if r.CampaignBidAmount != nil {
+		bid = *r.CampaignBidAmount
+	}
+	if !money.MatchString(bid) {
+		return db.CampaignUpsertParams{}, invalid("campaign_bid_amount", "must be a non-negative decimal with at most two decimals, as a string")
+	}
+	targeting := r.AudienceTargeting
+	if t := bytes.TrimSpace(targeting); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		targeting = json.RawMessage(`{}`)
+	} else if t[0] != '{' {
+		return db.CampaignUpsertParams{}, invalid("audience_targeting", "must be a Targeting object")
+	}
+	var endDate *string
+	if r.EndDate != nil && *r.EndDate != "" {
+		if _, err := time.Parse(time.DateOnly, *r.EndDate); err != nil {
+			return db.CampaignUpsertParams{}, invalid("end_date", "must be a date YYYY-MM-DD")
+		}
+		endDate = r.EndDate
+	}
+	active := true
+	if r.Active != nil {
+		active = *r.Active
+	}
+	campaignRules, err := parseRules("rules", r.Rules, o)
+	if err != nil {
+		return db.CampaignUpsertParams{}, err
+	}
+	categories, err := adCategories(r.SpecialAdCategories)
+	if err != nil {
+		return db.CampaignUpsertParams{}, err
+	}
+	if err := dsaText("dsa_beneficiary", r.DSABeneficiary); err != nil {
+		return db.CampaignUpsertParams{}, err
+	}
+	if err := dsaText("dsa_payor", r.DSAPayor); err != nil {
+		return db.CampaignUpsertParams{}, err
+	}
+	return db.CampaignUpsertParams{
+		ID: r.ID, UserID: r.UserID, PageID: pageID, NetworkBID: networkBID, PresetID: presetID,
+		Active:                     active,
+		CampaignBudgetType:         withDefault(r.CampaignBudgetType, "daily"),
+		CampaignBudgetValue:        r.CampaignBudgetValue,
+		AdsetBudgetSharingEnabled:  r.AdsetBudgetSharingEnabled,
+		CampaignBidStrategyEnabled: r.CampaignBidStrategyEnabled,
+		CampaignBidStrategy:        withDefault(r.CampaignBidStrategy, "LOWEST_COST_WITHOUT_CAP"),
+		CampaignBidAmount:          bid,
+		Goal:                       withDefault(r.Goal, "POST_ENGAGEMENT"),
+		AudienceTargeting:          targeting,
+		Hashtag:                    r.Hashtag,
+		EndDate:                    endDate,
+		Rules:                      campaignRules,
+		SpecialAdCategories:        categories,
+		DsaBeneficiary:             r.DSABeneficiary,
+		DsaPayor:                   r.DSAPayor,
+	}, nil
+}
+
+// dsaText checks a row's DSA beneficiary or payor: absent or null for none,
+// else 1 to 512 characters, not blank.
+func dsaText(field string, v *string) error {
+	if v != nil && (strings.TrimSpace(*v) == "" || utf8.RuneCountInString(*v) > 512) {
+		return invalid(field, "must be 1 to 512 characters, not blank, or null for none")
+	}
+	return nil
+}
+
+// specialAdCategories are network_a's special ad categories.
+var specialAdCategories = []string{
+	"HOUSING", "EMPLOYMENT", "FINANCIAL_PRODUCTS_SERVICES", "ISSUES_ELECTIONS_POLITICS", "ONLINE_GAMBLING_AND_GAMING",
+}
+
+// adCategories checks a row's special_ad_categories: distinct names of
+// network_a's categories; absent is none.
+func adCategories(names []string) ([]string, error) {
+	out := make([]string, 0, len(names))
+	for i, name := range names {
+		if !slices.Contains(specialAdCategories, name) {
+			return nil, invalid("special_ad_categories", "entry %d (%q) must be one of %s", i, name, strings.Join(specialAdCategories, ", "))
+		}
+		if slices.Contains(out, name) {
+			return nil, invalid("special_ad_categories", "entry %d repeats %s", i, name)
+		}
+		out = append(out, name)
+	}
+	return out, nil
 }
 
 // boostedPostRow is a boosted post of a data file: created and
