@@ -842,7 +842,7 @@ func (e DocsAssetParamsAsset) Valid() bool {
 
 // AdReview defines model for AdReview.
 type AdReview struct {
-	// Reason network_a's reason, for `disapproved` and `with_issues`; null otherwise.
+	// Reason network_a's reason, for `disapproved` and `with_issues`; null for `pending` and `approved`.
 	Reason *string        `json:"reason"`
 	Status AdReviewStatus `json:"status"`
 }
