@@ -39,6 +39,9 @@ func TestBoostedPageSpecialAdCategoriesAndDSA(t *testing.T) {
 	if got := detail(); !reflect.DeepEqual(got, [3]any{[]any{}, nil, nil}) {
 		t.Fatalf("an imported campaign: %v, want [] null null", got)
 	}
+	// Bob's campaign is not found, whatever the save sends.
+	e.post("/v1/boosted-pages/save/7", ana, map[string]any{"special_ad_categories": []any{"HOUSING"}}).fails(http.StatusNotFound, "not_found")
+	e.post("/v1/boosted-pages/save/7", ana, map[string]any{"dsa_payor": "Ana"}).fails(http.StatusNotFound, "not_found")
 
 	// Campaign 2 targets women only: a category needs a targeting that
 	// keeps every adult in reach, sent with it.

@@ -217,61 +217,17 @@ func loadBoostedPosts(ctx context.Context, q *db.Queries, raw json.RawMessage) e
 	links := make([]db.BoostedPostCampaignsReplaceParams, len(items))
 	var insights []db.BoostedPostInsightUpsertParams
 	var insightRow []int // the row index of each insights entry
-	err = check(key, items, func(i int, r *boostedPostRow) error {
-		if err := requireID(r.ID); err != nil {
+	err = check(key, items, func(i int, r *boostedPostRow) (err error) {
+		if posts[i], err = r.params(); err != nil {
 			return err
 		}
-		for _, id := range r.BoostedPageIDs {
-			if id <= 0 {
-				return invalid("boosted_page_ids", "must be ids of campaigns")
-			}
-		}
-		var first *int64
-		if len(r.BoostedPageIDs) > 0 {
-			first = &r.BoostedPageIDs[0]
-		}
-		userID, sourceID := optionalID(r.UserID), optionalID(r.SourceID)
-		if userID == nil && first == nil {
-			return invalid("user_id", "is required when boosted_page_ids is empty")
-		}
-		if sourceID == nil && first == nil {
-			return invalid("source_id", "is required when boosted_page_ids is empty")
-		}
-		if r.Created <= 0 {
-			return invalid("created", "must be a positive Unix time in seconds")
-		}
-		if r.Stopped < 0 {
-			return invalid("stopped", "must be a Unix time in seconds, or 0 while the post is boosted")
-		}
-		active := true
-		if r.Active != nil {
-			active = *r.Active
-		}
-		posts[i] = db.BoostedPostUpsertParams{
-			ID: r.ID, UserID: userID, SourceID: sourceID, Active: active,
-			Name: r.Name, Link: r.Link, Image: r.Image, Created: r.Created, Stopped: r.Stopped,
-			FirstCampaignID: first,
-		}
 		links[i] = db.BoostedPostCampaignsReplaceParams{PostID: r.ID, CampaignIds: orEmpty(r.BoostedPageIDs)}
-		if in := r.Insights; in != nil {
-			for field, v := range map[string]int64{"impressions": in.Impressions, "reach": in.Reach,
-				"engagement": in.Engagement, "clicks": in.Clicks, "conversions": in.Conversions} {
-				if v < 0 {
-					return invalid("insights."+field, "must not be negative")
-				}
+		if r.Insights != nil {
+			in, err := r.Insights.params(r.ID)
+			if err != nil {
+				return err
 			}
-			spend := "0.00"
-			if in.Spend != nil {
-				spend = *in.Spend
-			}
-			if !money.MatchString(spend) {
-				return invalid("insights.spend", "must be a non-negative decimal with at most two decimals, as a string")
-			}
-			insights = append(insights, db.BoostedPostInsightUpsertParams{
-				PostID: r.ID, Impressions: in.Impressions, Reach: in.Reach, Engagement: in.Engagement,
-				Clicks: in.Clicks, Spend: spend, Conversions: in.Conversions,
-			})
-			insightRow = append(insightRow, i)
+			insights, insightRow = append(insights, in), append(insightRow, i)
 		}
 		return nil
 	})
@@ -306,6 +262,68 @@ func loadBoostedPosts(ctx context.Context, q *db.Queries, raw json.RawMessage) e
 	}
 	q.BoostedPostInsightUpsert(ctx, insights).Exec(func(i int, err error) { b.record(insightRow[i], err) })
 	return b.first
+}
+
+// params checks a post row and answers its BoostedPostUpsert parameters.
+func (r *boostedPostRow) params() (db.BoostedPostUpsertParams, error) {
+	if err := requireID(r.ID); err != nil {
+		return db.BoostedPostUpsertParams{}, err
+	}
+	for _, id := range r.BoostedPageIDs {
+		if id <= 0 {
+			return db.BoostedPostUpsertParams{}, invalid("boosted_page_ids", "must be ids of campaigns")
+		}
+	}
+	var first *int64
+	if len(r.BoostedPageIDs) > 0 {
+		first = &r.BoostedPageIDs[0]
+	}
+	userID, sourceID := optionalID(r.UserID), optionalID(r.SourceID)
+	if userID == nil && first == nil {
+		return db.BoostedPostUpsertParams{}, invalid("user_id", "is required when boosted_page_ids is empty")
+	}
+	if sourceID == nil && first == nil {
+		return db.BoostedPostUpsertParams{}, invalid("source_id", "is required when boosted_page_ids is empty")
+	}
+	if r.Created <= 0 {
+		return db.BoostedPostUpsertParams{}, invalid("created", "must be a positive Unix time in seconds")
+	}
+	if r.Stopped < 0 {
+		return db.BoostedPostUpsertParams{}, invalid("stopped", "must be a Unix time in seconds, or 0 while the post is boosted")
+	}
+	active := true
+	if r.Active != nil {
+		active = *r.Active
+	}
+	return db.BoostedPostUpsertParams{
+		ID: r.ID, UserID: userID, SourceID: sourceID, Active: active,
+		Name: r.Name, Link: r.Link, Image: r.Image, Created: r.Created, Stopped: r.Stopped,
+		FirstCampaignID: first,
+	}, nil
+}
+
+// params checks a post's insights and answers their BoostedPostInsightUpsert
+// parameters.
+func (in *insightsRow) params(postID int64) (db.BoostedPostInsightUpsertParams, error) {
+	for _, c := range []struct {
+		field string
+		v     int64
+	}{{"impressions", in.Impressions}, {"reach", in.Reach}, {"engagement", in.Engagement}, {"clicks", in.Clicks}, {"conversions", in.Conversions}} {
+		if c.v < 0 {
+			return db.BoostedPostInsightUpsertParams{}, invalid("insights."+c.field, "must not be negative")
+		}
+	}
+	spend := "0.00"
+	if in.Spend != nil {
+		spend = *in.Spend
+	}
+	if !money.MatchString(spend) {
+		return db.BoostedPostInsightUpsertParams{}, invalid("insights.spend", "must be a non-negative decimal with at most two decimals, as a string")
+	}
+	return db.BoostedPostInsightUpsertParams{
+		PostID: postID, Impressions: in.Impressions, Reach: in.Reach, Engagement: in.Engagement,
+		Clicks: in.Clicks, Spend: spend, Conversions: in.Conversions,
+	}, nil
 }
 
 // optionalID answers nil for an absent or 0 id.
