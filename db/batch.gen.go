@@ -678,12 +678,14 @@ INSERT INTO campaign (
     id, user_id, page_id, network_b_id, preset_id, active,
     campaign_budget_type, campaign_budget_value, adset_budget_sharing_enabled,
     campaign_bid_strategy_enabled, campaign_bid_strategy, campaign_bid_amount,
-    goal, audience_targeting, hashtag, end_date, rules
+    goal, audience_targeting, hashtag, end_date, rules,
+    special_ad_categories, dsa_beneficiary, dsa_payor
 ) VALUES (
     $1, $2, $3, $4, $5, $6,
     $7, ($8::text)::numeric(12, 2), $9,
     $10, $11, ($12::text)::numeric(12, 2),
-    $13, $14, $15, ($16::text)::date, $17::jsonb
+    $13, $14, $15, ($16::text)::date, $17::jsonb,
+    $18::text[], $19::text, $20::text
 )
 ON CONFLICT (id) DO UPDATE SET
     user_id                       = EXCLUDED.user_id,
@@ -702,6 +704,9 @@ ON CONFLICT (id) DO UPDATE SET
     hashtag                       = EXCLUDED.hashtag,
     end_date                      = EXCLUDED.end_date,
     rules                         = EXCLUDED.rules,
+    special_ad_categories         = EXCLUDED.special_ad_categories,
+    dsa_beneficiary               = EXCLUDED.dsa_beneficiary,
+    dsa_payor                     = EXCLUDED.dsa_payor,
     updated_at                    = now()
 `
 
@@ -729,10 +734,15 @@ type CampaignUpsertParams struct {
 	Hashtag                    string          `json:"hashtag"`
 	EndDate                    *string         `json:"end_date"`
 	Rules                      json.RawMessage `json:"rules"`
+	SpecialAdCategories        []string        `json:"special_ad_categories"`
+	DsaBeneficiary             *string         `json:"dsa_beneficiary"`
+	DsaPayor                   *string         `json:"dsa_payor"`
 }
 
 // Inserts a campaign of an import file, or updates the campaign with that id
-// (its rules too: @rules, checked whole by the caller, '{}' for none).
+// (its rules too: @rules, checked whole by the caller, '{}' for none; its
+// special ad categories, '{}' for none; its DSA beneficiary and payor, null
+// for none).
 func (q *Queries) CampaignUpsert(ctx context.Context, arg []CampaignUpsertParams) *CampaignUpsertBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {
@@ -754,6 +764,9 @@ func (q *Queries) CampaignUpsert(ctx context.Context, arg []CampaignUpsertParams
 			a.Hashtag,
 			a.EndDate,
 			a.Rules,
+			a.SpecialAdCategories,
+			a.DsaBeneficiary,
+			a.DsaPayor,
 		}
 		batch.Queue(campaignUpsert, vals...)
 	}

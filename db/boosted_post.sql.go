@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"encoding/json"
 )
 
 const boostedPostCount = `-- name: BoostedPostCount :one
@@ -117,7 +118,9 @@ SELECT
     p.link,
     p.image,
     floor(extract(epoch FROM p.created))::bigint AS created,
-    coalesce(floor(extract(epoch FROM p.stopped))::bigint, 0)::bigint AS stopped
+    coalesce(floor(extract(epoch FROM p.stopped))::bigint, 0)::bigint AS stopped,
+    (CASE WHEN p.review_status IS NOT NULL
+          THEN jsonb_build_object('status', p.review_status, 'reason', p.review_reason) END)::jsonb AS review
 FROM boosted_post AS p
 WHERE p.user_id = $1
   AND ($2::bigint IS NULL OR p.source_id = $2)
@@ -138,13 +141,14 @@ type BoostedPostListParams struct {
 }
 
 type BoostedPostListRow struct {
-	ID      int64  `json:"id"`
-	Active  bool   `json:"active"`
-	Name    string `json:"name"`
-	Link    string `json:"link"`
-	Image   string `json:"image"`
-	Created int64  `json:"created"`
-	Stopped int64  `json:"stopped"`
+	ID      int64           `json:"id"`
+	Active  bool            `json:"active"`
+	Name    string          `json:"name"`
+	Link    string          `json:"link"`
+	Image   string          `json:"image"`
+	Created int64           `json:"created"`
+	Stopped int64           `json:"stopped"`
+	Review  json.RawMessage `json:"review"`
 }
 
 // Boosted posts, their links to campaigns and their insights. Every query of
@@ -153,7 +157,9 @@ type BoostedPostListRow struct {
 // newest `created` first, then highest id; optionally only the posts of one
 // source (@source_id) and/or those boosted in one campaign (@boosted_page_id).
 // The text is cut to 100 characters ending in an ellipsis (U+2026); created and stopped are
-// Unix seconds (stopped 0 while the boost runs).
+// Unix seconds (stopped 0 while the boost runs); review is the review of the
+// post's ad as network_a last reported it, {"status", "reason"} (reason null
+// unless disapproved or with_issues), null for a post without one.
 func (q *Queries) BoostedPostList(ctx context.Context, arg BoostedPostListParams) ([]BoostedPostListRow, error) {
 	rows, err := q.db.Query(ctx, boostedPostList,
 		arg.UserID,
@@ -176,6 +182,7 @@ func (q *Queries) BoostedPostList(ctx context.Context, arg BoostedPostListParams
 			&i.Image,
 			&i.Created,
 			&i.Stopped,
+			&i.Review,
 		); err != nil {
 			return nil, err
 		}

@@ -115,7 +115,8 @@ WITH usable AS (
 created AS (
     INSERT INTO campaign (
         user_id, page_id, network_b_id, preset_id, active,
-        campaign_budget_value, goal, audience_targeting, hashtag, end_date, promoted_object, rules
+        campaign_budget_value, goal, audience_targeting, hashtag, end_date, promoted_object, rules,
+        special_ad_categories, dsa_beneficiary, dsa_payor
     )
     SELECT
         $1, $3, $4, u.id, true,
@@ -139,10 +140,11 @@ created AS (
         $6::jsonb, $7, ($8::text)::date, $9::jsonb,
         coalesce($10::jsonb,
                  (SELECT b.rules FROM boosting_condition AS b WHERE b.preset_id = u.id),
-                 '{}'::jsonb)
+                 '{}'::jsonb),
+        $11::text[], $12::text, $13::text
     FROM usable AS u
     RETURNING id, user_id, preset_id, page_id, network_b_id, campaign_budget_value, goal,
-              audience_targeting, hashtag, end_date, rules
+              audience_targeting, hashtag, end_date, rules, special_ad_categories, dsa_beneficiary, dsa_payor
 ),
 logged AS (
     INSERT INTO campaign_history (user_id, campaign_id, action, details)
@@ -155,7 +157,10 @@ logged AS (
         'audience_targeting', c.audience_targeting,
         'hashtag', c.hashtag,
         'end_date', to_jsonb(c.end_date),
-        'rules', c.rules)
+        'rules', c.rules,
+        'special_ad_categories', to_jsonb(c.special_ad_categories),
+        'dsa_beneficiary', c.dsa_beneficiary,
+        'dsa_payor', c.dsa_payor)
     FROM created AS c
 )
 SELECT c.id
@@ -163,16 +168,19 @@ FROM created AS c
 `
 
 type CampaignCreateParams struct {
-	UserID         int64           `json:"user_id"`
-	PresetID       int64           `json:"preset_id"`
-	PageID         *int64          `json:"page_id"`
-	NetworkBID     *int64          `json:"network_b_id"`
-	Budget         string          `json:"budget"`
-	Targeting      json.RawMessage `json:"targeting"`
-	Hashtag        string          `json:"hashtag"`
-	EndDate        *string         `json:"end_date"`
-	PromotedObject json.RawMessage `json:"promoted_object"`
-	Rules          json.RawMessage `json:"rules"`
+	UserID              int64           `json:"user_id"`
+	PresetID            int64           `json:"preset_id"`
+	PageID              *int64          `json:"page_id"`
+	NetworkBID          *int64          `json:"network_b_id"`
+	Budget              string          `json:"budget"`
+	Targeting           json.RawMessage `json:"targeting"`
+	Hashtag             string          `json:"hashtag"`
+	EndDate             *string         `json:"end_date"`
+	PromotedObject      json.RawMessage `json:"promoted_object"`
+	Rules               json.RawMessage `json:"rules"`
+	SpecialAdCategories []string        `json:"special_ad_categories"`
+	DsaBeneficiary      *string         `json:"dsa_beneficiary"`
+	DsaPayor            *string         `json:"dsa_payor"`
 }
 
 // boosted-pages/create: creates an active campaign of the user from a preset
@@ -180,9 +188,11 @@ type CampaignCreateParams struct {
 // user's page and/or network_b account (an account of its own or linked to
 // one of the user's pages), and records its `created` history entry, in one
 // statement. The goal follows the preset's objective; a promoted object is
-// kept for the ad set. The campaign's rules are @rules (checked whole by the
-// caller) or, when null, the default rules of the preset's boosting
-// condition. No row when the preset or a source is not the user's to use.
+// kept for the ad set, and so are the special ad categories and the DSA
+// beneficiary and payor (null: none). The campaign's rules are @rules
+// (checked whole by the caller) or, when null, the default rules of the
+// preset's boosting condition. No row when the preset or a source is not the
+// user's to use.
 func (q *Queries) CampaignCreate(ctx context.Context, arg CampaignCreateParams) (int64, error) {
 	row := q.db.QueryRow(ctx, campaignCreate,
 		arg.UserID,
@@ -195,6 +205,9 @@ func (q *Queries) CampaignCreate(ctx context.Context, arg CampaignCreateParams) 
 		arg.EndDate,
 		arg.PromotedObject,
 		arg.Rules,
+		arg.SpecialAdCategories,
+		arg.DsaBeneficiary,
+		arg.DsaPayor,
 	)
 	var id int64
 	err := row.Scan(&id)
@@ -246,7 +259,8 @@ func (q *Queries) CampaignCreateCheck(ctx context.Context, arg CampaignCreateChe
 const campaignSave = `-- name: CampaignSave :one
 WITH old AS (
     SELECT c.id, c.active, c.campaign_budget_type, c.campaign_budget_value, c.audience_targeting,
-           c.hashtag, c.end_date, c.promoted_object, c.rules
+           c.hashtag, c.end_date, c.promoted_object, c.rules,
+           c.special_ad_categories, c.dsa_beneficiary, c.dsa_payor
     FROM campaign AS c
     WHERE c.user_id = $1
       AND c.id = $2
@@ -255,7 +269,11 @@ WITH old AS (
 checked AS (
     SELECT old.id,
            (old.campaign_budget_type = 'lifetime'
-            AND coalesce(($3::text)::date, old.end_date) IS NULL)::boolean AS end_date_missing
+            AND coalesce(($3::text)::date, old.end_date) IS NULL)::boolean AS end_date_missing,
+           (coalesce($4::boolean, false)
+            AND coalesce(($3::text)::date, old.end_date)
+                < (now() AT TIME ZONE 'UTC')::date)::boolean AS end_date_passed,
+           coalesce(to_char(old.end_date, 'YYYY-MM-DD'), '')::text AS end_date
     FROM old
 ),
 saved AS (
@@ -267,11 +285,17 @@ saved AS (
         end_date              = coalesce(($3::text)::date, c.end_date),
         promoted_object       = coalesce($8::jsonb, c.promoted_object),
         rules                 = coalesce($9::jsonb, c.rules),
+        special_ad_categories = coalesce($10::text[], c.special_ad_categories),
+        dsa_beneficiary       = CASE WHEN $11::boolean
+                                     THEN $12::text ELSE c.dsa_beneficiary END,
+        dsa_payor             = CASE WHEN $13::boolean
+                                     THEN $14::text ELSE c.dsa_payor END,
         updated_at            = now()
     FROM old
     JOIN checked ON checked.id = old.id
     WHERE c.id = old.id
       AND NOT checked.end_date_missing
+      AND NOT checked.end_date_passed
     RETURNING
         c.id,
         c.user_id,
@@ -284,7 +308,10 @@ saved AS (
              ('hashtag', to_jsonb(old.hashtag), to_jsonb(c.hashtag)),
              ('end_date', to_jsonb(old.end_date), to_jsonb(c.end_date)),
              ('promoted_object', old.promoted_object, c.promoted_object),
-             ('rules', old.rules, c.rules)
+             ('rules', old.rules, c.rules),
+             ('special_ad_categories', to_jsonb(old.special_ad_categories), to_jsonb(c.special_ad_categories)),
+             ('dsa_beneficiary', to_jsonb(old.dsa_beneficiary), to_jsonb(c.dsa_beneficiary)),
+             ('dsa_payor', to_jsonb(old.dsa_payor), to_jsonb(c.dsa_payor))
          ) AS d (field, old, new)
          WHERE d.old IS DISTINCT FROM d.new) AS changes
 ),
@@ -302,36 +329,49 @@ logged AS (
     ORDER BY e.position
 )
 SELECT checked.id, checked.end_date_missing::boolean AS end_date_missing,
+       checked.end_date_passed::boolean AS end_date_passed, checked.end_date,
        coalesce((SELECT s.active <> s.was_active FROM saved AS s), false)::boolean AS active_changed
 FROM checked
 `
 
 type CampaignSaveParams struct {
-	UserID         int64           `json:"user_id"`
-	ID             int64           `json:"id"`
-	EndDate        *string         `json:"end_date"`
-	Active         *bool           `json:"active"`
-	Budget         *string         `json:"budget"`
-	Targeting      json.RawMessage `json:"targeting"`
-	Hashtag        *string         `json:"hashtag"`
-	PromotedObject json.RawMessage `json:"promoted_object"`
-	Rules          json.RawMessage `json:"rules"`
+	UserID              int64           `json:"user_id"`
+	ID                  int64           `json:"id"`
+	EndDate             *string         `json:"end_date"`
+	Active              *bool           `json:"active"`
+	Budget              *string         `json:"budget"`
+	Targeting           json.RawMessage `json:"targeting"`
+	Hashtag             *string         `json:"hashtag"`
+	PromotedObject      json.RawMessage `json:"promoted_object"`
+	Rules               json.RawMessage `json:"rules"`
+	SpecialAdCategories []string        `json:"special_ad_categories"`
+	SetDsaBeneficiary   bool            `json:"set_dsa_beneficiary"`
+	DsaBeneficiary      *string         `json:"dsa_beneficiary"`
+	SetDsaPayor         bool            `json:"set_dsa_payor"`
+	DsaPayor            *string         `json:"dsa_payor"`
 }
 
 type CampaignSaveRow struct {
-	ID             int64 `json:"id"`
-	EndDateMissing bool  `json:"end_date_missing"`
-	ActiveChanged  bool  `json:"active_changed"`
+	ID             int64  `json:"id"`
+	EndDateMissing bool   `json:"end_date_missing"`
+	EndDatePassed  bool   `json:"end_date_passed"`
+	EndDate        string `json:"end_date"`
+	ActiveChanged  bool   `json:"active_changed"`
 }
 
 // boosted-pages/save: changes the given fields of one campaign of the user (a
 // null parameter keeps the field; @rules, checked whole by the caller,
-// replaces the campaign's rules whole) and records, in the same statement, an
-// `updated` history entry with what changed ({"field": {"old", "new"}}; none
-// when nothing changed) and an `activated`/`deactivated` entry when `active`
-// changed. A lifetime budget needs an end date (network_a refuses an ad set
-// without one): then nothing is written and `end_date_missing` is true. No
-// row when the user has no such campaign.
+// replaces the campaign's rules whole; the DSA fields take
+// @dsa_beneficiary / @dsa_payor, null included, when @set_dsa_beneficiary /
+// @set_dsa_payor) and records, in the same statement, an `updated` history
+// entry with what changed ({"field": {"old", "new"}}; none when nothing
+// changed) and an `activated`/`deactivated` entry when `active` changed.
+// Nothing is written when the save would leave the campaign unable to run:
+// a lifetime budget without an end date (network_a refuses such an ad set;
+// `end_date_missing`), or `active` true with an end date that has passed
+// (UTC; the engine would never run it; `end_date_passed`, with the
+// campaign's `end_date` as YYYY-MM-DD). No row when the user has no such
+// campaign.
 func (q *Queries) CampaignSave(ctx context.Context, arg CampaignSaveParams) (CampaignSaveRow, error) {
 	row := q.db.QueryRow(ctx, campaignSave,
 		arg.UserID,
@@ -343,9 +383,49 @@ func (q *Queries) CampaignSave(ctx context.Context, arg CampaignSaveParams) (Cam
 		arg.Hashtag,
 		arg.PromotedObject,
 		arg.Rules,
+		arg.SpecialAdCategories,
+		arg.SetDsaBeneficiary,
+		arg.DsaBeneficiary,
+		arg.SetDsaPayor,
+		arg.DsaPayor,
 	)
 	var i CampaignSaveRow
-	err := row.Scan(&i.ID, &i.EndDateMissing, &i.ActiveChanged)
+	err := row.Scan(
+		&i.ID,
+		&i.EndDateMissing,
+		&i.EndDatePassed,
+		&i.EndDate,
+		&i.ActiveChanged,
+	)
+	return i, err
+}
+
+const campaignSaveBasis = `-- name: CampaignSaveBasis :one
+SELECT c.audience_targeting, c.special_ad_categories
+FROM campaign AS c
+WHERE c.user_id = $1
+  AND c.id = $2
+FOR UPDATE
+`
+
+type CampaignSaveBasisParams struct {
+	UserID int64 `json:"user_id"`
+	ID     int64 `json:"id"`
+}
+
+type CampaignSaveBasisRow struct {
+	AudienceTargeting   json.RawMessage `json:"audience_targeting"`
+	SpecialAdCategories []string        `json:"special_ad_categories"`
+}
+
+// boosted-pages/save: the stored targeting and special ad categories of one
+// campaign of the user, locked until the save's transaction ends, so that
+// the caller checks the rules a category imposes on the campaign as the save
+// leaves it. No row when the user has no such campaign.
+func (q *Queries) CampaignSaveBasis(ctx context.Context, arg CampaignSaveBasisParams) (CampaignSaveBasisRow, error) {
+	row := q.db.QueryRow(ctx, campaignSaveBasis, arg.UserID, arg.ID)
+	var i CampaignSaveBasisRow
+	err := row.Scan(&i.AudienceTargeting, &i.SpecialAdCategories)
 	return i, err
 }
 

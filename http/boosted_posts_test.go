@@ -203,7 +203,7 @@ func TestBoostedPostFields(t *testing.T) {
 	var posts []map[string]any
 	e.post("/v1/boosted-posts/list", e.token(100), map[string]any{"page": "1"}).ok(&posts)
 	want := map[string]any{"id": 1.0, "active": false, "name": "Stopped post", "link": "https://net.example/p/1",
-		"image": "https://img.example/1.jpg", "created": 1767225600.0, "stopped": 1767312000.0}
+		"image": "https://img.example/1.jpg", "created": 1767225600.0, "stopped": 1767312000.0, "review": nil}
 	if len(posts) != 3 || !reflect.DeepEqual(posts[0], want) {
 		t.Fatalf("posts = %v", posts)
 	}

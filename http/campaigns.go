@@ -164,13 +164,24 @@ type campaignSaveRequest struct {
 	// Rules is an addition: given, they replace the campaign's rules whole
 	// ({} turns every rule off); absent, null or "" keeps them.
 	Rules json.RawMessage `json:"rules"`
+	// SpecialAdCategories is an addition: given ([] for none), they replace
+	// the campaign's; absent, null or "" keeps them.
+	SpecialAdCategories json.RawMessage `json:"special_ad_categories"`
+	// DSABeneficiary and DSAPayor are additions: a string sets, null clears,
+	// absent keeps.
+	DSABeneficiary dsaText `json:"dsa_beneficiary"`
+	DSAPayor       dsaText `json:"dsa_payor"`
 
 	targeting      *targeting
 	endDate        *string
 	promotedObject json.RawMessage
+	categories     []string // nil: kept
 }
 
 func (r *campaignSaveRequest) validate() error {
+	if err := r.validateNetworkAFields(); err != nil {
+		return err
+	}
 	if r.Budget.Set {
 		if err := campaignBudget(r.Budget); err != nil {
 			return err
@@ -195,11 +206,24 @@ func (r *campaignSaveRequest) validate() error {
 	return err
 }
 
+// validateNetworkAFields checks the fields network_a requires of a campaign
+// today: its special ad categories and its DSA beneficiary and payor.
+func (r *campaignSaveRequest) validateNetworkAFields() (err error) {
+	if r.categories, err = parseAdCategories(r.SpecialAdCategories); err != nil {
+		return err
+	}
+	if err := r.DSABeneficiary.check("dsa_beneficiary"); err != nil {
+		return err
+	}
+	return r.DSAPayor.check("dsa_payor")
+}
+
 // maxPromotedObject bounds the promoted object a campaign keeps.
 const maxPromotedObject = 8 << 10
 
 // campaignPromotedObject checks the optional promoted_object: a JSON object
-// of at most 8 KiB, kept and passed to the ad set as is; nil when absent.
+// of at most 8 KiB that jsonb and a browser hold as sent, kept and passed to
+// the ad set as is; nil when absent.
 func campaignPromotedObject(raw json.RawMessage) (json.RawMessage, error) {
 	if absentJSON(raw) {
 		return nil, nil
@@ -210,6 +234,9 @@ func campaignPromotedObject(raw json.RawMessage) (json.RawMessage, error) {
 	}
 	if len(raw) > maxPromotedObject {
 		return nil, badRequest("promoted_object is larger than %d bytes", maxPromotedObject)
+	}
+	if err := checkStorableJSON("promoted_object", raw); err != nil {
+		return nil, err
 	}
 	return raw, nil
 }
@@ -224,29 +251,23 @@ func (s *Server) boostedPageSave(ctx context.Context, req *campaignSaveRequest) 
 	if err := s.checkCountries(ctx, s.q, req.targeting); err != nil {
 		return false, err
 	}
-	p := db.CampaignSaveParams{UserID: userID(ctx), ID: req.id, EndDate: req.endDate, Rules: campaignRules}
-	if req.Budget.Set {
-		p.Budget = &req.Budget.V
-	}
-	if req.targeting != nil {
-		p.Targeting = req.targeting.json
-	}
-	if req.Hashtag != "" {
-		p.Hashtag = &req.Hashtag
-	}
-	if req.Active.Set {
-		p.Active = &req.Active.V
-	}
-	p.PromotedObject = req.promotedObject
+	p := req.params(userID(ctx), campaignRules)
 	// The campaign, its history and, when it stops, its engine state and
 	// its pause on network_a: one transaction.
 	err = s.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		if err := req.checkAsSaved(ctx, q); err != nil {
+			return err
+		}
 		saved, err := q.CampaignSave(ctx, p)
 		if err != nil {
 			return err
 		}
-		if saved.EndDateMissing {
+		switch {
+		case saved.EndDateMissing:
 			return badRequest("end_date is required: the campaign has a lifetime budget")
+		case saved.EndDatePassed:
+			return badRequest("end_date %s has passed (today is %s UTC); set a later end_date to resume the campaign",
+				saved.EndDate, time.Now().UTC().Format(time.DateOnly))
 		}
 		if !saved.ActiveChanged {
 			return nil
@@ -266,6 +287,52 @@ func (s *Server) boostedPageSave(ctx context.Context, req *campaignSaveRequest) 
 	return true, nil
 }
 
+// params answers the CampaignSave parameters of the request: a nil one
+// keeps the campaign's value.
+func (r *campaignSaveRequest) params(uid int64, campaignRules json.RawMessage) db.CampaignSaveParams {
+	p := db.CampaignSaveParams{
+		UserID: uid, ID: r.id, EndDate: r.endDate, Rules: campaignRules, PromotedObject: r.promotedObject,
+		SpecialAdCategories: r.categories,
+		SetDsaBeneficiary:   r.DSABeneficiary.Set, DsaBeneficiary: r.DSABeneficiary.V,
+		SetDsaPayor: r.DSAPayor.Set, DsaPayor: r.DSAPayor.V,
+	}
+	if r.Budget.Set {
+		p.Budget = &r.Budget.V
+	}
+	if r.targeting != nil {
+		p.Targeting = r.targeting.json
+	}
+	if r.Hashtag != "" {
+		p.Hashtag = &r.Hashtag
+	}
+	if r.Active.Set {
+		p.Active = &r.Active.V
+	}
+	return p
+}
+
+// checkAsSaved checks the rules that special ad categories and Advantage
+// audience impose on the targeting, on the campaign as the save leaves it:
+// the stored targeting or categories stand in for those the request keeps.
+// A save that changes neither has nothing to check.
+func (r *campaignSaveRequest) checkAsSaved(ctx context.Context, q *db.Queries) error {
+	if r.targeting == nil && r.categories == nil {
+		return nil
+	}
+	stored, err := q.CampaignSaveBasis(ctx, db.CampaignSaveBasisParams{UserID: userID(ctx), ID: r.id})
+	if err != nil {
+		return err
+	}
+	t, categories := stored.AudienceTargeting, stored.SpecialAdCategories
+	if r.targeting != nil {
+		t = r.targeting.json
+	}
+	if r.categories != nil {
+		categories = r.categories
+	}
+	return checkTargetingRules(t, categories)
+}
+
 // campaignCreateRequest is the body of boosted-pages/create.
 type campaignCreateRequest struct {
 	PresetID   Int             `json:"preset_id"`
@@ -280,10 +347,16 @@ type campaignCreateRequest struct {
 	// Rules is an addition: given, they replace the preset's default rules
 	// whole ({} = no rules); absent, null or "" takes the preset's defaults.
 	Rules json.RawMessage `json:"rules"`
+	// SpecialAdCategories, DSABeneficiary and DSAPayor are additions, as on
+	// save; absent, the campaign has no category and names neither.
+	SpecialAdCategories json.RawMessage `json:"special_ad_categories"`
+	DSABeneficiary      dsaText         `json:"dsa_beneficiary"`
+	DSAPayor            dsaText         `json:"dsa_payor"`
 
 	targeting      *targeting
 	endDate        *string
 	promotedObject json.RawMessage
+	categories     []string
 }
 
 func (r *campaignCreateRequest) validate() error {
@@ -319,8 +392,29 @@ func (r *campaignCreateRequest) validate() error {
 	if r.endDate, err = campaignEndDate(strings.TrimSpace(r.EndDate)); err != nil {
 		return err
 	}
-	r.promotedObject, err = campaignPromotedObject(r.PromotedObject)
-	return err
+	if r.promotedObject, err = campaignPromotedObject(r.PromotedObject); err != nil {
+		return err
+	}
+	return r.validateNetworkAFields()
+}
+
+// validateNetworkAFields checks the special ad categories ([] when absent),
+// the DSA beneficiary and payor, and the rules the categories and Advantage
+// audience impose on the targeting.
+func (r *campaignCreateRequest) validateNetworkAFields() (err error) {
+	if r.categories, err = parseAdCategories(r.SpecialAdCategories); err != nil {
+		return err
+	}
+	if r.categories == nil {
+		r.categories = []string{}
+	}
+	if err := r.DSABeneficiary.check("dsa_beneficiary"); err != nil {
+		return err
+	}
+	if err := r.DSAPayor.check("dsa_payor"); err != nil {
+		return err
+	}
+	return checkTargetingRules(r.targeting.json, r.categories)
 }
 
 // boostedPageCreate: POST /v1/boosted-pages/create. Creates the campaign
@@ -344,6 +438,7 @@ func (s *Server) boostedPageCreate(ctx context.Context, req *campaignCreateReque
 		UserID: uid, PresetID: req.PresetID.V, PageID: nonZero(req.PageID), NetworkBID: nonZero(req.NetworkBID),
 		Budget: req.Budget.V, Targeting: req.targeting.json, Hashtag: req.Hashtag, EndDate: req.endDate,
 		PromotedObject: req.promotedObject, Rules: campaignRules,
+		SpecialAdCategories: req.categories, DsaBeneficiary: req.DSABeneficiary.V, DsaPayor: req.DSAPayor.V,
 	}
 	var page json.RawMessage
 	err = db.InTx(ctx, s.pool, func(q *db.Queries) error {

@@ -23,9 +23,9 @@ var campaign2 = map[string]any{
 	"network_b": map[string]any{"id": 789, "name": "anasgym", "picture": "https://img.example/789.png"},
 	"preset":    map[string]any{"id": 2, "title": "Café buzz"},
 	// Inactive, never run by the engine.
-	"promoted_object": nil,
-	"engine":          map[string]any{"state": "paused", "message": "", "checked_at": nil},
-	"rules":           noRules,
+	"promoted_object": nil, "special_ad_categories": []any{}, "dsa_beneficiary": nil, "dsa_payor": nil,
+	"engine": map[string]any{"state": "paused", "message": "", "checked_at": nil},
+	"rules":  noRules,
 }
 
 func TestBoostedPageDetail(t *testing.T) {
@@ -54,6 +54,7 @@ func TestBoostedPageDetail(t *testing.T) {
 		"hashtag": "", "end_date": "", "page": nil,
 		"network_b": map[string]any{"id": 790, "name": "ana.travels", "picture": "https://img.example/790.png"},
 		"preset":    nil, "promoted_object": nil,
+		"special_ad_categories": []any{}, "dsa_beneficiary": nil, "dsa_payor": nil,
 		"engine": map[string]any{"state": "waiting", "message": "", "checked_at": nil},
 		"rules":  noRules,
 	})
@@ -570,12 +571,13 @@ func TestBoostedPageCreate(t *testing.T) {
 		"campaign_bid_amount": 0, "goal": "LINK_CLICKS",
 		"audience_targeting": map[string]any{"geo_locations": map[string]any{"countries": []any{"CZ"}}, "age_min": 18},
 		"hashtag":            "#launch", "end_date": end,
-		"page":            map[string]any{"id": 456, "name": "Ana's Gym", "picture": "https://img.example/456.png"},
-		"network_b":       nil,
-		"preset":          map[string]any{"id": 1, "title": "Gym launch"},
-		"promoted_object": nil,
-		"engine":          map[string]any{"state": "waiting", "message": "", "checked_at": nil},
-		"rules":           noRules,
+		"page":                  map[string]any{"id": 456, "name": "Ana's Gym", "picture": "https://img.example/456.png"},
+		"network_b":             nil,
+		"preset":                map[string]any{"id": 1, "title": "Gym launch"},
+		"promoted_object":       nil,
+		"special_ad_categories": []any{}, "dsa_beneficiary": nil, "dsa_payor": nil,
+		"engine": map[string]any{"state": "waiting", "message": "", "checked_at": nil},
+		"rules":  noRules,
 	}
 	raw, _ := json.Marshal(page)
 	requireJSON(t, "created campaign", raw, want)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -30,7 +31,8 @@ type countryRef struct {
 // their string form), ages 13..65 with age_min ≤ age_max, genders
 // among 1 and 2, country codes of two letters, the enum values of the spec for
 // location types, platforms, positions and devices, cities with a key, a
-// name, a radius of at most 50 miles or 80 kilometers and a distance unit.
+// name and, when they name a radius, 10 to 50 miles or 17 to 80 kilometers
+// with its distance unit.
 // null members count as absent. The answer keeps the given keys, with ints
 // as JSON numbers and country codes in capitals.
 func parseTargeting(raw json.RawMessage) (*targeting, error) {
@@ -107,9 +109,13 @@ func (v *targetingParser) country(path string, raw json.RawMessage) (any, error)
 
 var cityKey = regexp.MustCompile(`^[1-9][0-9]{0,18}$`)
 
+// The radius around a city that network_a takes, by distance unit.
+var cityRadiusRange = map[string][2]int64{"mile": {10, 50}, "kilometer": {17, 80}}
+
 // city is {key, name, region, country, radius, distance_unit}: key (the
 // GeoNames id of geo-locations, as a string) and name required; a radius
-// needs its distance unit and is at most 50 miles or 80 kilometers.
+// needs its distance unit and is 10 to 50 miles or 17 to 80 kilometers. A
+// city without a radius is targeted with network_a's own default radius.
 func (v *targetingParser) city(path string, raw json.RawMessage) (any, error) {
 	out, err := tObject(map[string]tMember{
 		"key": func(path string, raw json.RawMessage) (any, error) {
@@ -122,22 +128,24 @@ func (v *targetingParser) city(path string, raw json.RawMessage) (any, error) {
 		"name":          tText(1, 200),
 		"region":        tText(0, 200),
 		"country":       v.country,
-		"radius":        tInt(0, 80),
+		"radius":        tInt(math.MinInt64, math.MaxInt64), // its range depends on the unit
 		"distance_unit": tEnum("mile", "kilometer"),
 	}, "key", "name")(path, raw)
 	if err != nil {
 		return nil, err
 	}
 	m := out.(map[string]any)
-	if r, ok := m["radius"].(int64); ok && r > 0 {
-		switch m["distance_unit"] {
-		case nil:
-			return nil, badRequest("%s.distance_unit is required with a radius (mile or kilometer)", path)
-		case "mile":
-			if r > 50 {
-				return nil, badRequest("%s.radius must be at most 50 miles", path)
-			}
-		}
+	r, ok := m["radius"].(int64)
+	if !ok {
+		return m, nil
+	}
+	unit, _ := m["distance_unit"].(string)
+	if unit == "" {
+		return nil, badRequest("%s.distance_unit is required with a radius (mile or kilometer)", path)
+	}
+	if lim := cityRadiusRange[unit]; r < lim[0] || r > lim[1] {
+		return nil, badRequest("%s.radius must be from %d to %d %ss, not %d (or leave it out for network_a's default)",
+			path, lim[0], lim[1], unit, r)
 	}
 	return m, nil
 }

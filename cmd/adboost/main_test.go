@@ -117,6 +117,43 @@ func TestImportCommand(t *testing.T) {
 	}
 }
 
+// adboost import takes a campaign's special ad categories and DSA
+// beneficiary and payor; a bad one names the row and the field, and the file
+// is not kept.
+func TestImportCampaignNetworkAFields(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := dbtest.NewURL(t)
+	getenv := envOf(map[string]string{"DATABASE_URL": url})
+	file := func(campaign string) io.Reader {
+		return strings.NewReader(`{"users": [{"id": 100, "email": "ana@example.com"}],
+			"boosted_pages": [{"id": 7, "user_id": 100, "page_id": 456, "campaign_budget_value": "20.00",
+				"audience_targeting": {"geo_locations": {"countries": ["DE"]}}, ` + campaign + `}]}`)
+	}
+	err := run(ctx, []string{"import", "-"}, getenv, file(`"special_ad_categories": ["EMPLOYMENT", "JOBS"]`), io.Discard, quiet())
+	if err == nil || !strings.Contains(err.Error(), `boosted_pages[0].special_ad_categories: entry 1 ("JOBS")`) {
+		t.Fatalf("import of a bad category: %v", err)
+	}
+	err = run(ctx, []string{"import", "-"}, getenv, file(`"dsa_payor": "`+strings.Repeat("x", 513)+`"`), io.Discard, quiet())
+	if err == nil || !strings.Contains(err.Error(), "boosted_pages[0].dsa_payor") {
+		t.Fatalf("import of a payor too long: %v", err)
+	}
+	pool := dbtest.NewPool(t, url)
+	var n int
+	if err := pool.QueryRow(ctx, "SELECT (SELECT count(*) FROM campaign) + (SELECT count(*) FROM app_user)").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d rows kept of bad files (%v)", n, err)
+	}
+	good := file(`"special_ad_categories": ["EMPLOYMENT"], "dsa_beneficiary": "Ana's Gym GmbH", "dsa_payor": "Ana Novak"`)
+	if err := run(ctx, []string{"import", "-"}, getenv, good, io.Discard, quiet()); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	err = pool.QueryRow(ctx, `SELECT concat_ws(' | ', special_ad_categories::text, dsa_beneficiary, dsa_payor) FROM campaign WHERE id = 7`).Scan(&got)
+	if want := "{EMPLOYMENT} | Ana's Gym GmbH | Ana Novak"; err != nil || got != want {
+		t.Fatalf("imported campaign: %q, %v; want %q", got, err, want)
+	}
+}
+
 func TestServeRefusesWithoutSecret(t *testing.T) {
 	t.Parallel()
 	err := run(context.Background(), []string{"serve"}, envOf(map[string]string{"DATABASE_URL": "postgres://127.0.0.1:1/x"}), nil, io.Discard, quiet())

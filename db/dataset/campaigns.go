@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -39,6 +42,9 @@ type boostedPageRow struct {
 	Hashtag                    string          `json:"hashtag"`
 	EndDate                    *string         `json:"end_date"`
 	Rules                      json.RawMessage `json:"rules"`
+	SpecialAdCategories        []string        `json:"special_ad_categories"`
+	DSABeneficiary             *string         `json:"dsa_beneficiary"`
+	DSAPayor                   *string         `json:"dsa_payor"`
 }
 
 func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage, o Options) error {
@@ -49,70 +55,10 @@ func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage, o
 	}
 	params := make([]db.CampaignUpsertParams, len(items))
 	ids := make([]int64, len(items))
-	err = check(key, items, func(i int, r *boostedPageRow) error {
-		if err := requireID(r.ID); err != nil {
-			return err
-		}
-		if r.UserID <= 0 {
-			return invalid("user_id", "must be the id of a user")
-		}
-		pageID, networkBID, presetID := optionalID(r.PageID), optionalID(r.NetworkBID), optionalID(r.PresetID)
-		if pageID == nil && networkBID == nil {
-			return invalid("page_id", "a campaign needs a page_id, a network_b_id or both")
-		}
-		for field, id := range map[string]*int64{"page_id": r.PageID, "network_b_id": r.NetworkBID, "preset_id": r.PresetID} {
-			if id != nil && *id < 0 {
-				return invalid(field, "must be a positive id, or 0 for none")
-			}
-		}
-		if !money.MatchString(r.CampaignBudgetValue) {
-			return invalid("campaign_budget_value", "must be a decimal with at most two decimals, as a string")
-		}
-		bid := "0.00"
-		if r.CampaignBidAmount != nil {
-			bid = *r.CampaignBidAmount
-		}
-		if !money.MatchString(bid) {
-			return invalid("campaign_bid_amount", "must be a non-negative decimal with at most two decimals, as a string")
-		}
-		targeting := r.AudienceTargeting
-		if t := bytes.TrimSpace(targeting); len(t) == 0 || bytes.Equal(t, []byte("null")) {
-			targeting = json.RawMessage(`{}`)
-		} else if t[0] != '{' {
-			return invalid("audience_targeting", "must be a Targeting object")
-		}
-		var endDate *string
-		if r.EndDate != nil && *r.EndDate != "" {
-			if _, err := time.Parse(time.DateOnly, *r.EndDate); err != nil {
-				return invalid("end_date", "must be a date YYYY-MM-DD")
-			}
-			endDate = r.EndDate
-		}
-		active := true
-		if r.Active != nil {
-			active = *r.Active
-		}
-		campaignRules, err := parseRules("rules", r.Rules, o)
-		if err != nil {
-			return err
-		}
-		params[i] = db.CampaignUpsertParams{
-			ID: r.ID, UserID: r.UserID, PageID: pageID, NetworkBID: networkBID, PresetID: presetID,
-			Active:                     active,
-			CampaignBudgetType:         withDefault(r.CampaignBudgetType, "daily"),
-			CampaignBudgetValue:        r.CampaignBudgetValue,
-			AdsetBudgetSharingEnabled:  r.AdsetBudgetSharingEnabled,
-			CampaignBidStrategyEnabled: r.CampaignBidStrategyEnabled,
-			CampaignBidStrategy:        withDefault(r.CampaignBidStrategy, "LOWEST_COST_WITHOUT_CAP"),
-			CampaignBidAmount:          bid,
-			Goal:                       withDefault(r.Goal, "POST_ENGAGEMENT"),
-			AudienceTargeting:          targeting,
-			Hashtag:                    r.Hashtag,
-			EndDate:                    endDate,
-			Rules:                      campaignRules,
-		}
+	err = check(key, items, func(i int, r *boostedPageRow) (err error) {
+		params[i], err = r.params(o)
 		ids[i] = r.ID
-		return nil
+		return err
 	})
 	if err != nil {
 		return err
@@ -124,6 +70,114 @@ func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage, o
 	}
 	q.CampaignHistoryImported(ctx, ids).Exec(b.record)
 	return b.first
+}
+
+// params checks a campaign row and answers its CampaignUpsert parameters.
+func (r *boostedPageRow) params(o Options) (db.CampaignUpsertParams, error) {
+	if err := requireID(r.ID); err != nil {
+		return db.CampaignUpsertParams{}, err
+	}
+	if r.UserID <= 0 {
+		return db.CampaignUpsertParams{}, invalid("user_id", "must be the id of a user")
+	}
+	pageID, networkBID, presetID := optionalID(r.PageID), optionalID(r.NetworkBID), optionalID(r.PresetID)
+	if pageID == nil && networkBID == nil {
+		return db.CampaignUpsertParams{}, invalid("page_id", "a campaign needs a page_id, a network_b_id or both")
+	}
+	for field, id := range map[string]*int64{"page_id": r.PageID, "network_b_id": r.NetworkBID, "preset_id": r.PresetID} {
+		if id != nil && *id < 0 {
+			return db.CampaignUpsertParams{}, invalid(field, "must be a positive id, or 0 for none")
+		}
+	}
+	if !money.MatchString(r.CampaignBudgetValue) {
+		return db.CampaignUpsertParams{}, invalid("campaign_budget_value", "must be a decimal with at most two decimals, as a string")
+	}
+	bid := "0.00"
+	if r.CampaignBidAmount != nil {
+		bid = *r.CampaignBidAmount
+	}
+	if !money.MatchString(bid) {
+		return db.CampaignUpsertParams{}, invalid("campaign_bid_amount", "must be a non-negative decimal with at most two decimals, as a string")
+	}
+	targeting := r.AudienceTargeting
+	if t := bytes.TrimSpace(targeting); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		targeting = json.RawMessage(`{}`)
+	} else if t[0] != '{' {
+		return db.CampaignUpsertParams{}, invalid("audience_targeting", "must be a Targeting object")
+	}
+	var endDate *string
+	if r.EndDate != nil && *r.EndDate != "" {
+		if _, err := time.Parse(time.DateOnly, *r.EndDate); err != nil {
+			return db.CampaignUpsertParams{}, invalid("end_date", "must be a date YYYY-MM-DD")
+		}
+		endDate = r.EndDate
+	}
+	active := true
+	if r.Active != nil {
+		active = *r.Active
+	}
+	campaignRules, err := parseRules("rules", r.Rules, o)
+	if err != nil {
+		return db.CampaignUpsertParams{}, err
+	}
+	categories, err := adCategories(r.SpecialAdCategories)
+	if err != nil {
+		return db.CampaignUpsertParams{}, err
+	}
+	if err := dsaText("dsa_beneficiary", r.DSABeneficiary); err != nil {
+		return db.CampaignUpsertParams{}, err
+	}
+	if err := dsaText("dsa_payor", r.DSAPayor); err != nil {
+		return db.CampaignUpsertParams{}, err
+	}
+	return db.CampaignUpsertParams{
+		ID: r.ID, UserID: r.UserID, PageID: pageID, NetworkBID: networkBID, PresetID: presetID,
+		Active:                     active,
+		CampaignBudgetType:         withDefault(r.CampaignBudgetType, "daily"),
+		CampaignBudgetValue:        r.CampaignBudgetValue,
+		AdsetBudgetSharingEnabled:  r.AdsetBudgetSharingEnabled,
+		CampaignBidStrategyEnabled: r.CampaignBidStrategyEnabled,
+		CampaignBidStrategy:        withDefault(r.CampaignBidStrategy, "LOWEST_COST_WITHOUT_CAP"),
+		CampaignBidAmount:          bid,
+		Goal:                       withDefault(r.Goal, "POST_ENGAGEMENT"),
+		AudienceTargeting:          targeting,
+		Hashtag:                    r.Hashtag,
+		EndDate:                    endDate,
+		Rules:                      campaignRules,
+		SpecialAdCategories:        categories,
+		DsaBeneficiary:             r.DSABeneficiary,
+		DsaPayor:                   r.DSAPayor,
+	}, nil
+}
+
+// dsaText checks a row's DSA beneficiary or payor: absent or null for none,
+// else 1 to 512 characters, not blank.
+func dsaText(field string, v *string) error {
+	if v != nil && (strings.TrimSpace(*v) == "" || utf8.RuneCountInString(*v) > 512) {
+		return invalid(field, "must be 1 to 512 characters, not blank, or null for none")
+	}
+	return nil
+}
+
+// specialAdCategories are network_a's special ad categories.
+var specialAdCategories = []string{
+	"HOUSING", "EMPLOYMENT", "FINANCIAL_PRODUCTS_SERVICES", "ISSUES_ELECTIONS_POLITICS", "ONLINE_GAMBLING_AND_GAMING",
+}
+
+// adCategories checks a row's special_ad_categories: distinct names of
+// network_a's categories; absent is none.
+func adCategories(names []string) ([]string, error) {
+	out := make([]string, 0, len(names))
+	for i, name := range names {
+		if !slices.Contains(specialAdCategories, name) {
+			return nil, invalid("special_ad_categories", "entry %d (%q) must be one of %s", i, name, strings.Join(specialAdCategories, ", "))
+		}
+		if slices.Contains(out, name) {
+			return nil, invalid("special_ad_categories", "entry %d repeats %s", i, name)
+		}
+		out = append(out, name)
+	}
+	return out, nil
 }
 
 // boostedPostRow is a boosted post of a data file: created and
@@ -163,61 +217,17 @@ func loadBoostedPosts(ctx context.Context, q *db.Queries, raw json.RawMessage) e
 	links := make([]db.BoostedPostCampaignsReplaceParams, len(items))
 	var insights []db.BoostedPostInsightUpsertParams
 	var insightRow []int // the row index of each insights entry
-	err = check(key, items, func(i int, r *boostedPostRow) error {
-		if err := requireID(r.ID); err != nil {
+	err = check(key, items, func(i int, r *boostedPostRow) (err error) {
+		if posts[i], err = r.params(); err != nil {
 			return err
 		}
-		for _, id := range r.BoostedPageIDs {
-			if id <= 0 {
-				return invalid("boosted_page_ids", "must be ids of campaigns")
-			}
-		}
-		var first *int64
-		if len(r.BoostedPageIDs) > 0 {
-			first = &r.BoostedPageIDs[0]
-		}
-		userID, sourceID := optionalID(r.UserID), optionalID(r.SourceID)
-		if userID == nil && first == nil {
-			return invalid("user_id", "is required when boosted_page_ids is empty")
-		}
-		if sourceID == nil && first == nil {
-			return invalid("source_id", "is required when boosted_page_ids is empty")
-		}
-		if r.Created <= 0 {
-			return invalid("created", "must be a positive Unix time in seconds")
-		}
-		if r.Stopped < 0 {
-			return invalid("stopped", "must be a Unix time in seconds, or 0 while the post is boosted")
-		}
-		active := true
-		if r.Active != nil {
-			active = *r.Active
-		}
-		posts[i] = db.BoostedPostUpsertParams{
-			ID: r.ID, UserID: userID, SourceID: sourceID, Active: active,
-			Name: r.Name, Link: r.Link, Image: r.Image, Created: r.Created, Stopped: r.Stopped,
-			FirstCampaignID: first,
-		}
 		links[i] = db.BoostedPostCampaignsReplaceParams{PostID: r.ID, CampaignIds: orEmpty(r.BoostedPageIDs)}
-		if in := r.Insights; in != nil {
-			for field, v := range map[string]int64{"impressions": in.Impressions, "reach": in.Reach,
-				"engagement": in.Engagement, "clicks": in.Clicks, "conversions": in.Conversions} {
-				if v < 0 {
-					return invalid("insights."+field, "must not be negative")
-				}
+		if r.Insights != nil {
+			in, err := r.Insights.params(r.ID)
+			if err != nil {
+				return err
 			}
-			spend := "0.00"
-			if in.Spend != nil {
-				spend = *in.Spend
-			}
-			if !money.MatchString(spend) {
-				return invalid("insights.spend", "must be a non-negative decimal with at most two decimals, as a string")
-			}
-			insights = append(insights, db.BoostedPostInsightUpsertParams{
-				PostID: r.ID, Impressions: in.Impressions, Reach: in.Reach, Engagement: in.Engagement,
-				Clicks: in.Clicks, Spend: spend, Conversions: in.Conversions,
-			})
-			insightRow = append(insightRow, i)
+			insights, insightRow = append(insights, in), append(insightRow, i)
 		}
 		return nil
 	})
@@ -252,6 +262,68 @@ func loadBoostedPosts(ctx context.Context, q *db.Queries, raw json.RawMessage) e
 	}
 	q.BoostedPostInsightUpsert(ctx, insights).Exec(func(i int, err error) { b.record(insightRow[i], err) })
 	return b.first
+}
+
+// params checks a post row and answers its BoostedPostUpsert parameters.
+func (r *boostedPostRow) params() (db.BoostedPostUpsertParams, error) {
+	if err := requireID(r.ID); err != nil {
+		return db.BoostedPostUpsertParams{}, err
+	}
+	for _, id := range r.BoostedPageIDs {
+		if id <= 0 {
+			return db.BoostedPostUpsertParams{}, invalid("boosted_page_ids", "must be ids of campaigns")
+		}
+	}
+	var first *int64
+	if len(r.BoostedPageIDs) > 0 {
+		first = &r.BoostedPageIDs[0]
+	}
+	userID, sourceID := optionalID(r.UserID), optionalID(r.SourceID)
+	if userID == nil && first == nil {
+		return db.BoostedPostUpsertParams{}, invalid("user_id", "is required when boosted_page_ids is empty")
+	}
+	if sourceID == nil && first == nil {
+		return db.BoostedPostUpsertParams{}, invalid("source_id", "is required when boosted_page_ids is empty")
+	}
+	if r.Created <= 0 {
+		return db.BoostedPostUpsertParams{}, invalid("created", "must be a positive Unix time in seconds")
+	}
+	if r.Stopped < 0 {
+		return db.BoostedPostUpsertParams{}, invalid("stopped", "must be a Unix time in seconds, or 0 while the post is boosted")
+	}
+	active := true
+	if r.Active != nil {
+		active = *r.Active
+	}
+	return db.BoostedPostUpsertParams{
+		ID: r.ID, UserID: userID, SourceID: sourceID, Active: active,
+		Name: r.Name, Link: r.Link, Image: r.Image, Created: r.Created, Stopped: r.Stopped,
+		FirstCampaignID: first,
+	}, nil
+}
+
+// params checks a post's insights and answers their BoostedPostInsightUpsert
+// parameters.
+func (in *insightsRow) params(postID int64) (db.BoostedPostInsightUpsertParams, error) {
+	for _, c := range []struct {
+		field string
+		v     int64
+	}{{"impressions", in.Impressions}, {"reach", in.Reach}, {"engagement", in.Engagement}, {"clicks", in.Clicks}, {"conversions", in.Conversions}} {
+		if c.v < 0 {
+			return db.BoostedPostInsightUpsertParams{}, invalid("insights."+c.field, "must not be negative")
+		}
+	}
+	spend := "0.00"
+	if in.Spend != nil {
+		spend = *in.Spend
+	}
+	if !money.MatchString(spend) {
+		return db.BoostedPostInsightUpsertParams{}, invalid("insights.spend", "must be a non-negative decimal with at most two decimals, as a string")
+	}
+	return db.BoostedPostInsightUpsertParams{
+		PostID: postID, Impressions: in.Impressions, Reach: in.Reach, Engagement: in.Engagement,
+		Clicks: in.Clicks, Spend: spend, Conversions: in.Conversions,
+	}, nil
 }
 
 // optionalID answers nil for an absent or 0 id.

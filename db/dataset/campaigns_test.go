@@ -124,6 +124,12 @@ func TestLoadCampaignsRefusesBadRows(t *testing.T) {
 		{"unknown field", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "budget": "1"}`), `boosted_pages[1]: json: unknown field "budget"`},
 		{"rules post_days", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "rules": {"post_budget": "5"}}`), "boosted_pages[1].rules.post_days: is required with post_budget"},
 		{"rules time zone", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "rules": {"hours": {"days": ["sun"], "from": "08:00", "to": "09:00", "timezone": "Nowhere/City"}}}`), "boosted_pages[1].rules.hours.timezone"},
+		{"unknown category", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "special_ad_categories": ["HOUSING", "CREDIT"]}`), `boosted_pages[1].special_ad_categories: entry 1 ("CREDIT") must be one of HOUSING, EMPLOYMENT`},
+		{"repeated category", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "special_ad_categories": ["HOUSING", "HOUSING"]}`), "boosted_pages[1].special_ad_categories: entry 1 repeats HOUSING"},
+		{"categories not an array", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "special_ad_categories": "HOUSING"}`), "boosted_pages[1].special_ad_categories"},
+		{"beneficiary too long", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "dsa_beneficiary": "` + strings.Repeat("é", 513) + `"}`), "boosted_pages[1].dsa_beneficiary: must be 1 to 512 characters"},
+		{"payor blank", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "dsa_payor": " "}`), "boosted_pages[1].dsa_payor: must be 1 to 512 characters"},
+		{"payor a number", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "dsa_payor": 5}`), "boosted_pages[1].dsa_payor"},
 		{"rules not an object", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "rules": "fast"}`), "boosted_pages[1].rules: must be an object"},
 		{"another user's campaign", post(`{"id": 9, "boosted_page_ids": [1, 2], "created": 1767225600}`), "boosted_posts[0].boosted_page_ids"},
 		{"unknown campaign", post(`{"id": 9, "boosted_page_ids": [77], "created": 1767225600}`), "boosted_posts[0].boosted_page_ids"},
@@ -147,6 +153,47 @@ func TestLoadCampaignsRefusesBadRows(t *testing.T) {
 		+ (SELECT count(*) FROM campaign_history) + (SELECT count(*) FROM boosted_post)`).Scan(&rows)
 	if err != nil || rows != 0 {
 		t.Fatalf("%d rows written by failed imports (%v); want none", rows, err)
+	}
+}
+
+// A campaign row's special ad categories and DSA beneficiary and payor are
+// stored; absent, they are none, and a row
+// imported again without them clears them.
+func TestLoadCampaignNetworkAFields(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	file := `{"users": [{"id": 100, "email": "ana@example.com"}], "boosted_pages": [
+		{"id": 1, "user_id": 100, "page_id": 5, "campaign_budget_value": "1.00",
+		 "special_ad_categories": ["EMPLOYMENT", "HOUSING"], "dsa_beneficiary": "Ana's Gym GmbH", "dsa_payor": "Ana Novak"},
+		{"id": 2, "user_id": 100, "page_id": 5, "campaign_budget_value": "1.00", "dsa_payor": null}]}`
+	read := func() string {
+		t.Helper()
+		var got string
+		err := pool.QueryRow(ctx, `SELECT string_agg(concat_ws(' ', c.id, c.special_ad_categories::text,
+				coalesce(c.dsa_beneficiary, '-'), coalesce(c.dsa_payor, '-')), '; ' ORDER BY c.id)
+			FROM campaign AS c`).Scan(&got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if err := dataset.Load(ctx, pool, strings.NewReader(file)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := read(), `1 {EMPLOYMENT,HOUSING} Ana's Gym GmbH Ana Novak; 2 {} - -`; got != want {
+		t.Fatalf("loaded %s, want %s", got, want)
+	}
+	file = strings.Replace(file, `"special_ad_categories": ["EMPLOYMENT", "HOUSING"], "dsa_beneficiary": "Ana's Gym GmbH", "dsa_payor": "Ana Novak"`, `"goal": "REACH"`, 1)
+	if err := dataset.Load(ctx, pool, strings.NewReader(file)); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	if err := pool.QueryRow(ctx, `SELECT concat_ws(' ', special_ad_categories::text, dsa_beneficiary, dsa_payor) FROM campaign WHERE id = 1`).Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got != "{}" {
+		t.Fatalf("after an import without them: %q, want {} and no DSA fields", got)
 	}
 }
 
@@ -186,5 +233,27 @@ func TestDemoCampaigns(t *testing.T) {
 	}
 	if withRules != "1005,1006" {
 		t.Fatalf("demo campaigns with rules: %s, want 1005,1006", withRules)
+	}
+	// One active campaign targeting the EU names its own DSA beneficiary and
+	// payor, and every city radius is one network_a takes.
+	var dsa string
+	err = pool.QueryRow(ctx, `SELECT string_agg(concat_ws(' | ', id, active, audience_targeting -> 'geo_locations' ->> 'countries',
+		dsa_beneficiary, dsa_payor), '; ' ORDER BY id) FROM campaign WHERE dsa_beneficiary IS NOT NULL OR dsa_payor IS NOT NULL`).Scan(&dsa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `1003 | t | ["CZ", "SK"] | Demo Studio Fitness s.r.o. | Demo Studio Holding a.s.`; dsa != want {
+		t.Fatalf("demo campaigns with DSA fields: %s, want %s", dsa, want)
+	}
+	var badRadius int
+	err = pool.QueryRow(ctx, `SELECT count(*)
+		FROM campaign AS c
+		CROSS JOIN LATERAL jsonb_array_elements(coalesce(c.audience_targeting -> 'geo_locations' -> 'cities', '[]')) AS city
+		WHERE city ? 'radius' AND NOT CASE city ->> 'distance_unit'
+			WHEN 'mile' THEN (city ->> 'radius')::int BETWEEN 10 AND 50
+			WHEN 'kilometer' THEN (city ->> 'radius')::int BETWEEN 17 AND 80
+			ELSE false END`).Scan(&badRadius)
+	if err != nil || badRadius != 0 {
+		t.Fatalf("%d demo cities with a radius network_a refuses (%v)", badRadius, err)
 	}
 }

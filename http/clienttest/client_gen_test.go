@@ -18,6 +18,30 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for AdReviewStatus.
+const (
+	Approved    AdReviewStatus = "approved"
+	Disapproved AdReviewStatus = "disapproved"
+	Pending     AdReviewStatus = "pending"
+	WithIssues  AdReviewStatus = "with_issues"
+)
+
+// Valid indicates whether the value is a known member of the AdReviewStatus enum.
+func (e AdReviewStatus) Valid() bool {
+	switch e {
+	case Approved:
+		return true
+	case Disapproved:
+		return true
+	case Pending:
+		return true
+	case WithIssues:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for AudienceCityDistanceUnit.
 const (
 	Kilometer AudienceCityDistanceUnit = "kilometer"
@@ -636,6 +660,33 @@ func (e RulesInput0ContentTypes) Valid() bool {
 	}
 }
 
+// Defines values for SpecialAdCategory.
+const (
+	EMPLOYMENT                SpecialAdCategory = "EMPLOYMENT"
+	FINANCIALPRODUCTSSERVICES SpecialAdCategory = "FINANCIAL_PRODUCTS_SERVICES"
+	HOUSING                   SpecialAdCategory = "HOUSING"
+	ISSUESELECTIONSPOLITICS   SpecialAdCategory = "ISSUES_ELECTIONS_POLITICS"
+	ONLINEGAMBLINGANDGAMING   SpecialAdCategory = "ONLINE_GAMBLING_AND_GAMING"
+)
+
+// Valid indicates whether the value is a known member of the SpecialAdCategory enum.
+func (e SpecialAdCategory) Valid() bool {
+	switch e {
+	case EMPLOYMENT:
+		return true
+	case FINANCIALPRODUCTSSERVICES:
+		return true
+	case HOUSING:
+		return true
+	case ISSUESELECTIONSPOLITICS:
+		return true
+	case ONLINEGAMBLINGANDGAMING:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for StatusFilter.
 const (
 	StatusFilterActive StatusFilter = "active"
@@ -788,6 +839,16 @@ func (e DocsAssetParamsAsset) Valid() bool {
 		return false
 	}
 }
+
+// AdReview defines model for AdReview.
+type AdReview struct {
+	// Reason network_a's reason, for `disapproved` and `with_issues`; null for `pending` and `approved`.
+	Reason *string        `json:"reason"`
+	Status AdReviewStatus `json:"status"`
+}
+
+// AdReviewStatus defines model for AdReview.Status.
+type AdReviewStatus string
 
 // Agency defines model for Agency.
 type Agency struct {
@@ -1006,7 +1067,7 @@ type BoolLike1 int
 // BoolLike2 defines model for BoolLike.2.
 type BoolLike2 = string
 
-// BoostedPage A campaign. `page`, `network_b` and `preset` are null exactly when `page_id`, `network_b_id` and `preset_id` are 0. `promoted_object`, `engine` and `rules` are additions to the spec.
+// BoostedPage A campaign. `page`, `network_b` and `preset` are null exactly when `page_id`, `network_b_id` and `preset_id` are 0. `promoted_object`, `special_ad_categories`, `dsa_beneficiary`, `dsa_payor`, `engine` and `rules` are additions to the spec.
 // While it runs, the engine boosts the posts of its page that meet its rules, and the media of its network_b account alike (the account is read through network_a with the token of the page it is linked to; one with both ids boosts both). Both networks' ads live in one network_a campaign `adboost-<id>`: the page's posts in the ad set `adboost-<id>`, the account's media in the ad set `adboost-<id>-network_b`, whose targeting is the campaign's with `publisher_platforms` `["network_b"]` (`network_b_positions` kept). Deactivating the campaign pauses both.
 type BoostedPage struct {
 	Active                    bool `json:"active"`
@@ -1025,6 +1086,18 @@ type BoostedPage struct {
 	//
 	// Examples: 20
 	CampaignBudgetValue float64 `json:"campaign_budget_value"`
+
+	// DsaBeneficiary An addition to the spec. Who benefits from the campaign's ads, as the EU's transparency rule (the DSA) wants every ad set that reaches a country of the EU to name it; null when the campaign names none (the engine then takes the page's name, or the ad account's default).
+	//
+	//
+	// Examples: Ana's Gym s.r.o.
+	DsaBeneficiary *string `json:"dsa_beneficiary"`
+
+	// DsaPayor An addition to the spec. Who pays for the campaign's ads under the DSA; null when the campaign names none (the engine then takes the billing details' company name, else the full name, or the ad account's default).
+	//
+	//
+	// Examples: Ana Novak
+	DsaPayor *string `json:"dsa_payor"`
 
 	// EndDate An addition to the spec. The last day the campaign runs, `YYYY-MM-DD`; empty when it runs until stopped.
 	EndDate string `json:"end_date"`
@@ -1102,6 +1175,12 @@ type BoostedPage struct {
 	//
 	// Examples: {"content_types":["photo","video"],"exclude_keywords":null,"hours":{"days":["mon","tue","wed","thu","fri"],"from":"09:00","timezone":"Europe/Prague","to":"17:00"},"max_posts_per_day":null,"min_comments":null,"min_engagement_rate":null,"min_reactions":25,"min_shares":null,"post_age_max_hours":48,"post_age_min_hours":2,"post_budget":"15.00","post_days":7,"spend_cap":"500.00"}
 	Rules Rules `json:"rules"`
+
+	// SpecialAdCategories An addition to the spec. The special ad categories the campaign declares to network_a, `[]` when none. A category keeps every adult in reach: see `SpecialAdCategoriesInput`.
+	//
+	//
+	// Examples: [], ["EMPLOYMENT"]
+	SpecialAdCategories []SpecialAdCategory `json:"special_ad_categories"`
 }
 
 // BoostedPageCampaignBidStrategy defines model for BoostedPage.CampaignBidStrategy.
@@ -1131,6 +1210,12 @@ type BoostedPost struct {
 
 	// Name Text of the post (a media's caption); a longer one is cut to 100 characters ending in an ellipsis (…).
 	Name string `json:"name"`
+
+	// Review An addition to the spec. The review of the post's ad as network_a last reported it; null for a post without an ad (an imported one). `pending`: in review; `approved`: may deliver; `disapproved`: refused, `reason` holding network_a's texts joined by `; ` (the post stops, and its `post_stopped` history entry and the notice mail carry the reason); `with_issues`: delivers with problems, `reason` holding their summaries. `reason` is null for `pending` and `approved`.
+	//
+	//
+	// Examples: {"reason":null,"status":"approved"}, {"reason":"Your ad makes claims that are misleading; Your ad uses a before-and-after image","status":"disapproved"}
+	Review *AdReview `json:"review,omitempty"`
 
 	// Stopped When its boosting stopped, in Unix seconds; 0 while it runs.
 	Stopped int64 `json:"stopped"`
@@ -1270,6 +1355,11 @@ type CountryCodeInputOrEmpty = string
 
 // CountryCodeOrEmpty An ISO 3166-1 alpha-2 code of billing/countries, or empty.
 type CountryCodeOrEmpty = string
+
+// DSATextInput An addition to the spec. A DSA beneficiary or payor: 1 to 512 characters (surrounding spaces dropped; blank is `400 bad_request`); null clears the campaign's; absent or an empty string keeps it.
+//
+// Examples: Ana's Gym s.r.o.
+type DSATextInput = string
 
 // DateTime `YYYY-MM-DD HH:MM:SS`, UTC.
 //
@@ -1829,6 +1919,22 @@ type SourceRef struct {
 	Picture string `json:"picture"`
 }
 
+// SpecialAdCategoriesInput An addition to the spec. The special ad categories a campaign declares to network_a: distinct names, `[]` for none; an unknown or repeated name is `400 bad_request` naming it (`special_ad_categories[1]`). With a category the targeting may not narrow the audience, and `save` and `create` refuse (400, naming the field) a targeting with an `age_min` above 18, an `age_max` below 65, any `genders`, or a city without a radius of at least 15 miles (25 kilometers). Null or an empty string is absent.
+//
+// Examples: ["HOUSING"]
+type SpecialAdCategoriesInput struct {
+	union json.RawMessage
+}
+
+// SpecialAdCategoriesInput0 defines model for SpecialAdCategoriesInput.0.
+type SpecialAdCategoriesInput0 = []SpecialAdCategory
+
+// SpecialAdCategoriesInput1 defines model for SpecialAdCategoriesInput.1.
+type SpecialAdCategoriesInput1 = string
+
+// SpecialAdCategory defines model for SpecialAdCategory.
+type SpecialAdCategory string
+
 // StatusFilter `active`: only active campaigns; `all` or empty: every campaign.
 type StatusFilter string
 
@@ -1860,6 +1966,7 @@ type Targeting struct {
 	NetworkBPositions   *[]TargetingNetworkBPositions  `json:"network_b_positions,omitempty"`
 	PublisherPlatforms  *[]TargetingPublisherPlatforms `json:"publisher_platforms,omitempty"`
 	TargetingAutomation *struct {
+		// AdvantageAudience 1 lets network_a widen the audience; it may not then narrow the age: an `age_max` below 65 is `400 bad_request` naming `targeting.age_max`.
 		AdvantageAudience *IntLike `json:"advantage_audience,omitempty"`
 	} `json:"targeting_automation,omitempty"`
 }
@@ -1901,7 +2008,9 @@ type TargetingNetworkBPositions string
 // TargetingPublisherPlatforms defines model for Targeting.PublisherPlatforms.
 type TargetingPublisherPlatforms string
 
-// TargetingCity A city: `key` and `name` are required; a radius greater than 0 needs its `distance_unit` and is at most 50 miles or 80 kilometers.
+// TargetingCity A city: `key` and `name` are required. A radius needs its `distance_unit` and is 10 to 50 miles or 17 to 80 kilometers, what network_a takes; anything else is `400 bad_request` naming `targeting.geo_locations.cities[i].radius`. A city without a radius is targeted with network_a's own default radius; a campaign with special ad categories names a radius of at least 15 miles (25 kilometers) for every city.
+//
+// Examples: {"country":"CZ","distance_unit":"kilometer","key":"3067696","name":"Prague","radius":25,"region":"Hlavní město Praha"}
 type TargetingCity struct {
 	Country      *CountryCodeInput `json:"country,omitempty"`
 	DistanceUnit interface{}       `json:"distance_unit,omitempty"`
@@ -2117,6 +2226,16 @@ type BoostedPageCreateJSONBody struct {
 	// Examples: 20.00
 	Budget *Budget `json:"budget"`
 
+	// DsaBeneficiary Who benefits from the ads (DSA); absent or null for none.
+	//
+	// Examples: Ana's Gym s.r.o.
+	DsaBeneficiary *DSATextInput `json:"dsa_beneficiary,omitempty"`
+
+	// DsaPayor Who pays for the ads (DSA); absent or null for none.
+	//
+	// Examples: Ana's Gym s.r.o.
+	DsaPayor *DSATextInput `json:"dsa_payor,omitempty"`
+
 	// EndDate The last day of the campaign, `YYYY-MM-DD`, today (UTC) or later; empty or null is absent.
 	//
 	// Examples: 2030-12-31
@@ -2148,6 +2267,11 @@ type BoostedPageCreateJSONBody struct {
 	//
 	// Examples: {"content_types":["photo","video"],"min_reactions":25,"post_age_max_hours":48,"post_budget":"15.00","post_days":7}
 	Rules *RulesInput `json:"rules,omitempty"`
+
+	// SpecialAdCategories The campaign's special ad categories; absent, null or empty for none (`[]`).
+	//
+	// Examples: ["HOUSING"]
+	SpecialAdCategories *SpecialAdCategoriesInput `json:"special_ad_categories,omitempty"`
 
 	// Targeting The audience; absent, null or empty for none (`{}`).
 	Targeting *BoostedPageCreateJSONBody_Targeting `json:"targeting,omitempty"`
@@ -2202,6 +2326,16 @@ type BoostedPageSaveJSONBody struct {
 	// Examples: 20.00
 	Budget *Budget `json:"budget,omitempty"`
 
+	// DsaBeneficiary Who benefits from the ads (DSA); null clears it, absent or empty keeps it.
+	//
+	// Examples: Ana's Gym s.r.o.
+	DsaBeneficiary *DSATextInput `json:"dsa_beneficiary,omitempty"`
+
+	// DsaPayor Who pays for the ads (DSA); null clears it, absent or empty keeps it.
+	//
+	// Examples: Ana's Gym s.r.o.
+	DsaPayor *DSATextInput `json:"dsa_payor,omitempty"`
+
 	// EndDate The last day of the campaign, `YYYY-MM-DD`, today (UTC) or later; empty or null is absent.
 	//
 	// Examples: 2030-12-31
@@ -2223,8 +2357,13 @@ type BoostedPageSaveJSONBody struct {
 	//
 	//
 	// Examples: {"content_types":["photo","video"],"min_reactions":25,"post_age_max_hours":48,"post_budget":"15.00","post_days":7}
-	Rules     *RulesInput                        `json:"rules,omitempty"`
-	Targeting *BoostedPageSaveJSONBody_Targeting `json:"targeting,omitempty"`
+	Rules *RulesInput `json:"rules,omitempty"`
+
+	// SpecialAdCategories Replaces the campaign's categories (`[]` for none); absent, null or empty keeps them.
+	//
+	// Examples: ["HOUSING"]
+	SpecialAdCategories *SpecialAdCategoriesInput          `json:"special_ad_categories,omitempty"`
+	Targeting           *BoostedPageSaveJSONBody_Targeting `json:"targeting,omitempty"`
 }
 
 // BoostedPageSaveJSONBodyTargeting1 defines parameters for BoostedPageSave.
@@ -3416,6 +3555,68 @@ func (t *RulesInput_0_MinEngagementRate) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsSpecialAdCategoriesInput0 returns the union data inside the SpecialAdCategoriesInput as a SpecialAdCategoriesInput0
+func (t SpecialAdCategoriesInput) AsSpecialAdCategoriesInput0() (SpecialAdCategoriesInput0, error) {
+	var body SpecialAdCategoriesInput0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSpecialAdCategoriesInput0 overwrites any union data inside the SpecialAdCategoriesInput as the provided SpecialAdCategoriesInput0
+func (t *SpecialAdCategoriesInput) FromSpecialAdCategoriesInput0(v SpecialAdCategoriesInput0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSpecialAdCategoriesInput0 performs a merge with any union data inside the SpecialAdCategoriesInput, using the provided SpecialAdCategoriesInput0
+func (t *SpecialAdCategoriesInput) MergeSpecialAdCategoriesInput0(v SpecialAdCategoriesInput0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSpecialAdCategoriesInput1 returns the union data inside the SpecialAdCategoriesInput as a SpecialAdCategoriesInput1
+func (t SpecialAdCategoriesInput) AsSpecialAdCategoriesInput1() (SpecialAdCategoriesInput1, error) {
+	var body SpecialAdCategoriesInput1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSpecialAdCategoriesInput1 overwrites any union data inside the SpecialAdCategoriesInput as the provided SpecialAdCategoriesInput1
+func (t *SpecialAdCategoriesInput) FromSpecialAdCategoriesInput1(v SpecialAdCategoriesInput1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSpecialAdCategoriesInput1 performs a merge with any union data inside the SpecialAdCategoriesInput, using the provided SpecialAdCategoriesInput1
+func (t *SpecialAdCategoriesInput) MergeSpecialAdCategoriesInput1(v SpecialAdCategoriesInput1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SpecialAdCategoriesInput) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SpecialAdCategoriesInput) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsTargetingGenders0 returns the union data inside the Targeting_Genders_Item as a TargetingGenders0
 func (t Targeting_Genders_Item) AsTargetingGenders0() (TargetingGenders0, error) {
 	var body TargetingGenders0
@@ -3610,6 +3811,20 @@ func (t BoostedPageCreateJSONBody) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("error marshaling 'budget': %w", err)
 	}
 
+	if t.DsaBeneficiary != nil {
+		object["dsa_beneficiary"], err = json.Marshal(t.DsaBeneficiary)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'dsa_beneficiary': %w", err)
+		}
+	}
+
+	if t.DsaPayor != nil {
+		object["dsa_payor"], err = json.Marshal(t.DsaPayor)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'dsa_payor': %w", err)
+		}
+	}
+
 	if t.EndDate != nil {
 		object["end_date"], err = json.Marshal(t.EndDate)
 		if err != nil {
@@ -3657,6 +3872,13 @@ func (t BoostedPageCreateJSONBody) MarshalJSON() ([]byte, error) {
 		}
 	}
 
+	if t.SpecialAdCategories != nil {
+		object["special_ad_categories"], err = json.Marshal(t.SpecialAdCategories)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'special_ad_categories': %w", err)
+		}
+	}
+
 	if t.Targeting != nil {
 		object["targeting"], err = json.Marshal(t.Targeting)
 		if err != nil {
@@ -3682,6 +3904,20 @@ func (t *BoostedPageCreateJSONBody) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(raw, &t.Budget)
 		if err != nil {
 			return fmt.Errorf("error reading 'budget': %w", err)
+		}
+	}
+
+	if raw, found := object["dsa_beneficiary"]; found {
+		err = json.Unmarshal(raw, &t.DsaBeneficiary)
+		if err != nil {
+			return fmt.Errorf("error reading 'dsa_beneficiary': %w", err)
+		}
+	}
+
+	if raw, found := object["dsa_payor"]; found {
+		err = json.Unmarshal(raw, &t.DsaPayor)
+		if err != nil {
+			return fmt.Errorf("error reading 'dsa_payor': %w", err)
 		}
 	}
 
@@ -3731,6 +3967,13 @@ func (t *BoostedPageCreateJSONBody) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(raw, &t.Rules)
 		if err != nil {
 			return fmt.Errorf("error reading 'rules': %w", err)
+		}
+	}
+
+	if raw, found := object["special_ad_categories"]; found {
+		err = json.Unmarshal(raw, &t.SpecialAdCategories)
+		if err != nil {
+			return fmt.Errorf("error reading 'special_ad_categories': %w", err)
 		}
 	}
 
@@ -4136,7 +4379,7 @@ type ClientInterface interface {
 
 	// BoostedPageCreateWithBody Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4145,7 +4388,7 @@ type ClientInterface interface {
 
 	// BoostedPageCreate Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4211,7 +4454,7 @@ type ClientInterface interface {
 
 	// BoostedPageSaveWithBody Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 	//
-	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB, every text storable and every number a finite 64-bit float), the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), the special ad categories and the DSA beneficiary and payor (as on `create`), and what network_a would refuse of the campaign as the save leaves it: the targeting against the categories and Advantage audience (see `create`; a save that changes only the categories checks the stored targeting), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". A save with `active` true whose end date (given or stored) has passed is `400 bad_request` "end_date 2026-01-31 has passed (today is … UTC); set a later end_date to resume the campaign", and writes nothing: an ended campaign is not resumed without a new end date. The engine sends the changes to the campaign's network_a ad set in its next cycle.
 	//
 	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
@@ -4222,7 +4465,7 @@ type ClientInterface interface {
 
 	// BoostedPageSave Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 	//
-	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB, every text storable and every number a finite 64-bit float), the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), the special ad categories and the DSA beneficiary and payor (as on `create`), and what network_a would refuse of the campaign as the save leaves it: the targeting against the categories and Advantage audience (see `create`; a save that changes only the categories checks the stored targeting), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". A save with `active` true whose end date (given or stored) has passed is `400 bad_request` "end_date 2026-01-31 has passed (today is … UTC); set a later end_date to resume the campaign", and writes nothing: an ended campaign is not resumed without a new end date. The engine sends the changes to the campaign's network_a ad set in its next cycle.
 	//
 	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
@@ -4793,7 +5036,7 @@ func (c *Client) BoostedPageCount(ctx context.Context, body BoostedPageCountJSON
 
 // BoostedPageCreateWithBody Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 //
 // Takes any type of body and a specified content type.
 //
@@ -4812,7 +5055,7 @@ func (c *Client) BoostedPageCreateWithBody(ctx context.Context, contentType stri
 
 // BoostedPageCreate Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4958,7 +5201,7 @@ func (c *Client) BoostedPageHistory(ctx context.Context, id Id, reqEditors ...Re
 
 // BoostedPageSaveWithBody Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 //
-// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB, every text storable and every number a finite 64-bit float), the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), the special ad categories and the DSA beneficiary and payor (as on `create`), and what network_a would refuse of the campaign as the save leaves it: the targeting against the categories and Advantage audience (see `create`; a save that changes only the categories checks the stored targeting), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". A save with `active` true whose end date (given or stored) has passed is `400 bad_request` "end_date 2026-01-31 has passed (today is … UTC); set a later end_date to resume the campaign", and writes nothing: an ended campaign is not resumed without a new end date. The engine sends the changes to the campaign's network_a ad set in its next cycle.
 //
 // `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //
@@ -4979,7 +5222,7 @@ func (c *Client) BoostedPageSaveWithBody(ctx context.Context, id Id, contentType
 
 // BoostedPageSave Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 //
-// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB, every text storable and every number a finite 64-bit float), the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), the special ad categories and the DSA beneficiary and payor (as on `create`), and what network_a would refuse of the campaign as the save leaves it: the targeting against the categories and Advantage audience (see `create`; a save that changes only the categories checks the stored targeting), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". A save with `active` true whose end date (given or stored) has passed is `400 bad_request` "end_date 2026-01-31 has passed (today is … UTC); set a later end_date to resume the campaign", and writes nothing: an ended campaign is not resumed without a new end date. The engine sends the changes to the campaign's network_a ad set in its next cycle.
 //
 // `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //
@@ -7221,7 +7464,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoostedPageCreateWithBodyWithResponse Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7230,7 +7473,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoostedPageCreateWithResponse Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7302,7 +7545,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoostedPageSaveWithBodyWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 	//
-	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB, every text storable and every number a finite 64-bit float), the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), the special ad categories and the DSA beneficiary and payor (as on `create`), and what network_a would refuse of the campaign as the save leaves it: the targeting against the categories and Advantage audience (see `create`; a save that changes only the categories checks the stored targeting), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". A save with `active` true whose end date (given or stored) has passed is `400 bad_request` "end_date 2026-01-31 has passed (today is … UTC); set a later end_date to resume the campaign", and writes nothing: an ended campaign is not resumed without a new end date. The engine sends the changes to the campaign's network_a ad set in its next cycle.
 	//
 	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
@@ -7313,7 +7556,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoostedPageSaveWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 	//
-	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB, every text storable and every number a finite 64-bit float), the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), the special ad categories and the DSA beneficiary and payor (as on `create`), and what network_a would refuse of the campaign as the save leaves it: the targeting against the categories and Advantage audience (see `create`; a save that changes only the categories checks the stored targeting), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". A save with `active` true whose end date (given or stored) has passed is `400 bad_request` "end_date 2026-01-31 has passed (today is … UTC); set a later end_date to resume the campaign", and writes nothing: an ended campaign is not resumed without a new end date. The engine sends the changes to the campaign's network_a ad set in its next cycle.
 	//
 	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
@@ -10956,7 +11199,7 @@ func (c *ClientWithResponses) BoostedPageCountWithResponse(ctx context.Context, 
 
 // BoostedPageCreateWithBodyWithResponse Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10971,7 +11214,7 @@ func (c *ClientWithResponses) BoostedPageCreateWithBodyWithResponse(ctx context.
 
 // BoostedPageCreateWithResponse Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`) and a `promoted_object` that is not a JSON object of at most 8 KiB; a page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -11091,7 +11334,7 @@ func (c *ClientWithResponses) BoostedPageHistoryWithResponse(ctx context.Context
 
 // BoostedPageSaveWithBodyWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 //
-// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB, every text storable and every number a finite 64-bit float), the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), the special ad categories and the DSA beneficiary and payor (as on `create`), and what network_a would refuse of the campaign as the save leaves it: the targeting against the categories and Advantage audience (see `create`; a save that changes only the categories checks the stored targeting), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". A save with `active` true whose end date (given or stored) has passed is `400 bad_request` "end_date 2026-01-31 has passed (today is … UTC); set a later end_date to resume the campaign", and writes nothing: an ended campaign is not resumed without a new end date. The engine sends the changes to the campaign's network_a ad set in its next cycle.
 //
 // `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //
@@ -11108,7 +11351,7 @@ func (c *ClientWithResponses) BoostedPageSaveWithBodyWithResponse(ctx context.Co
 
 // BoostedPageSaveWithResponse Change a campaign's budget, targeting, hashtag, end date, promoted object, rules or state
 //
-// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB) and the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". The engine sends the changes to the campaign's network_a ad set in its next cycle.
+// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB, every text storable and every number a finite 64-bit float), the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), the special ad categories and the DSA beneficiary and payor (as on `create`), and what network_a would refuse of the campaign as the save leaves it: the targeting against the categories and Advantage audience (see `create`; a save that changes only the categories checks the stored targeting), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". A save with `active` true whose end date (given or stored) has passed is `400 bad_request` "end_date 2026-01-31 has passed (today is … UTC); set a later end_date to resume the campaign", and writes nothing: an ended campaign is not resumed without a new end date. The engine sends the changes to the campaign's network_a ad set in its next cycle.
 //
 // `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //

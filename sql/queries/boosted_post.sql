@@ -6,7 +6,9 @@
 -- newest `created` first, then highest id; optionally only the posts of one
 -- source (@source_id) and/or those boosted in one campaign (@boosted_page_id).
 -- The text is cut to 100 characters ending in an ellipsis (U+2026); created and stopped are
--- Unix seconds (stopped 0 while the boost runs).
+-- Unix seconds (stopped 0 while the boost runs); review is the review of the
+-- post's ad as network_a last reported it, {"status", "reason"} (reason null
+-- unless disapproved or with_issues), null for a post without one.
 SELECT
     p.id,
     p.active,
@@ -14,7 +16,9 @@ SELECT
     p.link,
     p.image,
     floor(extract(epoch FROM p.created))::bigint AS created,
-    coalesce(floor(extract(epoch FROM p.stopped))::bigint, 0)::bigint AS stopped
+    coalesce(floor(extract(epoch FROM p.stopped))::bigint, 0)::bigint AS stopped,
+    (CASE WHEN p.review_status IS NOT NULL
+          THEN jsonb_build_object('status', p.review_status, 'reason', p.review_reason) END)::jsonb AS review
 FROM boosted_post AS p
 WHERE p.user_id = @user_id
   AND (sqlc.narg(source_id)::bigint IS NULL OR p.source_id = sqlc.narg(source_id))

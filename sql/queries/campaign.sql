@@ -192,15 +192,21 @@ WHERE c.user_id = @user_id
 -- name: CampaignSave :one
 -- boosted-pages/save: changes the given fields of one campaign of the user (a
 -- null parameter keeps the field; @rules, checked whole by the caller,
--- replaces the campaign's rules whole) and records, in the same statement, an
--- `updated` history entry with what changed ({"field": {"old", "new"}}; none
--- when nothing changed) and an `activated`/`deactivated` entry when `active`
--- changed. A lifetime budget needs an end date (network_a refuses an ad set
--- without one): then nothing is written and `end_date_missing` is true. No
--- row when the user has no such campaign.
+-- replaces the campaign's rules whole; the DSA fields take
+-- @dsa_beneficiary / @dsa_payor, null included, when @set_dsa_beneficiary /
+-- @set_dsa_payor) and records, in the same statement, an `updated` history
+-- entry with what changed ({"field": {"old", "new"}}; none when nothing
+-- changed) and an `activated`/`deactivated` entry when `active` changed.
+-- Nothing is written when the save would leave the campaign unable to run:
+-- a lifetime budget without an end date (network_a refuses such an ad set;
+-- `end_date_missing`), or `active` true with an end date that has passed
+-- (UTC; the engine would never run it; `end_date_passed`, with the
+-- campaign's `end_date` as YYYY-MM-DD). No row when the user has no such
+-- campaign.
 WITH old AS (
     SELECT c.id, c.active, c.campaign_budget_type, c.campaign_budget_value, c.audience_targeting,
-           c.hashtag, c.end_date, c.promoted_object, c.rules
+           c.hashtag, c.end_date, c.promoted_object, c.rules,
+           c.special_ad_categories, c.dsa_beneficiary, c.dsa_payor
     FROM campaign AS c
     WHERE c.user_id = @user_id
       AND c.id = @id
@@ -209,7 +215,11 @@ WITH old AS (
 checked AS (
     SELECT old.id,
            (old.campaign_budget_type = 'lifetime'
-            AND coalesce((sqlc.narg(end_date)::text)::date, old.end_date) IS NULL)::boolean AS end_date_missing
+            AND coalesce((sqlc.narg(end_date)::text)::date, old.end_date) IS NULL)::boolean AS end_date_missing,
+           (coalesce(sqlc.narg(active)::boolean, false)
+            AND coalesce((sqlc.narg(end_date)::text)::date, old.end_date)
+                < (now() AT TIME ZONE 'UTC')::date)::boolean AS end_date_passed,
+           coalesce(to_char(old.end_date, 'YYYY-MM-DD'), '')::text AS end_date
     FROM old
 ),
 saved AS (
@@ -221,11 +231,17 @@ saved AS (
         end_date              = coalesce((sqlc.narg(end_date)::text)::date, c.end_date),
         promoted_object       = coalesce(sqlc.narg(promoted_object)::jsonb, c.promoted_object),
         rules                 = coalesce(sqlc.narg(rules)::jsonb, c.rules),
+        special_ad_categories = coalesce(sqlc.narg(special_ad_categories)::text[], c.special_ad_categories),
+        dsa_beneficiary       = CASE WHEN @set_dsa_beneficiary::boolean
+                                     THEN sqlc.narg(dsa_beneficiary)::text ELSE c.dsa_beneficiary END,
+        dsa_payor             = CASE WHEN @set_dsa_payor::boolean
+                                     THEN sqlc.narg(dsa_payor)::text ELSE c.dsa_payor END,
         updated_at            = now()
     FROM old
     JOIN checked ON checked.id = old.id
     WHERE c.id = old.id
       AND NOT checked.end_date_missing
+      AND NOT checked.end_date_passed
     RETURNING
         c.id,
         c.user_id,
@@ -238,7 +254,10 @@ saved AS (
              ('hashtag', to_jsonb(old.hashtag), to_jsonb(c.hashtag)),
              ('end_date', to_jsonb(old.end_date), to_jsonb(c.end_date)),
              ('promoted_object', old.promoted_object, c.promoted_object),
-             ('rules', old.rules, c.rules)
+             ('rules', old.rules, c.rules),
+             ('special_ad_categories', to_jsonb(old.special_ad_categories), to_jsonb(c.special_ad_categories)),
+             ('dsa_beneficiary', to_jsonb(old.dsa_beneficiary), to_jsonb(c.dsa_beneficiary)),
+             ('dsa_payor', to_jsonb(old.dsa_payor), to_jsonb(c.dsa_payor))
          ) AS d (field, old, new)
          WHERE d.old IS DISTINCT FROM d.new) AS changes
 ),
@@ -256,8 +275,20 @@ logged AS (
     ORDER BY e.position
 )
 SELECT checked.id, checked.end_date_missing::boolean AS end_date_missing,
+       checked.end_date_passed::boolean AS end_date_passed, checked.end_date,
        coalesce((SELECT s.active <> s.was_active FROM saved AS s), false)::boolean AS active_changed
 FROM checked;
+
+-- name: CampaignSaveBasis :one
+-- boosted-pages/save: the stored targeting and special ad categories of one
+-- campaign of the user, locked until the save's transaction ends, so that
+-- the caller checks the rules a category imposes on the campaign as the save
+-- leaves it. No row when the user has no such campaign.
+SELECT c.audience_targeting, c.special_ad_categories
+FROM campaign AS c
+WHERE c.user_id = @user_id
+  AND c.id = @id
+FOR UPDATE;
 
 -- name: CampaignCreate :one
 -- boosted-pages/create: creates an active campaign of the user from a preset
@@ -265,9 +296,11 @@ FROM checked;
 -- user's page and/or network_b account (an account of its own or linked to
 -- one of the user's pages), and records its `created` history entry, in one
 -- statement. The goal follows the preset's objective; a promoted object is
--- kept for the ad set. The campaign's rules are @rules (checked whole by the
--- caller) or, when null, the default rules of the preset's boosting
--- condition. No row when the preset or a source is not the user's to use.
+-- kept for the ad set, and so are the special ad categories and the DSA
+-- beneficiary and payor (null: none). The campaign's rules are @rules
+-- (checked whole by the caller) or, when null, the default rules of the
+-- preset's boosting condition. No row when the preset or a source is not the
+-- user's to use.
 WITH usable AS (
     SELECT p.id, p.campaign_objective
     FROM preset AS p
@@ -281,7 +314,8 @@ WITH usable AS (
 created AS (
     INSERT INTO campaign (
         user_id, page_id, network_b_id, preset_id, active,
-        campaign_budget_value, goal, audience_targeting, hashtag, end_date, promoted_object, rules
+        campaign_budget_value, goal, audience_targeting, hashtag, end_date, promoted_object, rules,
+        special_ad_categories, dsa_beneficiary, dsa_payor
     )
     SELECT
         @user_id, sqlc.narg(page_id), sqlc.narg(network_b_id), u.id, true,
@@ -305,10 +339,11 @@ created AS (
         @targeting::jsonb, @hashtag, (sqlc.narg(end_date)::text)::date, sqlc.narg(promoted_object)::jsonb,
         coalesce(sqlc.narg(rules)::jsonb,
                  (SELECT b.rules FROM boosting_condition AS b WHERE b.preset_id = u.id),
-                 '{}'::jsonb)
+                 '{}'::jsonb),
+        @special_ad_categories::text[], sqlc.narg(dsa_beneficiary)::text, sqlc.narg(dsa_payor)::text
     FROM usable AS u
     RETURNING id, user_id, preset_id, page_id, network_b_id, campaign_budget_value, goal,
-              audience_targeting, hashtag, end_date, rules
+              audience_targeting, hashtag, end_date, rules, special_ad_categories, dsa_beneficiary, dsa_payor
 ),
 logged AS (
     INSERT INTO campaign_history (user_id, campaign_id, action, details)
@@ -321,7 +356,10 @@ logged AS (
         'audience_targeting', c.audience_targeting,
         'hashtag', c.hashtag,
         'end_date', to_jsonb(c.end_date),
-        'rules', c.rules)
+        'rules', c.rules,
+        'special_ad_categories', to_jsonb(c.special_ad_categories),
+        'dsa_beneficiary', c.dsa_beneficiary,
+        'dsa_payor', c.dsa_payor)
     FROM created AS c
 )
 SELECT c.id
@@ -345,17 +383,21 @@ SELECT
 
 -- name: CampaignUpsert :batchexec
 -- Inserts a campaign of an import file, or updates the campaign with that id
--- (its rules too: @rules, checked whole by the caller, '{}' for none).
+-- (its rules too: @rules, checked whole by the caller, '{}' for none; its
+-- special ad categories, '{}' for none; its DSA beneficiary and payor, null
+-- for none).
 INSERT INTO campaign (
     id, user_id, page_id, network_b_id, preset_id, active,
     campaign_budget_type, campaign_budget_value, adset_budget_sharing_enabled,
     campaign_bid_strategy_enabled, campaign_bid_strategy, campaign_bid_amount,
-    goal, audience_targeting, hashtag, end_date, rules
+    goal, audience_targeting, hashtag, end_date, rules,
+    special_ad_categories, dsa_beneficiary, dsa_payor
 ) VALUES (
     @id, @user_id, sqlc.narg(page_id), sqlc.narg(network_b_id), sqlc.narg(preset_id), @active,
     @campaign_budget_type, (@campaign_budget_value::text)::numeric(12, 2), @adset_budget_sharing_enabled,
     @campaign_bid_strategy_enabled, @campaign_bid_strategy, (@campaign_bid_amount::text)::numeric(12, 2),
-    @goal, @audience_targeting, @hashtag, (sqlc.narg(end_date)::text)::date, @rules::jsonb
+    @goal, @audience_targeting, @hashtag, (sqlc.narg(end_date)::text)::date, @rules::jsonb,
+    @special_ad_categories::text[], sqlc.narg(dsa_beneficiary)::text, sqlc.narg(dsa_payor)::text
 )
 ON CONFLICT (id) DO UPDATE SET
     user_id                       = EXCLUDED.user_id,
@@ -374,4 +416,7 @@ ON CONFLICT (id) DO UPDATE SET
     hashtag                       = EXCLUDED.hashtag,
     end_date                      = EXCLUDED.end_date,
     rules                         = EXCLUDED.rules,
+    special_ad_categories         = EXCLUDED.special_ad_categories,
+    dsa_beneficiary               = EXCLUDED.dsa_beneficiary,
+    dsa_payor                     = EXCLUDED.dsa_payor,
     updated_at                    = now();

@@ -1,0 +1,164 @@
+-- A BoostedPage answers what network_a needs of a campaign today: its
+-- special ad categories (always an array, [] when none) and who benefits
+-- from and who pays for its ads under the EU's transparency rule
+-- (dsa_beneficiary, dsa_payor; null when the campaign names none).
+
+-- +goose Up
+CREATE OR REPLACE VIEW campaign_boosted_page AS
+SELECT
+    c.id,
+    c.user_id,
+    c.page_id,
+    c.network_b_id,
+    c.active,
+    jsonb_build_object(
+        'id', c.id,
+        'active', c.active,
+        'page_id', coalesce(c.page_id, 0),
+        'network_b_id', coalesce(c.network_b_id, 0),
+        'preset_id', coalesce(c.preset_id, 0),
+        'campaign_budget_type', c.campaign_budget_type,
+        'campaign_budget_value', c.campaign_budget_value,
+        'adset_budget_sharing_enabled', c.adset_budget_sharing_enabled,
+        'campaign_bid_strategy_enabled', c.campaign_bid_strategy_enabled,
+        'campaign_bid_strategy', c.campaign_bid_strategy,
+        'campaign_bid_amount', c.campaign_bid_amount,
+        'goal', c.goal,
+        'audience_targeting', c.audience_targeting,
+        'hashtag', c.hashtag,
+        'end_date', coalesce(to_char(c.end_date, 'YYYY-MM-DD'), ''),
+        'promoted_object', c.promoted_object,
+        'special_ad_categories', to_jsonb(c.special_ad_categories),
+        'dsa_beneficiary', c.dsa_beneficiary,
+        'dsa_payor', c.dsa_payor,
+        'page', CASE WHEN c.page_id IS NOT NULL THEN jsonb_build_object(
+            'id', c.page_id,
+            'name', coalesce(page.name, ''),
+            'picture', coalesce(page.picture, '')) END,
+        'network_b', CASE WHEN c.network_b_id IS NOT NULL THEN jsonb_build_object(
+            'id', c.network_b_id,
+            'name', coalesce(account.name, ''),
+            'picture', coalesce(account.picture, '')) END,
+        'preset', CASE WHEN p.id IS NOT NULL THEN jsonb_build_object(
+            'id', p.id,
+            'title', p.title) END,
+        'engine', jsonb_build_object(
+            'state', coalesce(e.state, CASE WHEN c.active THEN 'waiting' ELSE 'paused' END),
+            'message', coalesce(e.message, ''),
+            'since', to_char(coalesce(e.since, c.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
+            'checked_at', to_char(e.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')),
+        'rules', jsonb_build_object(
+            'min_reactions', c.rules -> 'min_reactions',
+            'min_comments', c.rules -> 'min_comments',
+            'min_shares', c.rules -> 'min_shares',
+            'min_engagement_rate', c.rules -> 'min_engagement_rate',
+            'post_age_min_hours', c.rules -> 'post_age_min_hours',
+            'post_age_max_hours', c.rules -> 'post_age_max_hours',
+            'content_types', c.rules -> 'content_types',
+            'exclude_keywords', c.rules -> 'exclude_keywords',
+            'hours', c.rules -> 'hours',
+            'post_budget', c.rules -> 'post_budget',
+            'post_days', c.rules -> 'post_days',
+            'max_posts_per_day', c.rules -> 'max_posts_per_day',
+            'spend_cap', c.rules -> 'spend_cap')
+    ) AS boosted_page
+FROM campaign AS c
+LEFT JOIN source AS page
+    ON page.user_id = c.user_id AND page.id = c.page_id AND page.platform = 'network_a'
+-- A network_b account is a source of its own, or the account linked to one
+-- of the user's pages; the account's own row wins.
+LEFT JOIN LATERAL (
+    SELECT a.name, a.picture
+    FROM (
+        SELECT s.name, s.picture, 1 AS rank
+        FROM source AS s
+        WHERE s.user_id = c.user_id AND s.id = c.network_b_id AND s.platform = 'network_b'
+        UNION ALL
+        SELECT s.network_b_name, s.network_b_picture, 2
+        FROM source AS s
+        WHERE s.user_id = c.user_id AND s.network_b_id = c.network_b_id
+    ) AS a
+    ORDER BY a.rank
+    LIMIT 1
+) AS account ON true
+LEFT JOIN preset AS p ON p.id = c.preset_id
+LEFT JOIN engine_campaign AS e ON e.campaign_id = c.id;
+
+-- +goose Down
+-- The view of 00104 back.
+CREATE OR REPLACE VIEW campaign_boosted_page AS
+SELECT
+    c.id,
+    c.user_id,
+    c.page_id,
+    c.network_b_id,
+    c.active,
+    jsonb_build_object(
+        'id', c.id,
+        'active', c.active,
+        'page_id', coalesce(c.page_id, 0),
+        'network_b_id', coalesce(c.network_b_id, 0),
+        'preset_id', coalesce(c.preset_id, 0),
+        'campaign_budget_type', c.campaign_budget_type,
+        'campaign_budget_value', c.campaign_budget_value,
+        'adset_budget_sharing_enabled', c.adset_budget_sharing_enabled,
+        'campaign_bid_strategy_enabled', c.campaign_bid_strategy_enabled,
+        'campaign_bid_strategy', c.campaign_bid_strategy,
+        'campaign_bid_amount', c.campaign_bid_amount,
+        'goal', c.goal,
+        'audience_targeting', c.audience_targeting,
+        'hashtag', c.hashtag,
+        'end_date', coalesce(to_char(c.end_date, 'YYYY-MM-DD'), ''),
+        'promoted_object', c.promoted_object,
+        'page', CASE WHEN c.page_id IS NOT NULL THEN jsonb_build_object(
+            'id', c.page_id,
+            'name', coalesce(page.name, ''),
+            'picture', coalesce(page.picture, '')) END,
+        'network_b', CASE WHEN c.network_b_id IS NOT NULL THEN jsonb_build_object(
+            'id', c.network_b_id,
+            'name', coalesce(account.name, ''),
+            'picture', coalesce(account.picture, '')) END,
+        'preset', CASE WHEN p.id IS NOT NULL THEN jsonb_build_object(
+            'id', p.id,
+            'title', p.title) END,
+        'engine', jsonb_build_object(
+            'state', coalesce(e.state, CASE WHEN c.active THEN 'waiting' ELSE 'paused' END),
+            'message', coalesce(e.message, ''),
+            'since', to_char(coalesce(e.since, c.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
+            'checked_at', to_char(e.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')),
+        'rules', jsonb_build_object(
+            'min_reactions', c.rules -> 'min_reactions',
+            'min_comments', c.rules -> 'min_comments',
+            'min_shares', c.rules -> 'min_shares',
+            'min_engagement_rate', c.rules -> 'min_engagement_rate',
+            'post_age_min_hours', c.rules -> 'post_age_min_hours',
+            'post_age_max_hours', c.rules -> 'post_age_max_hours',
+            'content_types', c.rules -> 'content_types',
+            'exclude_keywords', c.rules -> 'exclude_keywords',
+            'hours', c.rules -> 'hours',
+            'post_budget', c.rules -> 'post_budget',
+            'post_days', c.rules -> 'post_days',
+            'max_posts_per_day', c.rules -> 'max_posts_per_day',
+            'spend_cap', c.rules -> 'spend_cap')
+    ) AS boosted_page
+FROM campaign AS c
+LEFT JOIN source AS page
+    ON page.user_id = c.user_id AND page.id = c.page_id AND page.platform = 'network_a'
+-- A network_b account is a source of its own, or the account linked to one
+-- of the user's pages; the account's own row wins.
+LEFT JOIN LATERAL (
+    SELECT a.name, a.picture
+    FROM (
+        SELECT s.name, s.picture, 1 AS rank
+        FROM source AS s
+        WHERE s.user_id = c.user_id AND s.id = c.network_b_id AND s.platform = 'network_b'
+        UNION ALL
+        SELECT s.network_b_name, s.network_b_picture, 2
+        FROM source AS s
+        WHERE s.user_id = c.user_id AND s.network_b_id = c.network_b_id
+    ) AS a
+    ORDER BY a.rank
+    LIMIT 1
+) AS account ON true
+LEFT JOIN preset AS p ON p.id = c.preset_id
+LEFT JOIN engine_campaign AS e ON e.campaign_id = c.id;
