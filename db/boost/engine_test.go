@@ -180,7 +180,11 @@ func TestEngineKeepsAdSetInStepAndPauses(t *testing.T) {
 	}
 	w.cycle()
 	adset = w.object("adset", "adboost-7")
-	wantUpdate := fmt.Sprintf(`[{"daily_budget":3550,"end_time":"%sT23:59:59Z","targeting":%s}]`, end, strings.ReplaceAll(stored, " ", ""))
+	// The targeting as network_a takes it: the Advantage audience flag
+	// given, network_a alone for a page without a network_b account.
+	sent := strings.TrimSuffix(strings.ReplaceAll(stored, " ", ""), "}") +
+		`,"publisher_platforms":["network_a"],"targeting_automation":{"advantage_audience":0}}`
+	wantUpdate := fmt.Sprintf(`[{"daily_budget":3550,"end_time":"%sT23:59:59Z","targeting":%s}]`, end, sent)
 	if got := jsonString(adset.Updates); got != wantUpdate {
 		t.Errorf("ad set updates:\n got %s\nwant %s", got, wantUpdate)
 	}
@@ -636,7 +640,7 @@ func TestEngineCurrencyOffsets(t *testing.T) {
 		t.Run(c.currency, func(t *testing.T) {
 			w := newWorld(t)
 			w.fake.UpdateUser(userToken, func(u *networkafake.User) {
-				u.AdAccounts = []networkafake.AdAccount{{ID: "act_9", Status: 1, Currency: c.currency}}
+				u.AdAccounts = []networkafake.AdAccount{{ID: "act_9", Status: 1, Currency: c.currency, MinDailyBudget: 1}}
 			})
 			w.post("1", "Morning #gym", time.Hour, 0)
 			w.cycle()
@@ -734,7 +738,7 @@ func TestEngineThreeDecimalSpend(t *testing.T) {
 func TestEngineLearnsCurrencyOfOlderCampaigns(t *testing.T) {
 	w := newWorld(t)
 	w.fake.UpdateUser(userToken, func(u *networkafake.User) {
-		u.AdAccounts = []networkafake.AdAccount{{ID: "act_9", Status: 1, Currency: "JPY"}}
+		u.AdAccounts = []networkafake.AdAccount{{ID: "act_9", Status: 1, Currency: "JPY", MinDailyBudget: 1}}
 	})
 	w.post("1", "Morning #gym", time.Hour, 0)
 	w.cycle()

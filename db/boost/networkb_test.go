@@ -158,8 +158,10 @@ func TestNetworkBBoostsMatchingMedia(t *testing.T) {
 	c9 := w.object("campaign", "adboost-9")
 	s9 := w.object("adset", "adboost-9-network_b")
 	want9 := fmt.Sprintf(`{"bid_strategy":"LOWEST_COST_WITHOUT_CAP","billing_event":"IMPRESSIONS","campaign_id":%q,`+
-		`"daily_budget":1000,"end_time":"%sT23:59:59Z","name":"adboost-9-network_b","optimization_goal":"POST_ENGAGEMENT","status":"ACTIVE",`+
-		`"targeting":{"geo_locations":{"countries":["CZ"]},"network_a_positions":["feed"],"network_b_positions":["stream","reels"],"publisher_platforms":["network_b"]}}`,
+		`"daily_budget":1000,"destination_type":"ON_POST","dsa_beneficiary":"Ana's Gym","dsa_payor":"Ana Novak s.r.o.",`+
+		`"end_time":"%sT23:59:59Z","name":"adboost-9-network_b","optimization_goal":"POST_ENGAGEMENT","promoted_object":{"page_id":"456"},"status":"ACTIVE",`+
+		`"targeting":{"geo_locations":{"countries":["CZ"]},"network_a_positions":["feed"],"network_b_positions":["stream","reels"],"publisher_platforms":["network_b"],`+
+		`"targeting_automation":{"advantage_audience":0}}}`,
 		c9.ID, w.endDate)
 	if got := jsonString(s9.Fields); got != want9 {
 		t.Errorf("ad set adboost-9-network_b:\n got %s\nwant %s", got, want9)
@@ -167,10 +169,10 @@ func TestNetworkBBoostsMatchingMedia(t *testing.T) {
 	c10 := w.object("campaign", "adboost-10")
 	s10 := w.object("adset", "adboost-10")
 	s10b := w.object("adset", "adboost-10-network_b")
-	if got := jsonString(s10.Fields["targeting"]); got != `{"age_min":21}` || s10.Fields["campaign_id"] != c10.ID {
+	if got := jsonString(s10.Fields["targeting"]); got != `{"age_min":21,"targeting_automation":{"advantage_audience":0}}` || s10.Fields["campaign_id"] != c10.ID {
 		t.Errorf("ad set adboost-10: %s", jsonString(s10.Fields))
 	}
-	if got := jsonString(s10b.Fields["targeting"]); got != `{"age_min":21,"publisher_platforms":["network_b"]}` || s10b.Fields["campaign_id"] != c10.ID {
+	if got := jsonString(s10b.Fields["targeting"]); got != `{"age_min":21,"publisher_platforms":["network_b"],"targeting_automation":{"advantage_audience":0}}` || s10b.Fields["campaign_id"] != c10.ID {
 		t.Errorf("ad set adboost-10-network_b: %s", jsonString(s10b.Fields))
 	}
 
@@ -180,7 +182,7 @@ func TestNetworkBBoostsMatchingMedia(t *testing.T) {
 		t.Errorf("ads of 9: %s", got)
 	}
 	ad := w.object("ad", "adboost-9-b17890000000000002")
-	if got, want := jsonString(ad.Fields), fmt.Sprintf(`{"adset_id":%q,"creative":{"instagram_user_id":"789","source_instagram_media_id":"17890000000000002"},`+
+	if got, want := jsonString(ad.Fields), fmt.Sprintf(`{"adset_id":%q,"creative":{"instagram_user_id":"789","object_id":"456","source_instagram_media_id":"17890000000000002"},`+
 		`"name":"adboost-9-b17890000000000002","status":"ACTIVE"}`, s9.ID); got != want {
 		t.Errorf("ad of m2 in 9:\n got %s\nwant %s", got, want)
 	}
@@ -210,7 +212,7 @@ func TestNetworkBBoostsMatchingMedia(t *testing.T) {
 		if strings.HasPrefix(c.Path, "/789/media") && !strings.Contains(c.Path, "since=") {
 			t.Errorf("media read without since: %s", c.Path)
 		}
-		if strings.Contains(c.Path, "/insights?metric=reach") {
+		if strings.Contains(c.Path, "/insights?") && strings.Contains(c.Path, "metric=reach") {
 			reachAsked = append(reachAsked, strings.Split(strings.TrimPrefix(c.Path, "/"), "/")[0])
 		}
 		if strings.HasPrefix(c.Path, "/789?") && strings.Contains(c.Path, "followers_count") {

@@ -49,7 +49,7 @@ func TestEngineUnknownCurrencySendsNoMoney(t *testing.T) {
 		t.Errorf("engine state with an unknown currency: %+v", e)
 	}
 	w.fake.UpdateUser(userToken, func(u *networkafake.User) {
-		u.AdAccounts = []networkafake.AdAccount{{ID: "act_9", Status: 1, Currency: "HUF"}}
+		u.AdAccounts = []networkafake.AdAccount{{ID: "act_9", Status: 1, Currency: "HUF", MinDailyBudget: 1}}
 	})
 	w.cycle()
 	s := w.object("adset", "adboost-7")

@@ -166,8 +166,10 @@ func TestEnginePostBudget(t *testing.T) {
 	c7 := w.object("campaign", "adboost-7")
 	s1 := w.object("adset", "adboost-7-1")
 	want := `{"bid_amount":150,"bid_strategy":"COST_CAP","billing_event":"IMPRESSIONS","campaign_id":"` + c7.ID + `",` +
+		`"destination_type":"ON_POST","dsa_beneficiary":"Ana's Gym","dsa_payor":"Ana Novak s.r.o.",` +
 		`"end_time":"2026-11-23T10:00:00Z","lifetime_budget":750,"name":"adboost-7-1","optimization_goal":"POST_ENGAGEMENT",` +
-		`"status":"ACTIVE","targeting":{"age_min":18,"geo_locations":{"countries":["CZ"]}}}`
+		`"promoted_object":{"page_id":"456"},"status":"ACTIVE",` +
+		`"targeting":{"age_min":18,"geo_locations":{"countries":["CZ"]},"publisher_platforms":["network_a"],"targeting_automation":{"advantage_audience":0}}}`
 	if got := jsonString(s1.Fields); got != want {
 		t.Errorf("post 1's ad set:\n got %s\nwant %s", got, want)
 	}
@@ -249,8 +251,11 @@ func TestEnginePostBudgetMediaAndLifetime(t *testing.T) {
 	if n9, n10 := len(w.list(9)), len(w.list(10)); n9 != 2 || n10 != 2 {
 		t.Errorf("boosted %d in 9 and %d in 10, want 2 and 2", n9, n10)
 	}
-	// Days later: 9 has room again, 10 never.
-	w.setNow(time.Now().Add(50 * time.Hour))
+	// Days later (for network_a too, which holds the post ad sets' budgets
+	// to their flights from its own clock): 9 has room again, 10 never.
+	later := time.Now().Add(50 * time.Hour)
+	w.setNow(later)
+	w.fake.SetNow(func() time.Time { return later })
 	w.cycle()
 	if n9, n10 := len(w.namesOf("ad", "adboost-9-")), len(w.list(10)); n9 == 0 || strings.Count(w.namesOf("ad", "adboost-9-"), ",") != 2 || n10 != 2 {
 		t.Errorf("later: ads of 9 %s, %d posts in 10", w.namesOf("ad", "adboost-9-"), n10)

@@ -788,7 +788,7 @@ func TestEnginePausingWhileTokenRefused(t *testing.T) {
 					t.Fatalf("cycle %d: network_a campaign %s with updates %v: no pause can reach it with a refused token", i+1, c.Status, c.Updates)
 				}
 			}
-			w.stExpect(8, "token_refused", "network_a refused the user's token: sign in again with network_a")
+			w.stExpect(8, "token_refused", "the connection to network_a expired; sign in again with network_a")
 			if due, err := w.engine.Due(ctx); err != nil || !slices.Contains(due, 7) {
 				t.Errorf("due %v %v: the pausing campaign dropped", due, err)
 			}
