@@ -159,6 +159,24 @@ func await(t *testing.T, ch <-chan struct{}, what string) {
 	}
 }
 
+// campaignBody is a campaign create network_a takes: an engagement
+// campaign without special ad categories, its budgets on its ad sets.
+func campaignBody(name string) map[string]any {
+	return map[string]any{"name": name, "objective": "OUTCOME_ENGAGEMENT", "status": "ACTIVE",
+		"special_ad_categories": []string{}, "is_adset_budget_sharing_enabled": false}
+}
+
+// formOf reads a recorded form body; a body that is not a form fails the
+// test.
+func formOf(t *testing.T, body string) url.Values {
+	t.Helper()
+	f, err := url.ParseQuery(body)
+	if err != nil {
+		t.Fatalf("body %q is not a form: %v", body, err)
+	}
+	return f
+}
+
 // query answers the query of a recorded path.
 func query(t *testing.T, path string) url.Values {
 	t.Helper()
@@ -641,7 +659,8 @@ func TestErrorKinds(t *testing.T) {
 			if typ == "" {
 				typ = "OAuthException"
 			}
-			want := Error{Status: status, Type: typ, Code: c.e.Code, Subcode: c.e.Subcode, Transient: c.e.Transient, Message: c.e.Message, Call: "GET /me"}
+			want := Error{Status: status, Type: typ, Code: c.e.Code, Subcode: c.e.Subcode, Transient: c.e.Transient, Message: c.e.Message,
+				TraceID: "AbCdEf0fake", Call: "GET /me"}
 			if *e != want {
 				t.Fatalf("error = %+v, want %+v", *e, want)
 			}
