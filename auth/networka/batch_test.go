@@ -515,7 +515,7 @@ func TestBatchMalformedAnswers(t *testing.T) {
 					t.Errorf("call %d = %s, want %s", i, got, want)
 				}
 			}
-			want := []seen{{Method: "POST", URI: "/", Authorization: "Bearer " + page11}}
+			want := []seen{{Method: "POST", URI: "/", Authorization: "Bearer " + page11, ContentType: "application/x-www-form-urlencoded"}}
 			if c.again != "" {
 				want = append(want, seen{Method: "GET", URI: c.again, Authorization: "Bearer " + page11})
 			}

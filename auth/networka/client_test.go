@@ -61,6 +61,7 @@ func newClient(t *testing.T, base string, opts Options) *Client {
 // seen is a request one of the tests' own servers received.
 type seen struct {
 	Method, URI, Authorization, Body string
+	ContentType                      string
 }
 
 // server is an httptest server of a test's own that records its requests.
@@ -77,7 +78,7 @@ func serve(t *testing.T, handle http.HandlerFunc) *server {
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		s.mu.Lock()
-		s.reqs = append(s.reqs, seen{r.Method, r.URL.RequestURI(), r.Header.Get("Authorization"), string(body)})
+		s.reqs = append(s.reqs, seen{r.Method, r.URL.RequestURI(), r.Header.Get("Authorization"), string(body), r.Header.Get("Content-Type")})
 		s.mu.Unlock()
 		if handle == nil {
 			writeJSON(w, http.StatusOK, map[string]any{})
