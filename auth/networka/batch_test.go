@@ -253,6 +253,14 @@ func TestBatchMixedResults(t *testing.T) {
 		t.Errorf("500 entry: %d, %v", reach, errE)
 	}
 
+	expectMixedBatch(t, fake)
+}
+
+// expectMixedBatch checks the batch of TestBatchMixedResults: sent with
+// the first call's token, each entry as its call alone would be, with its
+// own token when it differs.
+func expectMixedBatch(t *testing.T, fake *networkafake.Fake) {
+	t.Helper()
 	reqs := fake.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want the held one and one batch", len(reqs))
@@ -376,11 +384,7 @@ func TestManyKeepOrder(t *testing.T) {
 					t.Fatalf("campaign %d: %s %s, id answered %s, %v", i, o.Name, o.ID, ids[i], errs[i])
 				}
 			}
-			var names []string
-			for _, cl := range fake.Calls() {
-				names = append(names, formOf(t, cl.Body).Get("name"))
-			}
-			if want := []string{"c-1", "c-2", "c-3"}; !reflect.DeepEqual(names, want) {
+			if names, want := sentNames(t, fake), []string{"c-1", "c-2", "c-3"}; !reflect.DeepEqual(names, want) {
 				t.Fatalf("creates sent in the order %v", names)
 			}
 
@@ -408,10 +412,7 @@ func TestManyKeepOrder(t *testing.T) {
 					t.Fatalf("create %d answered %s (%s), %v", i, ids[i], byID[ids[i]], errs[i])
 				}
 			}
-			names = nil
-			for _, cl := range fake.Calls() {
-				names = append(names, formOf(t, cl.Body).Get("name"))
-			}
+			names := sentNames(t, fake)
 			for i, n := range names {
 				if n != fmt.Sprintf("m-%d", i) {
 					t.Fatalf("creates sent in the order %v", names)
@@ -433,6 +434,16 @@ func TestManyKeepOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sentNames are the names of the bodies the fake received, in order.
+func sentNames(t *testing.T, fake *networkafake.Fake) []string {
+	t.Helper()
+	var names []string
+	for _, cl := range fake.Calls() {
+		names = append(names, formOf(t, cl.Body).Get("name"))
+	}
+	return names
 }
 
 // TestBatchFailsWhole: a batch request answered 5xx as a whole gives each

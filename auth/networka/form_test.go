@@ -132,46 +132,54 @@ func TestFormBodiesReachNetworkA(t *testing.T) {
 				t.Fatalf("ad sets %+v\nwant fields %v", adsets, wantFields)
 			}
 
-			calls := fake.Calls()
-			if len(calls) != 4 {
-				t.Fatalf("%d calls, want 4: %+v", len(calls), calls)
-			}
-			want := []struct {
-				path, body string
-				batched    bool
-			}{
-				{"/act_1/campaigns", "is_adset_budget_sharing_enabled=false&name=adboost-7+%26+%3Cco%3E+%C3%BC&objective=OUTCOME_ENGAGEMENT&special_ad_categories=%5B%5D&status=ACTIVE", false},
-				{"/act_1/adsets", "bid_strategy=LOWEST_COST_WITHOUT_CAP&billing_event=IMPRESSIONS&campaign_id=" + campaign +
-					"&daily_budget=2500&destination_type=ON_POST&name=adboost-7&optimization_goal=POST_ENGAGEMENT" +
-					"&promoted_object=%7B%22page_id%22%3A%2211%22%7D&status=ACTIVE" +
-					"&targeting=%7B%22age_min%22%3A21%2C%22geo_locations%22%3A%7B%22countries%22%3A%5B%22CL%22%2C%22PE%22%5D%7D%2C%22targeting_automation%22%3A%7B%22advantage_audience%22%3A0%7D%7D", batch},
-				{"/act_1/adsets", "", batch},
-				{"/" + ids[0], "daily_budget=3000&end_time=2026-12-31T23%3A59%3A59Z", false},
-			}
-			for i, w := range want {
-				cl := calls[i]
-				if i == 2 {
-					w.body = cl.Body // the refused create: its form is read below
-					if f := formOf(t, cl.Body); f.Get("campaign_id") != "" || f.Get("name") != "adboost-8" {
-						t.Errorf("call 2 body %q", cl.Body)
-					}
-				}
-				if cl.Method != "POST" || cl.Path != w.path || cl.Body != w.body || cl.Batched != w.batched || cl.Token != tokenA {
-					t.Errorf("call %d = %+v\nwant POST %s %s (batched %v)", i, cl, w.path, w.body, w.batched)
-				}
-			}
-			reqs := fake.Requests()
-			if batch {
-				if len(reqs) != 3 {
-					t.Fatalf("%d requests, want 3", len(reqs))
-				}
-				b := parseBatchBody(t, reqs[1])
-				if len(b.Batch) != 2 || b.Batch[0].Method != "POST" || b.Batch[0].RelativeURL != "act_1/adsets" || b.Batch[0].Body != want[1].body ||
-					b.Batch[0].AccessToken != "" {
-					t.Fatalf("batch %+v", b)
-				}
-			}
+			expectFormCalls(t, fake, campaign, ids[0], batch)
 		})
+	}
+}
+
+// expectFormCalls checks the calls of TestFormBodiesReachNetworkA: the
+// campaign, the two ad set creates (the second refused) and the update,
+// each with its exact form.
+func expectFormCalls(t *testing.T, fake *networkafake.Fake, campaign, adset string, batch bool) {
+	t.Helper()
+	calls := fake.Calls()
+	if len(calls) != 4 {
+		t.Fatalf("%d calls, want 4: %+v", len(calls), calls)
+	}
+	want := []struct {
+		path, body string
+		batched    bool
+	}{
+		{"/act_1/campaigns", "is_adset_budget_sharing_enabled=false&name=adboost-7+%26+%3Cco%3E+%C3%BC&objective=OUTCOME_ENGAGEMENT&special_ad_categories=%5B%5D&status=ACTIVE", false},
+		{"/act_1/adsets", "bid_strategy=LOWEST_COST_WITHOUT_CAP&billing_event=IMPRESSIONS&campaign_id=" + campaign +
+			"&daily_budget=2500&destination_type=ON_POST&name=adboost-7&optimization_goal=POST_ENGAGEMENT" +
+			"&promoted_object=%7B%22page_id%22%3A%2211%22%7D&status=ACTIVE" +
+			"&targeting=%7B%22age_min%22%3A21%2C%22geo_locations%22%3A%7B%22countries%22%3A%5B%22CL%22%2C%22PE%22%5D%7D%2C%22targeting_automation%22%3A%7B%22advantage_audience%22%3A0%7D%7D", batch},
+		{"/act_1/adsets", "", batch},
+		{"/" + adset, "daily_budget=3000&end_time=2026-12-31T23%3A59%3A59Z", false},
+	}
+	for i, w := range want {
+		cl := calls[i]
+		if i == 2 {
+			w.body = cl.Body // the refused create: its form is read below
+			if f := formOf(t, cl.Body); f.Get("campaign_id") != "" || f.Get("name") != "adboost-8" {
+				t.Errorf("call 2 body %q", cl.Body)
+			}
+		}
+		if cl.Method != "POST" || cl.Path != w.path || cl.Body != w.body || cl.Batched != w.batched || cl.Token != tokenA {
+			t.Errorf("call %d = %+v\nwant POST %s %s (batched %v)", i, cl, w.path, w.body, w.batched)
+		}
+	}
+	reqs := fake.Requests()
+	if batch {
+		if len(reqs) != 3 {
+			t.Fatalf("%d requests, want 3", len(reqs))
+		}
+		b := parseBatchBody(t, reqs[1])
+		if len(b.Batch) != 2 || b.Batch[0].Method != "POST" || b.Batch[0].RelativeURL != "act_1/adsets" || b.Batch[0].Body != want[1].body ||
+			b.Batch[0].AccessToken != "" {
+			t.Fatalf("batch %+v", b)
+		}
 	}
 }
 
