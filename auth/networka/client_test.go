@@ -806,7 +806,9 @@ func TestTokenNeverInErrorsOrURLs(t *testing.T) {
 }
 
 // TestTokenEchoedNotInError: network_a may quote the token it refuses in its
-// message ("Malformed access token EAA…"); the error still never holds it.
+// message ("Malformed access token EAA…"), or in the words and data meant
+// for the user; the error, its user text and its fields still never hold
+// it.
 func TestTokenEchoedNotInError(t *testing.T) {
 	t.Parallel()
 	const secret = "EAAsecretTOKEN0123456789"
@@ -814,14 +816,20 @@ func TestTokenEchoedNotInError(t *testing.T) {
 		t.Run(fmt.Sprintf("batch=%v", batch), func(t *testing.T) {
 			t.Parallel()
 			fake, base := startWorld(t)
-			fake.FailCalls("GET", "me", 1, networkafake.Error{Code: 190, Message: "Malformed access token " + secret})
+			fake.FailCalls("GET", "me", 1, networkafake.Error{Code: 190, Message: "Malformed access token " + secret,
+				UserTitle: "Token " + secret, UserMsg: "The token " + secret + " is malformed.", Data: `{"token":"` + secret + `"}`})
 			c := newClient(t, base, Options{Batch: batch})
 			_, err := c.Me(context.Background(), secret)
 			if !TokenRefused(err) {
 				t.Fatalf("Me = %v, want the token refused", err)
 			}
-			if strings.Contains(err.Error(), secret) {
-				t.Fatalf("the error holds the token: %v", err)
+			var e *Error
+			errors.As(err, &e)
+			if strings.Contains(err.Error(), secret) || strings.Contains(UserText(err), secret) || strings.Contains(fmt.Sprintf("%+v", *e), secret) {
+				t.Fatalf("the error holds the token: %+v", *e)
+			}
+			if e.UserText() != "Token [token]: The token [token] is malformed." || e.Data != `{"token":"[token]"}` {
+				t.Fatalf("user text %q, data %q", e.UserText(), e.Data)
 			}
 		})
 	}
