@@ -14,27 +14,38 @@ import (
 	"adboost/auth/networkafake"
 )
 
+// adSetBody is an ad set create network_a takes for an engagement
+// campaign of page 11: Advantage audience off, the post as destination,
+// the page as promoted object, a country outside the EU.
+func adSetBody(name, campaign string) map[string]any {
+	return map[string]any{"name": name, "campaign_id": campaign, "daily_budget": 2500,
+		"bid_strategy": "LOWEST_COST_WITHOUT_CAP", "billing_event": "IMPRESSIONS", "optimization_goal": "POST_ENGAGEMENT",
+		"destination_type": "ON_POST", "promoted_object": map[string]any{"page_id": "11"},
+		"targeting": map[string]any{"geo_locations": map[string]any{"countries": []string{"CL"}},
+			"targeting_automation": map[string]any{"advantage_audience": 0}},
+		"status": "ACTIVE"}
+}
+
 // campaignWithAds creates, through c, a campaign on act_1, an ad set and an
-// ad for each post, and answers the campaign's and the ads' ids.
+// ad for each post of page 11, and answers the campaign's and the ads' ids.
 func campaignWithAds(t *testing.T, c *Client, posts ...string) (string, []string) {
 	t.Helper()
 	ctx := context.Background()
 	s := Scope{User: "1", AdAccount: "act_1"}
-	campaign, err := c.Create(ctx, tokenA, "campaign", map[string]any{"name": "adboost-7", "objective": "OUTCOME_ENGAGEMENT",
-		"status": "ACTIVE", "special_ad_categories": []any{}}, s)
+	campaign, err := c.Create(ctx, tokenA, "campaign", campaignBody("adboost-7"), s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	adset, err := c.Create(ctx, tokenA, "adset", map[string]any{"name": "adboost-7", "campaign_id": campaign, "daily_budget": 2500,
-		"bid_strategy": "LOWEST_COST_WITHOUT_CAP", "billing_event": "IMPRESSIONS", "optimization_goal": "POST_ENGAGEMENT",
-		"targeting": map[string]any{"geo_locations": map[string]any{"countries": []string{"CL"}}}, "status": "ACTIVE"}, s)
+	adset, err := c.Create(ctx, tokenA, "adset", adSetBody("adboost-7", campaign), s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ads []string
 	for _, p := range posts {
+		// The ad set may deliver on network_b: the creative names the
+		// page's network_b account.
 		id, err := c.Create(ctx, tokenA, "ad", map[string]any{"name": "adboost-7-" + p, "adset_id": adset,
-			"creative": map[string]any{"object_story_id": p}, "status": "ACTIVE"}, s)
+			"creative": map[string]any{"object_story_id": p, "instagram_user_id": "711"}, "status": "ACTIVE"}, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +226,9 @@ func TestAdInsightsPaging(t *testing.T) {
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"data": []any{
 			map[string]any{"ad_id": "903", "impressions": "30", "reach": "27", "clicks": "3", "spend": "3",
-				"actions": []any{map[string]any{"action_type": "offsite_conversion", "value": "2"}, map[string]any{"action_type": "post_engagement", "value": "4"}}},
+				"actions": []any{map[string]any{"action_type": "offsite_conversion.fb_pixel_purchase", "value": "2"},
+					map[string]any{"action_type": "offsite_conversion", "value": "2"}, map[string]any{"action_type": "omni_purchase", "value": "2"},
+					map[string]any{"action_type": "post_engagement", "value": "4"}}},
 		}})
 	})
 	c := newClient(t, api.URL+"/v19.0", Options{})
@@ -242,19 +255,21 @@ func TestAdInsightsRows(t *testing.T) {
 		`{"ad_id":"9"}`: {Spend: "0"},
 		`{"ad_id":"9","impressions":"","spend":"0.001"}`: {Spend: "0.001"},
 		`{"ad_id":"9","impressions":"12","actions":[{"action_type":"post_engagement","value":"5"},{"action_type":"post_engagement","value":"6"}]}`: {Impressions: 12, Engagement: 11, Spend: "0"},
-		`{"ad_id":"9","impressions":"12x"}`:                                          nil,
-		`{"ad_id":"9","reach":"-1"}`:                                                 nil,
-		`{"ad_id":"9","clicks":"1.5"}`:                                               nil,
-		`{"ad_id":"9","impressions":12}`:                                             nil,
-		`{"ad_id":"9","actions":[{"action_type":"offsite_conversion","value":"x"}]}`: nil,
-		`{"ad_id":"9","spend":"1,5"}`:                                                nil,
-		`{"ad_id":"9","spend":"-1.00"}`:                                              nil,
-		`{"ad_id":"9","spend":"abc"}`:                                                nil,
-		`{"ad_id":"9","spend":"1e3"}`:                                                nil,
-		`{"impressions":"12"}`:                                                       nil,
-		`"a row"`:                                                                    nil,
-		`{"ad_id":"9","impressions":"99999999999999999999"}`:                         nil,
-		`{"ad_id":"9","actions":{"action_type":"post_engagement","value":"1"}}`:      nil,
+		`{"ad_id":"9","impressions":"12x"}`: nil,
+		`{"ad_id":"9","reach":"-1"}`:        nil,
+		`{"ad_id":"9","clicks":"1.5"}`:      nil,
+		`{"ad_id":"9","impressions":12}`:    nil,
+		`{"ad_id":"9","actions":[{"action_type":"offsite_conversion.fb_pixel_purchase","value":"x"}]}`:                                                                                              nil,
+		`{"ad_id":"9","actions":[{"action_type":"offsite_conversion","value":"7"},{"action_type":"omni_purchase","value":"7"},{"action_type":"offsite_conversion.fb_pixel_purchase","value":"7"}]}`: {Conversions: 7, Spend: "0"},
+		`{"ad_id":"9","actions":[{"action_type":"offsite_conversion","value":"x"}]}`:                                                                                                                {Spend: "0"},
+		`{"ad_id":"9","spend":"1,5"}`:                        nil,
+		`{"ad_id":"9","spend":"-1.00"}`:                      nil,
+		`{"ad_id":"9","spend":"abc"}`:                        nil,
+		`{"ad_id":"9","spend":"1e3"}`:                        nil,
+		`{"impressions":"12"}`:                               nil,
+		`"a row"`:                                            nil,
+		`{"ad_id":"9","impressions":"99999999999999999999"}`: nil,
+		`{"ad_id":"9","actions":{"action_type":"post_engagement","value":"1"}}`: nil,
 	} {
 		t.Run(row, func(t *testing.T) {
 			t.Parallel()
@@ -307,7 +322,7 @@ func TestAdsEffectiveStatus(t *testing.T) {
 	calls := fake.Calls()
 	q := query(t, calls[0].Path)
 	if len(calls) != 1 || !strings.HasPrefix(calls[0].Path, "/"+campaign+"/ads?") || len(q) != 2 ||
-		q.Get("fields") != "id,name,effective_status" || q.Get("limit") != "500" || calls[0].Token != tokenA {
+		q.Get("fields") != "id,name,effective_status,ad_review_feedback,issues_info" || q.Get("limit") != "500" || calls[0].Token != tokenA {
 		t.Fatalf("ads asked as %+v", calls)
 	}
 	fake.SetObjectStatus(campaign, "PAUSED")

@@ -242,7 +242,7 @@ func (b *batcher) send(batch []*pending) {
 		e := answers[i]
 		if e == nil || e.Body == nil {
 			if p.unprocessed++; p.unprocessed > MaxUnprocessed {
-				p.done <- result{err: fmt.Errorf("%w: %s: left unprocessed in %d batches", ErrUnavailable, p.call.what(), p.unprocessed)}
+				p.done <- result{err: fmt.Errorf("%w: %s: %w in %d batches", ErrUnavailable, p.call.what(), errUnprocessed, p.unprocessed)}
 			} else {
 				again = append(again, p)
 			}

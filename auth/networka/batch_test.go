@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"reflect"
 	"sort"
 	"strings"
@@ -62,14 +63,23 @@ type batchBody struct {
 	} `json:"batch"`
 }
 
+// parseBatchBody reads a batch request as network_a reads it: POST / with
+// a form of exactly two fields, batch (the entries as a JSON array) and
+// include_headers=true.
 func parseBatchBody(t *testing.T, r networkafake.Request) batchBody {
 	t.Helper()
 	var b batchBody
 	if r.Method != "POST" || r.Path != "/v19.0/" {
 		t.Fatalf("request %s %s is no batch", r.Method, r.Path)
 	}
-	if err := json.Unmarshal([]byte(r.Body), &b); err != nil {
-		t.Fatalf("batch body %s: %v", r.Body, err)
+	form, err := url.ParseQuery(r.Body)
+	if err != nil || len(form) != 2 || len(form["batch"]) != 1 || !reflect.DeepEqual(form["include_headers"], []string{"true"}) {
+		t.Fatalf("batch body %s is not the form batch=…&include_headers=true (%v)", r.Body, err)
+	}
+	d := json.NewDecoder(strings.NewReader(form.Get("batch")))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&b.Batch); err != nil {
+		t.Fatalf("batch entries %s: %v", form.Get("batch"), err)
 	}
 	return b
 }
@@ -152,7 +162,7 @@ func TestBatchConcurrentCalls(t *testing.T) {
 }
 
 // TestBatchSingleCallIsPlain: a call alone goes out as a plain request, a
-// GET as a GET, a create as a POST with its JSON body.
+// GET as a GET, a create as a POST with its form body.
 func TestBatchSingleCallIsPlain(t *testing.T) {
 	t.Parallel()
 	fake, base := startWorld(t)
@@ -161,8 +171,7 @@ func TestBatchSingleCallIsPlain(t *testing.T) {
 	if p, err := c.Me(ctx, tokenA); err != nil || p.ID != 1 {
 		t.Fatalf("Me = %+v, %v", p, err)
 	}
-	id, err := c.Create(ctx, tokenA, "campaign", map[string]any{"name": "adboost-7", "objective": "OUTCOME_ENGAGEMENT",
-		"status": "ACTIVE", "special_ad_categories": []any{}}, Scope{AdAccount: "act_1"})
+	id, err := c.Create(ctx, tokenA, "campaign", campaignBody("adboost-7"), Scope{AdAccount: "act_1"})
 	if err != nil || id == "" {
 		t.Fatalf("Create = %q, %v", id, err)
 	}
@@ -170,7 +179,7 @@ func TestBatchSingleCallIsPlain(t *testing.T) {
 	if len(reqs) != 2 ||
 		reqs[0].Method != "GET" || reqs[0].Path != "/v19.0/me?fields=id%2Cfirst_name%2Clast_name%2Cemail" || reqs[0].Authorization != "Bearer "+tokenA ||
 		reqs[1].Method != "POST" || reqs[1].Path != "/v19.0/act_1/campaigns" || reqs[1].Authorization != "Bearer "+tokenA ||
-		reqs[1].Body != `{"name":"adboost-7","objective":"OUTCOME_ENGAGEMENT","special_ad_categories":[],"status":"ACTIVE"}` {
+		reqs[1].Body != "is_adset_budget_sharing_enabled=false&name=adboost-7&objective=OUTCOME_ENGAGEMENT&special_ad_categories=%5B%5D&status=ACTIVE" {
 		t.Fatalf("requests = %+v", reqs)
 	}
 	for _, cl := range fake.Calls() {
@@ -226,7 +235,8 @@ func TestBatchMixedResults(t *testing.T) {
 		t.Errorf("second success entry: %d, %v", followersF, errF)
 	}
 	var e *Error
-	if !errors.As(errB, &e) || *e != (Error{Status: 400, Type: "OAuthException", Code: 190, Subcode: 460, Message: "The session has been invalidated", Call: "GET /11"}) ||
+	if !errors.As(errB, &e) || *e != (Error{Status: 400, Type: "OAuthException", Code: 190, Subcode: 460, Message: "The session has been invalidated",
+		TraceID: "AbCdEf0fake", Call: "GET /11"}) ||
 		!TokenRefused(errB) || errors.Is(errB, ErrUnavailable) || followersB != 0 {
 		t.Errorf("190 entry: %d, %v", followersB, errB)
 	}
@@ -237,11 +247,20 @@ func TestBatchMixedResults(t *testing.T) {
 	if !errors.As(errD, &e) || e.Code != 17 || e.Status != 400 || e.Call != "GET /act_1/ads" || !Temporary(errD) || !errors.Is(errD, ErrUnavailable) || found {
 		t.Errorf("rate-limited entry: %v", errD)
 	}
-	if !errors.As(errE, &e) || *e != (Error{Status: 500, Type: "OAuthException", Code: 1, Message: "An unknown error has occurred.", Call: "GET /11_1/insights"}) ||
+	if !errors.As(errE, &e) || *e != (Error{Status: 500, Type: "OAuthException", Code: 1, Message: "An unknown error has occurred.",
+		TraceID: "AbCdEf0fake", Call: "GET /11_1/insights"}) ||
 		!Temporary(errE) || !errors.Is(errE, ErrUnavailable) || reach != 0 {
 		t.Errorf("500 entry: %d, %v", reach, errE)
 	}
 
+	expectMixedBatch(t, fake)
+}
+
+// expectMixedBatch checks the batch of TestBatchMixedResults: sent with
+// the first call's token, each entry as its call alone would be, with its
+// own token when it differs.
+func expectMixedBatch(t *testing.T, fake *networkafake.Fake) {
+	t.Helper()
 	reqs := fake.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want the held one and one batch", len(reqs))
@@ -257,9 +276,9 @@ func TestBatchMixedResults(t *testing.T) {
 	want := []string{
 		"GET me?fields=id%2Cfirst_name%2Clast_name%2Cemail  ",
 		"GET 11?fields=followers_count  " + page11,
-		`POST 999 {"status":"PAUSED"} `,
+		"POST 999 status=PAUSED ",
 		"GET act_1/ads?fields=id%2Cname%2Cstatus&filtering=%5B%7B%22field%22%3A%22name%22%2C%22operator%22%3A%22EQUAL%22%2C%22value%22%3A%22adboost-7-5%22%7D%5D  ",
-		"GET 11_1/insights?metric=post_impressions_unique  " + page11,
+		"GET 11_1/insights?date_preset=maximum&metric=post_total_media_view_unique  " + page11,
 		"GET 12?fields=followers_count  " + page12,
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -353,9 +372,7 @@ func TestManyKeepOrder(t *testing.T) {
 			c := newClient(t, base, Options{Batch: batch, Calls: 1, Linger: 100 * time.Millisecond})
 			ctx := context.Background()
 			s := Scope{User: "1", AdAccount: "act_1"}
-			campaign := func(name string) map[string]any {
-				return map[string]any{"name": name, "objective": "OUTCOME_ENGAGEMENT", "status": "ACTIVE", "special_ad_categories": []any{}}
-			}
+			campaign := campaignBody
 
 			ids, errs := c.CreateMany(ctx, tokenA, "campaign", []map[string]any{campaign("c-1"), campaign("c-2"), campaign("c-3")}, s)
 			objects := fake.Objects("campaign")
@@ -367,13 +384,7 @@ func TestManyKeepOrder(t *testing.T) {
 					t.Fatalf("campaign %d: %s %s, id answered %s, %v", i, o.Name, o.ID, ids[i], errs[i])
 				}
 			}
-			var names []string
-			for _, cl := range fake.Calls() {
-				var b map[string]any
-				json.Unmarshal([]byte(cl.Body), &b)
-				names = append(names, fmt.Sprint(b["name"]))
-			}
-			if want := []string{"c-1", "c-2", "c-3"}; !reflect.DeepEqual(names, want) {
+			if names, want := sentNames(t, fake), []string{"c-1", "c-2", "c-3"}; !reflect.DeepEqual(names, want) {
 				t.Fatalf("creates sent in the order %v", names)
 			}
 
@@ -401,12 +412,7 @@ func TestManyKeepOrder(t *testing.T) {
 					t.Fatalf("create %d answered %s (%s), %v", i, ids[i], byID[ids[i]], errs[i])
 				}
 			}
-			names = nil
-			for _, cl := range fake.Calls() {
-				var b map[string]any
-				json.Unmarshal([]byte(cl.Body), &b)
-				names = append(names, fmt.Sprint(b["name"]))
-			}
+			names := sentNames(t, fake)
 			for i, n := range names {
 				if n != fmt.Sprintf("m-%d", i) {
 					t.Fatalf("creates sent in the order %v", names)
@@ -428,6 +434,16 @@ func TestManyKeepOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sentNames are the names of the bodies the fake received, in order.
+func sentNames(t *testing.T, fake *networkafake.Fake) []string {
+	t.Helper()
+	var names []string
+	for _, cl := range fake.Calls() {
+		names = append(names, formOf(t, cl.Body).Get("name"))
+	}
+	return names
 }
 
 // TestBatchFailsWhole: a batch request answered 5xx as a whole gives each
@@ -455,31 +471,40 @@ func TestBatchFailsWhole(t *testing.T) {
 }
 
 // TestBatchMalformedAnswers: a batch answer that is not a list of one
-// answer per entry fails every call with ErrUnavailable; a missing entry
-// fails its own call only.
+// answer per entry fails every call with ErrUnavailable; an entry that
+// network_a did not process (null, or without a body) is sent again, alone
+// here, and gets the answer of that request; an entry that fails fails its
+// own call only.
 func TestBatchMalformedAnswers(t *testing.T) {
 	t.Parallel()
-	ok := `{"code":200,"headers":[],"body":"{\"data\":[{\"name\":\"post_impressions_unique\",\"values\":[{\"value\":5}]}]}"}`
+	ok := `{"code":200,"headers":[],"body":"{\"data\":[{\"name\":\"post_total_media_view_unique\",\"values\":[{\"value\":5}]}]}"}`
 	gone := `{"code":400,"body":"{\"error\":{\"message\":\"no\",\"type\":\"GraphMethodException\",\"code\":100,\"error_subcode\":33}}"}`
+	const again1 = "/11_1/insights?date_preset=maximum&metric=post_total_media_view_unique"
+	const again2 = "/11_2/insights?date_preset=maximum&metric=post_total_media_view_unique"
 	for name, c := range map[string]struct {
 		answer string
-		want   []string // per call: "5" (reach 5), "unavailable", "gone"
+		want   []string // per call: "5" (reach 5), "7" (the plain request's), "unavailable", "gone"
+		again  string   // the plain request that sends an unprocessed call again; "" for none
 	}{
-		"one answer for two": {`[` + ok + `]`, []string{"unavailable", "unavailable"}},
-		"three for two":      {`[` + ok + `,` + ok + `,` + ok + `]`, []string{"unavailable", "unavailable"}},
-		"not JSON":           {`<html>batch</html>`, []string{"unavailable", "unavailable"}},
-		"an object":          {`{"data":[]}`, []string{"unavailable", "unavailable"}},
-		"null entry":         {`[` + ok + `,null]`, []string{"5", "unavailable"}},
-		"null body":          {`[{"code":200,"body":null},` + ok + `]`, []string{"unavailable", "5"}},
-		"no body":            {`[` + ok + `,{"code":200}]`, []string{"5", "unavailable"}},
-		"entry refused":      {`[` + gone + `,` + ok + `]`, []string{"gone", "5"}},
-		"entry not JSON":     {`[{"code":200,"body":"<html>"},` + ok + `]`, []string{"unavailable", "5"}},
-		"entry 502":          {`[{"code":502,"body":"Bad Gateway"},` + ok + `]`, []string{"unavailable", "5"}},
+		"one answer for two": {`[` + ok + `]`, []string{"unavailable", "unavailable"}, ""},
+		"three for two":      {`[` + ok + `,` + ok + `,` + ok + `]`, []string{"unavailable", "unavailable"}, ""},
+		"not JSON":           {`<html>batch</html>`, []string{"unavailable", "unavailable"}, ""},
+		"an object":          {`{"data":[]}`, []string{"unavailable", "unavailable"}, ""},
+		"null entry":         {`[` + ok + `,null]`, []string{"5", "7"}, again2},
+		"null body":          {`[{"code":200,"body":null},` + ok + `]`, []string{"7", "5"}, again1},
+		"no body":            {`[` + ok + `,{"code":200}]`, []string{"5", "7"}, again2},
+		"entry refused":      {`[` + gone + `,` + ok + `]`, []string{"gone", "5"}, ""},
+		"entry not JSON":     {`[{"code":200,"body":"<html>"},` + ok + `]`, []string{"unavailable", "5"}, ""},
+		"entry 502":          {`[{"code":502,"body":"Bad Gateway"},` + ok + `]`, []string{"unavailable", "5"}, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			api := serve(t, func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "application/json")
+				if r.Method == "GET" {
+					io.WriteString(w, `{"data":[{"name":"post_total_media_view_unique","values":[{"value":7}]}]}`)
+					return
+				}
 				io.WriteString(w, c.answer)
 			})
 			client := newClient(t, api.URL, Options{Batch: true})
@@ -501,8 +526,16 @@ func TestBatchMalformedAnswers(t *testing.T) {
 					t.Errorf("call %d = %s, want %s", i, got, want)
 				}
 			}
-			if reqs := api.requests(); len(reqs) != 1 || reqs[0].Method != "POST" || reqs[0].URI != "/" {
-				t.Fatalf("requests = %+v", reqs)
+			want := []seen{{Method: "POST", URI: "/", Authorization: "Bearer " + page11, ContentType: "application/x-www-form-urlencoded"}}
+			if c.again != "" {
+				want = append(want, seen{Method: "GET", URI: c.again, Authorization: "Bearer " + page11})
+			}
+			reqs := api.requests()
+			for i := range reqs {
+				reqs[i].Body = ""
+			}
+			if !reflect.DeepEqual(reqs, want) {
+				t.Fatalf("requests = %+v, want %+v", reqs, want)
 			}
 		})
 	}

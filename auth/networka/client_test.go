@@ -61,6 +61,7 @@ func newClient(t *testing.T, base string, opts Options) *Client {
 // seen is a request one of the tests' own servers received.
 type seen struct {
 	Method, URI, Authorization, Body string
+	ContentType                      string
 }
 
 // server is an httptest server of a test's own that records its requests.
@@ -77,7 +78,7 @@ func serve(t *testing.T, handle http.HandlerFunc) *server {
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		s.mu.Lock()
-		s.reqs = append(s.reqs, seen{r.Method, r.URL.RequestURI(), r.Header.Get("Authorization"), string(body)})
+		s.reqs = append(s.reqs, seen{r.Method, r.URL.RequestURI(), r.Header.Get("Authorization"), string(body), r.Header.Get("Content-Type")})
 		s.mu.Unlock()
 		if handle == nil {
 			writeJSON(w, http.StatusOK, map[string]any{})
@@ -157,6 +158,24 @@ func await(t *testing.T, ch <-chan struct{}, what string) {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("timed out waiting for %s", what)
 	}
+}
+
+// campaignBody is a campaign create network_a takes: an engagement
+// campaign without special ad categories, its budgets on its ad sets.
+func campaignBody(name string) map[string]any {
+	return map[string]any{"name": name, "objective": "OUTCOME_ENGAGEMENT", "status": "ACTIVE",
+		"special_ad_categories": []string{}, "is_adset_budget_sharing_enabled": false}
+}
+
+// formOf reads a recorded form body; a body that is not a form fails the
+// test.
+func formOf(t *testing.T, body string) url.Values {
+	t.Helper()
+	f, err := url.ParseQuery(body)
+	if err != nil {
+		t.Fatalf("body %q is not a form: %v", body, err)
+	}
+	return f
 }
 
 // query answers the query of a recorded path.
@@ -641,7 +660,8 @@ func TestErrorKinds(t *testing.T) {
 			if typ == "" {
 				typ = "OAuthException"
 			}
-			want := Error{Status: status, Type: typ, Code: c.e.Code, Subcode: c.e.Subcode, Transient: c.e.Transient, Message: c.e.Message, Call: "GET /me"}
+			want := Error{Status: status, Type: typ, Code: c.e.Code, Subcode: c.e.Subcode, Transient: c.e.Transient, Message: c.e.Message,
+				TraceID: "AbCdEf0fake", Call: "GET /me"}
 			if *e != want {
 				t.Fatalf("error = %+v, want %+v", *e, want)
 			}
@@ -786,7 +806,9 @@ func TestTokenNeverInErrorsOrURLs(t *testing.T) {
 }
 
 // TestTokenEchoedNotInError: network_a may quote the token it refuses in its
-// message ("Malformed access token EAA…"); the error still never holds it.
+// message ("Malformed access token EAA…"), or in the words and data meant
+// for the user; the error, its user text and its fields still never hold
+// it.
 func TestTokenEchoedNotInError(t *testing.T) {
 	t.Parallel()
 	const secret = "EAAsecretTOKEN0123456789"
@@ -794,14 +816,20 @@ func TestTokenEchoedNotInError(t *testing.T) {
 		t.Run(fmt.Sprintf("batch=%v", batch), func(t *testing.T) {
 			t.Parallel()
 			fake, base := startWorld(t)
-			fake.FailCalls("GET", "me", 1, networkafake.Error{Code: 190, Message: "Malformed access token " + secret})
+			fake.FailCalls("GET", "me", 1, networkafake.Error{Code: 190, Message: "Malformed access token " + secret,
+				UserTitle: "Token " + secret, UserMsg: "The token " + secret + " is malformed.", Data: `{"token":"` + secret + `"}`})
 			c := newClient(t, base, Options{Batch: batch})
 			_, err := c.Me(context.Background(), secret)
 			if !TokenRefused(err) {
 				t.Fatalf("Me = %v, want the token refused", err)
 			}
-			if strings.Contains(err.Error(), secret) {
-				t.Fatalf("the error holds the token: %v", err)
+			var e *Error
+			errors.As(err, &e)
+			if strings.Contains(err.Error(), secret) || strings.Contains(UserText(err), secret) || strings.Contains(fmt.Sprintf("%+v", *e), secret) {
+				t.Fatalf("the error holds the token: %+v", *e)
+			}
+			if e.UserText() != "Token [token]: The token [token] is malformed." || e.Data != `{"token":"[token]"}` {
+				t.Fatalf("user text %q, data %q", e.UserText(), e.Data)
 			}
 		})
 	}

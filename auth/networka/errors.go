@@ -22,6 +22,11 @@ var ErrUnavailable = errors.New("network_a is unavailable")
 // (the client closed, a pause asked for, the batch refused as a whole).
 var errNotSent = errors.New("the call was not sent")
 
+// errUnprocessed is wrapped by the failure of a call that network_a left
+// unprocessed in every batch it was sent in (MaxUnprocessed): it was not
+// carried out.
+var errUnprocessed = errors.New("network_a did not process the call")
+
 // ErrToken is returned for an access token that cannot be one (empty, too
 // long, or with characters no bearer token has); such a token is never sent.
 var ErrToken = errors.New("not a network_a access token")
@@ -180,12 +185,13 @@ func KindOf(err error) Kind {
 }
 
 // Settled tells whether a failed call's fate is known: network_a answered
-// it, or it never left adboost. A call that is not settled (a time-out, a
-// connection lost, the caller gone while it was on its way) may still have
-// been carried out.
+// it (an unprocessed batch entry included: it was not carried out), or it
+// never left adboost. A call that is not settled (a time-out, a connection
+// lost, the caller gone while it was on its way) may still have been
+// carried out.
 func Settled(err error) bool {
 	var api *Error
-	return errors.As(err, &api) || errors.Is(err, errNotSent) || errors.Is(err, ErrToken)
+	return errors.As(err, &api) || errors.Is(err, errNotSent) || errors.Is(err, errUnprocessed) || errors.Is(err, ErrToken)
 }
 
 // TokenRefused tells whether err is network_a refusing the access token.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"reflect"
 	"strconv"
 )
 
@@ -13,9 +14,10 @@ import (
 type Form map[string]any
 
 // Encode is the form text of f as network_a's own SDKs write it: keys in
-// order, strings and numbers as they are, and any other value (an object,
-// an array, a boolean, json.RawMessage) as its compact JSON text, each
-// value URL-encoded. A nil value leaves its field out.
+// order, strings (of any string type) and numbers as they are, and any
+// other value (an object, an array, a boolean, json.RawMessage) as its
+// compact JSON text, each value URL-encoded. A nil value leaves its field
+// out.
 func (f Form) Encode() (string, error) {
 	v := url.Values{}
 	for k, x := range f {
@@ -46,6 +48,11 @@ func formValue(x any) (string, error) {
 		return x.String(), nil
 	case float64:
 		return strconv.FormatFloat(x, 'f', -1, 64), nil
+	}
+	// A value of a named string type (a status, a goal) is text too: its
+	// JSON text would carry quotes.
+	if v := reflect.ValueOf(x); v.Kind() == reflect.String {
+		return v.String(), nil
 	}
 	// encoding/json writes compact JSON, json.RawMessage included.
 	b, err := json.Marshal(x)

@@ -267,8 +267,11 @@ func (c *Client) read(cl call, a answer, out any) error {
 		apiErr = parseError(a.status, a.body, cl.what())
 	}
 	if apiErr != nil && cl.token != "" {
-		// network_a may quote the token it refused: it never leaves here.
-		apiErr.Message = strings.ReplaceAll(apiErr.Message, cl.token, "[token]")
+		// network_a may quote the token it refused, in any of its texts: it
+		// never leaves here.
+		for _, text := range []*string{&apiErr.Message, &apiErr.UserTitle, &apiErr.UserMsg, &apiErr.Data} {
+			*text = strings.ReplaceAll(*text, cl.token, "[token]")
+		}
 	}
 	for _, th := range learn(time.Now(), cl.scope, a.header, apiErr) {
 		if c.throttles.add(th) && c.onThrottl != nil {
