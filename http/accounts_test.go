@@ -154,7 +154,7 @@ func TestPreSignupSn(t *testing.T) {
 		t.Fatalf("pre-signup = %v", got)
 	}
 	seen := fake.TakeRequests()
-	if len(seen) != 1 || seen[0].Path != "/v19.0/me?fields=id%2Cfirst_name%2Clast_name%2Cemail" {
+	if len(seen) != 1 || seen[0].Path != "/v25.0/me?fields=id%2Cfirst_name%2Clast_name%2Cemail" {
 		t.Fatalf("requests = %+v, want one GET /me with the fields", seen)
 	}
 	checkTokenOnlyInHeader(t, seen, anaToken)
@@ -222,10 +222,10 @@ func TestSignupSn(t *testing.T) {
 		paths = append(paths, r.Path)
 	}
 	wantPaths := []string{
-		"/v19.0/me?fields=id%2Cfirst_name%2Clast_name%2Cemail",
-		"/v19.0/me/accounts?fields=id%2Cname%2Cpicture%2Caccess_token%2Cnetwork_b_account",
-		"/v19.0/me/accounts?after=3&fields=id%2Cname%2Cpicture%2Caccess_token%2Cnetwork_b_account&limit=3",
-		"/v19.0/me/accounts?after=6&fields=id%2Cname%2Cpicture%2Caccess_token%2Cnetwork_b_account&limit=3",
+		"/v25.0/me?fields=id%2Cfirst_name%2Clast_name%2Cemail",
+		"/v25.0/me/accounts?fields=id%2Cname%2Cpicture%2Caccess_token%2Cnetwork_b_account",
+		"/v25.0/me/accounts?after=3&fields=id%2Cname%2Cpicture%2Caccess_token%2Cnetwork_b_account&limit=3",
+		"/v25.0/me/accounts?after=6&fields=id%2Cname%2Cpicture%2Caccess_token%2Cnetwork_b_account&limit=3",
 	}
 	if !reflect.DeepEqual(paths, wantPaths) {
 		t.Fatalf("network_a saw\n%s\nwant\n%s", strings.Join(paths, "\n"), strings.Join(wantPaths, "\n"))
@@ -402,7 +402,7 @@ func TestNetworkAFailures(t *testing.T) {
 	// network_a fails after the profile: nothing is written.
 	before := e.rowCounts()
 	fake.AddUser(networkafake.User{Token: "EAAcarl", ID: "5550010", FirstName: "Carl", Email: "carl@example.com"})
-	fake.SetAccountsPaging(networkafake.PagingForeign, "http://127.0.0.1:1/v19.0")
+	fake.SetAccountsPaging(networkafake.PagingForeign, "http://127.0.0.1:1/v25.0")
 	e.post("/v1/user/signup-sn", "", map[string]string{"access-token": "EAAcarl"}).fails(http.StatusServiceUnavailable, "unavailable")
 	fake.SetAccountsPaging(networkafake.PagingNormal, "")
 	if after := e.rowCounts(); after != before {
@@ -421,7 +421,7 @@ func TestNetworkAFailures(t *testing.T) {
 	}
 
 	t.Run("down", func(t *testing.T) { // nothing listens
-		down := newEnv(t, func(cfg *httpapi.Config) { cfg.NetworkAAPIURL = "http://127.0.0.1:1/v19.0" })
+		down := newEnv(t, func(cfg *httpapi.Config) { cfg.NetworkAAPIURL = "http://127.0.0.1:1/v25.0" })
 		for _, route := range routes {
 			down.post(route, "", map[string]string{"access-token": anaToken}).fails(http.StatusServiceUnavailable, "unavailable", "network_a")
 		}

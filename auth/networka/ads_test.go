@@ -221,7 +221,7 @@ func TestAdInsightsPaging(t *testing.T) {
 				map[string]any{"ad_id": "901", "impressions": "10", "reach": "9", "clicks": "1", "spend": "0.50",
 					"actions": []any{map[string]any{"action_type": "post_engagement", "value": "3"}, map[string]any{"action_type": "like", "value": "7"}}},
 				map[string]any{"ad_id": "902", "impressions": "20", "reach": "18", "clicks": "2", "spend": "1.234"},
-			}, "paging": map[string]any{"next": api.URL + "/v19.0/555/insights?level=ad&fields=ad_id%2Cimpressions&limit=2&after=2&access_token=" + tokenA}})
+			}, "paging": map[string]any{"next": api.URL + "/v25.0/555/insights?level=ad&fields=ad_id%2Cimpressions&limit=2&after=2&access_token=" + tokenA}})
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"data": []any{
@@ -231,7 +231,7 @@ func TestAdInsightsPaging(t *testing.T) {
 					map[string]any{"action_type": "post_engagement", "value": "4"}}},
 		}})
 	})
-	c := newClient(t, api.URL+"/v19.0", Options{})
+	c := newClient(t, api.URL+"/v25.0", Options{})
 	got, _, err := c.AdInsights(context.Background(), tokenA, "555", "offsite_conversion.fb_pixel_purchase", Scope{})
 	want := map[string]Insights{
 		"901": {Impressions: 10, Reach: 9, Clicks: 1, Engagement: 3, Spend: "0.50"},
@@ -242,7 +242,7 @@ func TestAdInsightsPaging(t *testing.T) {
 		t.Fatalf("AdInsights = %+v, %v; want %+v", got, err, want)
 	}
 	reqs := api.requests()
-	if len(reqs) != 2 || reqs[1].URI != "/v19.0/555/insights?after=2&fields=ad_id%2Cimpressions&level=ad&limit=2" || reqs[1].Authorization != "Bearer "+tokenA {
+	if len(reqs) != 2 || reqs[1].URI != "/v25.0/555/insights?after=2&fields=ad_id%2Cimpressions&level=ad&limit=2" || reqs[1].Authorization != "Bearer "+tokenA {
 		t.Fatalf("requests = %+v", reqs)
 	}
 }

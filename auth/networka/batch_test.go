@@ -69,7 +69,7 @@ type batchBody struct {
 func parseBatchBody(t *testing.T, r networkafake.Request) batchBody {
 	t.Helper()
 	var b batchBody
-	if r.Method != "POST" || r.Path != "/v19.0/" {
+	if r.Method != "POST" || r.Path != "/v25.0/" {
 		t.Fatalf("request %s %s is no batch", r.Method, r.Path)
 	}
 	form, err := url.ParseQuery(r.Body)
@@ -177,8 +177,8 @@ func TestBatchSingleCallIsPlain(t *testing.T) {
 	}
 	reqs := fake.Requests()
 	if len(reqs) != 2 ||
-		reqs[0].Method != "GET" || reqs[0].Path != "/v19.0/me?fields=id%2Cfirst_name%2Clast_name%2Cemail" || reqs[0].Authorization != "Bearer "+tokenA ||
-		reqs[1].Method != "POST" || reqs[1].Path != "/v19.0/act_1/campaigns" || reqs[1].Authorization != "Bearer "+tokenA ||
+		reqs[0].Method != "GET" || reqs[0].Path != "/v25.0/me?fields=id%2Cfirst_name%2Clast_name%2Cemail" || reqs[0].Authorization != "Bearer "+tokenA ||
+		reqs[1].Method != "POST" || reqs[1].Path != "/v25.0/act_1/campaigns" || reqs[1].Authorization != "Bearer "+tokenA ||
 		reqs[1].Body != "is_adset_budget_sharing_enabled=false&name=adboost-7&objective=OUTCOME_ENGAGEMENT&special_ad_categories=%5B%5D&status=ACTIVE" {
 		t.Fatalf("requests = %+v", reqs)
 	}

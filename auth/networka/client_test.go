@@ -357,7 +357,7 @@ func TestPagingDropsAccessToken(t *testing.T) {
 			t.Fatalf("request %d = %+v", i, r)
 		}
 	}
-	if q := query(t, reqs[1].Path); q.Get("after") != "1" || q.Get("limit") != "1" || !strings.HasPrefix(reqs[1].Path, "/v19.0/me/accounts?") {
+	if q := query(t, reqs[1].Path); q.Get("after") != "1" || q.Get("limit") != "1" || !strings.HasPrefix(reqs[1].Path, "/v25.0/me/accounts?") {
 		t.Fatalf("second page asked as %s", reqs[1].Path)
 	}
 }
@@ -394,24 +394,24 @@ func TestPagingStaysOnTheAPI(t *testing.T) {
 		}
 	})
 	for name, link := range map[string]func(api string) string{
-		"other host":        func(string) string { return elsewhere.URL + "/v19.0/me/accounts?after=2" },
-		"other host, token": func(string) string { return elsewhere.URL + "/v19.0/me/accounts?after=2&access_token=" + tokenA },
+		"other host":        func(string) string { return elsewhere.URL + "/v25.0/me/accounts?after=2" },
+		"other host, token": func(string) string { return elsewhere.URL + "/v25.0/me/accounts?after=2&access_token=" + tokenA },
 		"scheme-relative": func(string) string {
-			return "//" + strings.TrimPrefix(elsewhere.URL, "http://") + "/v19.0/me/accounts?after=2"
+			return "//" + strings.TrimPrefix(elsewhere.URL, "http://") + "/v25.0/me/accounts?after=2"
 		},
 		"other scheme": func(api string) string {
-			return strings.Replace(api, "http://", "https://", 1) + "/v19.0/me/accounts?after=2"
+			return strings.Replace(api, "http://", "https://", 1) + "/v25.0/me/accounts?after=2"
 		},
 		"user info": func(api string) string {
-			return strings.Replace(api, "http://", "http://x@", 1) + "/v19.0/me/accounts?after=2"
+			return strings.Replace(api, "http://", "http://x@", 1) + "/v25.0/me/accounts?after=2"
 		},
 		"other base path":  func(api string) string { return api + "/v20.0/me/accounts?after=2" },
 		"no base path":     func(api string) string { return api + "/me/accounts?after=2" },
-		"base path prefix": func(api string) string { return api + "/v19.01/me/accounts?after=2" },
-		"dot segments":     func(api string) string { return api + "/v19.0/../v20.0/me/accounts?after=2" },
+		"base path prefix": func(api string) string { return api + "/v25.01/me/accounts?after=2" },
+		"dot segments":     func(api string) string { return api + "/v25.0/../v20.0/me/accounts?after=2" },
 		"relative dots":    func(string) string { return "../../v20.0/me/accounts?after=2" },
-		"escaped dots":     func(api string) string { return api + "/v19.0/%2e%2e/me/accounts?after=2" },
-		"escaped slash":    func(api string) string { return api + "/v19.0/..%2fme/accounts?after=2" },
+		"escaped dots":     func(api string) string { return api + "/v25.0/%2e%2e/me/accounts?after=2" },
+		"escaped slash":    func(api string) string { return api + "/v25.0/..%2fme/accounts?after=2" },
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -425,7 +425,7 @@ func TestPagingStaysOnTheAPI(t *testing.T) {
 					"paging": map[string]any{"next": link(api.URL)}})
 			})
 			rec := &recorder{next: http.DefaultTransport.(*http.Transport).Clone()}
-			c := newClient(t, api.URL+"/v19.0", Options{Transport: rec})
+			c := newClient(t, api.URL+"/v25.0", Options{Transport: rec})
 			pages, err := c.Accounts(context.Background(), tokenA)
 			if !errors.Is(err, ErrUnavailable) || pages != nil {
 				t.Errorf("Accounts with paging.next %s = %v, %v; want an error wrapping ErrUnavailable", link(api.URL), pages, err)
@@ -446,14 +446,14 @@ func TestPagingRelativeLink(t *testing.T) {
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"data": []any{map[string]any{"id": "1", "name": "A"}},
-			"paging": map[string]any{"next": "/v19.0/me/accounts?after=2&access_token=" + tokenA}})
+			"paging": map[string]any{"next": "/v25.0/me/accounts?after=2&access_token=" + tokenA}})
 	})
-	c := newClient(t, api.URL+"/v19.0", Options{})
+	c := newClient(t, api.URL+"/v25.0", Options{})
 	pages, err := c.Accounts(context.Background(), tokenA)
 	if err != nil || len(pages) != 2 || pages[0].ID != 1 || pages[1].ID != 2 {
 		t.Fatalf("Accounts = %+v, %v", pages, err)
 	}
-	if reqs := api.requests(); len(reqs) != 2 || reqs[1].URI != "/v19.0/me/accounts?after=2" || reqs[1].Authorization != "Bearer "+tokenA {
+	if reqs := api.requests(); len(reqs) != 2 || reqs[1].URI != "/v25.0/me/accounts?after=2" || reqs[1].Authorization != "Bearer "+tokenA {
 		t.Fatalf("requests = %+v", reqs)
 	}
 }
@@ -780,7 +780,7 @@ func TestTokenNeverInErrorsOrURLs(t *testing.T) {
 		_, err = c.Me(ctx, secret)
 		errs = append(errs, err)
 		fake.SetDelay(0)
-		fake.SetAccountsPaging(networkafake.PagingForeign, "http://127.0.0.1:1/v19.0")
+		fake.SetAccountsPaging(networkafake.PagingForeign, "http://127.0.0.1:1/v25.0")
 		_, err = c.Accounts(ctx, secret)
 		errs = append(errs, err)
 		fake.SetAccountsPaging(networkafake.PagingNormal, "")

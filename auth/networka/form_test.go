@@ -287,7 +287,7 @@ func TestAdSetCreatesOfOneCampaign(t *testing.T) {
 	for _, r := range reqs[:len(reqs)-1] {
 		sizes = append(sizes, len(parseBatchBody(t, r).Batch))
 	}
-	if last := reqs[len(reqs)-1]; last.Method != "POST" || last.Path != "/v19.0/act_1/adsets" || formOf(t, last.Body).Get("name") != "as-4" {
+	if last := reqs[len(reqs)-1]; last.Method != "POST" || last.Path != "/v25.0/act_1/adsets" || formOf(t, last.Body).Get("name") != "as-4" {
 		t.Fatalf("last request %+v, want the fifth ad set alone", last)
 	}
 	if want := []int{6, 4, 3, 2}; !reflect.DeepEqual(sizes, want) {

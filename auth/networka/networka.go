@@ -90,7 +90,7 @@ type Client struct {
 }
 
 // New answers a client of the API at baseURL (NETWORK_A_API_URL: http or
-// https, with an optional path prefix such as /v19.0, no query, no user).
+// https, with an optional path prefix such as /v25.0, no query, no user).
 func New(baseURL string, opts Options) (*Client, error) {
 	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.User != nil || u.Fragment != "" {

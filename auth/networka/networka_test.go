@@ -14,7 +14,7 @@ import (
 func TestNew(t *testing.T) {
 	for raw, ok := range map[string]bool{
 		"https://graph.network-a.example":        true,
-		"https://graph.network-a.example/v19.0/": true,
+		"https://graph.network-a.example/v25.0/": true,
 		"http://127.0.0.1:8081":                  true,
 		"graph.network-a.example":                false,
 		"ftp://graph.network-a.example":          false,
@@ -30,8 +30,8 @@ func TestNew(t *testing.T) {
 			t.Errorf("timeout %v (http.Client %v), want %v through the context only", n.timeout, n.http.Timeout, DefaultTimeout)
 		}
 	}
-	n, _ := New("https://graph.network-a.example/v19.0/", Options{})
-	if u := n.endpoint("/me", nil); u != "https://graph.network-a.example/v19.0/me" {
+	n, _ := New("https://graph.network-a.example/v25.0/", Options{})
+	if u := n.endpoint("/me", nil); u != "https://graph.network-a.example/v25.0/me" {
 		t.Errorf("endpoint = %s", u)
 	}
 }
@@ -39,15 +39,15 @@ func TestNew(t *testing.T) {
 // A paging link is followed only on the API's own scheme, host and base
 // path; its access_token is dropped.
 func TestNextLink(t *testing.T) {
-	n, _ := New("https://graph.network-a.example/v19.0", Options{})
+	n, _ := New("https://graph.network-a.example/v25.0", Options{})
 	cl := call{method: "GET", path: "/me/accounts"}
 	for link, want := range map[string]string{
 		"": "",
-		"https://graph.network-a.example/v19.0/me/accounts?after=QVFI&access_token=EAAsecret&limit=25": "me/accounts?after=QVFI&limit=25",
-		"/v19.0/me/accounts?after=2#frag":                          "me/accounts?after=2",
-		"https://evil.example/v19.0/me/accounts?after=2":           "error",
-		"http://graph.network-a.example/v19.0/me/accounts?after=2": "error",
-		"https://x@graph.network-a.example/v19.0/me/accounts":      "error",
+		"https://graph.network-a.example/v25.0/me/accounts?after=QVFI&access_token=EAAsecret&limit=25": "me/accounts?after=QVFI&limit=25",
+		"/v25.0/me/accounts?after=2#frag":                          "me/accounts?after=2",
+		"https://evil.example/v25.0/me/accounts?after=2":           "error",
+		"http://graph.network-a.example/v25.0/me/accounts?after=2": "error",
+		"https://x@graph.network-a.example/v25.0/me/accounts":      "error",
 		"https://graph.network-a.example/v20.0/me/accounts":        "error",
 	} {
 		next, ok, err := n.next(cl, link)

@@ -68,7 +68,7 @@ const (
 // a field of the call.
 func TestTokenPlaces(t *testing.T) {
 	f, base := world(t)
-	root := strings.TrimSuffix(base, "/v19.0")
+	root := strings.TrimSuffix(base, "/v25.0")
 	const me = `{"id":"5550001","name":"Ana Nováková"}`
 	noSuch := `{"error":{"code":100,"error_subcode":33,"fbtrace_id":"AbCdEf0fake","message":"Unsupported post request. Object with ID '999' does not exist, cannot be loaded due to missing permissions, or does not support this operation.","type":"GraphMethodException"}}`
 	invalidToken := `{"error":{"code":190,"fbtrace_id":"AbCdEf0fake","message":"Invalid OAuth access token - Cannot parse access token","type":"OAuthException"}}`
@@ -238,7 +238,7 @@ func TestBatchForms(t *testing.T) {
 		{"form, token in the form, headers", base, form, "", batchForm([]map[string]any{meEntry},
 			url.Values{"include_headers": {"true"}, "access_token": {userToken}}), withHeaders},
 		{"form, token in the query, headers by default", base + "?access_token=" + userToken, form, "", batchForm([]map[string]any{meEntry}, nil), withHeaders},
-		{"form, Bearer, bare path", strings.TrimSuffix(base, "/v19.0") + "/", form, "Bearer " + userToken,
+		{"form, Bearer, bare path", strings.TrimSuffix(base, "/v25.0") + "/", form, "Bearer " + userToken,
 			batchForm([]map[string]any{meEntry}, url.Values{"include_headers": {"false"}}), bare},
 		{"JSON object, batch as text", base, jsonType, "", `{"batch":` + strconvQuote(string(list)) + `,"include_headers":false,"access_token":"` + userToken + `"}`, bare},
 		{"JSON object, batch as array", base, jsonType, "Bearer " + userToken, `{"batch":` + string(list) + `,"include_headers":"true"}`, withHeaders},

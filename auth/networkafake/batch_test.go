@@ -153,8 +153,8 @@ func TestBatch(t *testing.T) {
 	filter := url.QueryEscape(`[{"field":"name","operator":"EQUAL","value":"adboost-7"}]`)
 	entries := []map[string]any{
 		get("me?fields=id,first_name,last_name,email"),
-		post("/v19.0/act_1/campaigns", campaign),
-		withToken(get("v19.0/456?fields=followers_count"), pageToken),
+		post("/v25.0/act_1/campaigns", campaign),
+		withToken(get("v25.0/456?fields=followers_count"), pageToken),
 		get("/456?fields=followers_count"),
 		post("act_1/campaigns", map[string]any{"name": "no objective", "special_ad_categories": []any{}}),
 		get("act_1/campaigns?fields=id,name,status&filtering=" + filter),
@@ -190,7 +190,7 @@ func TestBatch(t *testing.T) {
 	}
 
 	// One request, eight calls, each with the token it used.
-	if reqs := f.Requests(); len(reqs) != 1 || reqs[0].Method != "POST" || reqs[0].Path != "/v19.0" || reqs[0].Authorization != "Bearer "+userToken {
+	if reqs := f.Requests(); len(reqs) != 1 || reqs[0].Method != "POST" || reqs[0].Path != "/v25.0" || reqs[0].Authorization != "Bearer "+userToken {
 		t.Fatalf("requests = %+v", reqs)
 	}
 	wantCalls := []networkafake.Call{
@@ -215,7 +215,7 @@ func TestBatch(t *testing.T) {
 	for i := range 3 {
 		f.AddPost("456", networkafake.Post{ID: fmt.Sprintf("456_100%d", i), Created: time.Date(2026, 11, 20, i, 0, 0, 0, time.UTC)})
 	}
-	root := strings.TrimSuffix(base, "/v19.0")
+	root := strings.TrimSuffix(base, "/v25.0")
 	got = batch(t, root+"/", pageToken, get("v25.0/456/posts?fields=id&limit=1"))
 	var posts struct {
 		Paging struct{ Next string } `json:"paging"`
@@ -296,7 +296,7 @@ func TestBatchSwitches(t *testing.T) {
 	usage := `{"1":[{"type":"ads_management","call_count":95,"total_cputime":20,"total_time":20,"estimated_time_to_regain_access":0}]}`
 	f.FailCalls("GET", "act_1/campaigns", 1, networkafake.Error{Code: 80004, Subcode: 2446079,
 		Message: "(#80004) There have been too many calls to this ad-account.", Headers: map[string]string{"X-Business-Use-Case-Usage": usage}})
-	got := batch(t, base, userToken, get("act_1/campaigns?fields=id"), get("v19.0/act_1/campaigns?fields=id"))
+	got := batch(t, base, userToken, get("act_1/campaigns?fields=id"), get("v25.0/act_1/campaigns?fields=id"))
 	if e := got[0]; e.Code != 400 || e.Body != `{"error":{"code":80004,"error_subcode":2446079,"fbtrace_id":"AbCdEf0fake","message":"(#80004) There have been too many calls to this ad-account.","type":"OAuthException"}}` ||
 		e.headers() != `[{Content-Type application/json; charset=UTF-8} {X-Business-Use-Case-Usage `+usage+`}]` {
 		t.Fatalf("scripted entry = %+v", e)
@@ -327,7 +327,7 @@ func TestCallsAndCounts(t *testing.T) {
 	f, base := world(t)
 	mustOK(t, "GET", base+"/456/posts?fields=id&since=1700000000", pageToken, nil)
 	mustOK(t, "POST", base+"/act_1/campaigns/", userToken, map[string]any{"name": "n", "objective": "OUTCOME_ENGAGEMENT", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})
-	call(t, "GET", strings.TrimSuffix(base, "/v19.0")+"/me", "", nil)
+	call(t, "GET", strings.TrimSuffix(base, "/v25.0")+"/me", "", nil)
 	want := []networkafake.Call{
 		{Method: "GET", Path: "/456/posts?fields=id&since=1700000000", Token: pageToken},
 		{Method: "POST", Path: "/act_1/campaigns", Token: userToken, Body: `{"is_adset_budget_sharing_enabled":false,"name":"n","objective":"OUTCOME_ENGAGEMENT","special_ad_categories":[]}`},

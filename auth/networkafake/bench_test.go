@@ -105,7 +105,7 @@ func BenchmarkBatch(b *testing.B) {
 			ok := []byte(`"code":200`)
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
-				req := httptest.NewRequest("POST", "/v19.0/", bytes.NewReader(bodies[i%len(bodies)]))
+				req := httptest.NewRequest("POST", "/v25.0/", bytes.NewReader(bodies[i%len(bodies)]))
 				req.Header.Set("Authorization", "Bearer "+benchUser(0))
 				rec := httptest.NewRecorder()
 				f.ServeHTTP(rec, req)

@@ -300,12 +300,12 @@ func New() *Fake {
 }
 
 // Start serves a new Fake on a local port until the test ends and answers it
-// with the base URL to use as NETWORK_A_API_URL (with a "/v19.0" prefix).
+// with the base URL to use as NETWORK_A_API_URL (with a "/v25.0" prefix).
 func Start(t testing.TB) (*Fake, string) {
 	f := New()
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
-	return f, srv.URL + "/v19.0"
+	return f, srv.URL + "/v25.0"
 }
 
 // AddUser adds the user, or replaces the user with the same token: the
@@ -525,7 +525,7 @@ func (f *Fake) SetAccountsPageSize(n int) {
 
 // SetAccountsPaging sets how /me/accounts links its pages. For
 // PagingForeign, paging.next leads to elsewhere (a base URL such as
-// "http://127.0.0.1:1/v19.0"); the other modes ignore it.
+// "http://127.0.0.1:1/v25.0"); the other modes ignore it.
 func (f *Fake) SetAccountsPaging(p Paging, elsewhere string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

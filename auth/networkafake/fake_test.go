@@ -133,14 +133,14 @@ func TestSignInCalls(t *testing.T) {
 	if len(acc["data"].([]any)) != 0 || acc["paging"] == nil {
 		t.Fatalf("endless: %v", acc)
 	}
-	f.SetAccountsPaging(networkafake.PagingForeign, "http://elsewhere.example/v19.0")
+	f.SetAccountsPaging(networkafake.PagingForeign, "http://elsewhere.example/v25.0")
 	acc = mustOK(t, "GET", base+"/me/accounts?fields=id,name,picture,network_b_account", userToken, nil)
-	if n := acc["paging"].(map[string]any)["next"].(string); !strings.HasPrefix(n, "http://elsewhere.example/v19.0/me/accounts?") {
+	if n := acc["paging"].(map[string]any)["next"].(string); !strings.HasPrefix(n, "http://elsewhere.example/v25.0/me/accounts?") {
 		t.Fatalf("foreign: %s", n)
 	}
 
 	// Without a version prefix too.
-	mustOK(t, "GET", strings.TrimSuffix(base, "/v19.0")+"/me?fields=id,first_name,last_name,email", userToken, nil)
+	mustOK(t, "GET", strings.TrimSuffix(base, "/v25.0")+"/me?fields=id,first_name,last_name,email", userToken, nil)
 }
 
 func TestTokens(t *testing.T) {
@@ -393,7 +393,7 @@ func TestMarketingAPI(t *testing.T) {
 	reqs := f.Requests()
 	var creates int
 	for _, r := range reqs {
-		if r.Method == "POST" && strings.HasPrefix(r.Path, "/v19.0/act_1/") && r.Authorization == "Bearer "+userToken {
+		if r.Method == "POST" && strings.HasPrefix(r.Path, "/v25.0/act_1/") && r.Authorization == "Bearer "+userToken {
 			creates++
 		}
 	}
@@ -491,7 +491,7 @@ func TestFailCalls(t *testing.T) {
 	mustOK(t, "GET", meURL, userToken, nil)
 	// Another method or path is not scripted.
 	mustOK(t, "GET", base+"/act_1/campaigns", userToken, nil)
-	status, body := call(t, "POST", strings.TrimSuffix(base, "/v19.0")+"/v20.0/act_1/campaigns", userToken,
+	status, body := call(t, "POST", strings.TrimSuffix(base, "/v25.0")+"/v20.0/act_1/campaigns", userToken,
 		map[string]any{"name": "x", "objective": "OUTCOME_TRAFFIC", "special_ad_categories": []string{}})
 	e, _ := body["error"].(map[string]any)
 	if status != 500 || e["code"] != float64(1) || e["error_subcode"] != float64(99) || e["is_transient"] != true {

@@ -416,7 +416,7 @@ func TestMediaBatch(t *testing.T) {
 	f.DeleteMedia("17890000000009002")
 	got := batch(t, base, userToken,
 		withToken(get(bAccount+"?fields=followers_count"), pageToken),
-		withToken(get("v19.0/"+bAccount+"/media?fields=id,media_type&limit=2&since=1795176000"), pageToken), // 2026-11-20T12:00Z
+		withToken(get("v25.0/"+bAccount+"/media?fields=id,media_type&limit=2&since=1795176000"), pageToken), // 2026-11-20T12:00Z
 		withToken(get("17890000000009003/insights?metric=reach"), pageToken),
 		get("17890000000009003/insights?metric=reach"),
 		withToken(get("17890000000009002/insights?metric=reach"), pageToken),

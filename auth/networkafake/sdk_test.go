@@ -108,7 +108,7 @@ func sdkWorld(t *testing.T) (*networkafake.Fake, string) {
 			f.SetAdInsights(o.ID, networkafake.Insights{Impressions: 1200, Reach: 1000, Clicks: 40, Engagement: 80, Spend: "12.34"})
 		}
 	})
-	return f, strings.TrimSuffix(base, "/v19.0")
+	return f, strings.TrimSuffix(base, "/v25.0")
 }
 
 // sdkCalls is what sdk.js prints for its calls phase.

@@ -21,7 +21,7 @@ import (
 )
 
 // apiPrefix is the version prefix of the fake network_a's base URL.
-const apiPrefix = "/v19.0"
+const apiPrefix = "/v25.0"
 
 // maxPosts bounds Config.Posts: the engine reads at most 500 posts of a page
 // in a cycle, so more could not all be boosted.

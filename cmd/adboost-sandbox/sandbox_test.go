@@ -400,7 +400,7 @@ func TestSandboxBrokenOnPurpose(t *testing.T) {
 		t.Fatalf("%d pop-up posts", n)
 	}
 	s.tick(t0.Add(121 * time.Second))
-	if got := graphError(s.send("GET", popupPosts, LostPageToken, nil)); !strings.HasPrefix(got, "400 190 <nil> Error validating access token") {
+	if got := graphError(s.send("GET", popupPosts, LostPageToken, nil)); !strings.HasPrefix(got, "400 190 463 Error validating access token") {
 		t.Fatalf("the pop-up page after two minutes: %s", got)
 	}
 	s.call("GET", "/7000001/posts?fields=id&limit=1", gymToken, nil) // the other pages keep theirs

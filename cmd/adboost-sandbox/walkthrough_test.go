@@ -113,7 +113,7 @@ func (s *stack) createGymlife(token, pageID string) int64 {
 	s.t.Helper()
 	var campaign struct{ ID int64 }
 	json.Unmarshal(s.post("/v1/boosted-pages/create", token, `{"preset_id":1,"page_id":"`+pageID+`","budget":"20.00","hashtag":"#gymlife",
-		"targeting":{"geo_locations":{"countries":["CZ"]},"age_min":18,"age_max":35}}`), &campaign)
+		"targeting":{"geo_locations":{"countries":["CZ"]},"age_min":18,"age_max":35},"dsa_payor":"Sam Sandbox"}`), &campaign)
 	return campaign.ID
 }
 

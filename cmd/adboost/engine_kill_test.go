@@ -44,7 +44,7 @@ func killWorld(t *testing.T) (*networkafake.Fake, *atomic.Int64, *pgxpool.Pool, 
 		fake.AddPost("456", networkafake.Post{ID: fmt.Sprintf("456_%d", i), Message: fmt.Sprintf("#gym day %d", i),
 			Created: time.Now().Add(-time.Duration(i) * 10 * time.Minute)})
 	}
-	pool, env := seedEngineWorld(t, fake, srv.URL+"/v19.0")
+	pool, env := seedEngineWorld(t, fake, srv.URL+"/v25.0")
 	return fake, inflight, pool, env
 }
 

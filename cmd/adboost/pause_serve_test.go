@@ -285,7 +285,7 @@ func TestServeLoginUnblocksPause(t *testing.T) {
 	fake.ExpireToken("ana-token")
 	send(http.MethodPost, "/v1/boosted-pages/save/7", bearer, `{"active": false}`)
 	// The pause job meets the refused token: the campaign stays pausing.
-	const want = "pausing: deactivated: network_a refused the user's token; sign in again with network_a to carry out the pause"
+	const want = "pausing: deactivated: the connection to network_a expired; sign in again with network_a to carry out the pause"
 	for deadline := time.Now().Add(30 * time.Second); state() != want; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("engine state of 7 %q, want %q\n%s", state(), want, logs)

@@ -101,7 +101,7 @@ SELECT
           ELSE '' END)::text                                   AS setup_missing,
     c.promoted_object,
     coalesce(c.special_ad_categories, '{}')::text[]            AS special_ad_categories,
-    network_a_targeting_countries(c.audience_targeting)::text[] AS targeting_countries,
+    coalesce(network_a_targeting_countries(c.audience_targeting), '{}')::text[] AS targeting_countries,
     coalesce(geo.unmapped, '[]')::jsonb                        AS unmapped_cities,
     coalesce(CASE WHEN s.network_b_id IS NOT NULL
                    AND (coalesce(jsonb_array_length(c.audience_targeting -> 'publisher_platforms'), 0) = 0
