@@ -22,6 +22,25 @@
 // (network_a_attempt, committed) before it is made, so that a call whose
 // answer was lost is found by name afterwards instead of being made twice.
 //
+// What it sends is what network_a takes today: forms; a campaign that
+// says its budgets live on its ad sets and names its special ad categories
+// (with their countries); ad sets with the Advantage audience flag, the
+// destination and page of an engagement goal, cities by network_a's own
+// keys (looked up once with /search and kept in network_a_city for every
+// campaign; an unknown city is needs_setup), no network_b placement for a
+// page without a linked network_b account, and, for targeting that reaches
+// the EU, the DSA beneficiary and payor (the campaign's own, else the
+// page's name and the billing details' company or full name; needs_setup
+// naming the field when one is missing and the ad account has no default);
+// post ads with the page's network_b account when their ad set may deliver
+// there, media ads with the linked page. A refusal is shown in network_a's
+// own words (error_user_title: error_user_msg), its code, subcode and
+// trace id kept in the history; an ad create's refusal is the post's own
+// (post_refused) only for the subcodes network_a gives about the post, any
+// other is the campaign's (refused) and the post stays a candidate. The
+// ads' reviews are written to their posts as they change; a disapproved ad
+// stops its post with network_a's reason.
+//
 // Each campaign's work ends in a state (state.go), answered on
 // every BoostedPage, with a history entry per change and one mail per user
 // and cycle for the states that need the user. A campaign that should stop
