@@ -48,23 +48,27 @@ type AgencyService struct {
 }
 
 type AppUser struct {
-	ID                     int64              `json:"id"`
-	Email                  string             `json:"email"`
-	PasswordHash           *string            `json:"password_hash"`
-	Snid                   *int64             `json:"snid"`
-	FirstName              string             `json:"first_name"`
-	LastName               string             `json:"last_name"`
-	PhoneNumber            string             `json:"phone_number"`
-	PhoneCountry           string             `json:"phone_country"`
-	AgencyID               *int64             `json:"agency_id"`
-	CreditBalance          pgtype.Numeric     `json:"credit_balance"`
-	CreatedAt              time.Time          `json:"created_at"`
-	UpdatedAt              time.Time          `json:"updated_at"`
-	SignupPresetID         *int64             `json:"signup_preset_id"`
-	TokenGeneration        int64              `json:"token_generation"`
-	NetworkAToken          []byte             `json:"network_a_token"`
-	NetworkATokenInvalidAt pgtype.Timestamptz `json:"network_a_token_invalid_at"`
-	NetworkATokenRefusal   *string            `json:"network_a_token_refusal"`
+	ID                         int64              `json:"id"`
+	Email                      string             `json:"email"`
+	PasswordHash               *string            `json:"password_hash"`
+	Snid                       *int64             `json:"snid"`
+	FirstName                  string             `json:"first_name"`
+	LastName                   string             `json:"last_name"`
+	PhoneNumber                string             `json:"phone_number"`
+	PhoneCountry               string             `json:"phone_country"`
+	AgencyID                   *int64             `json:"agency_id"`
+	CreditBalance              pgtype.Numeric     `json:"credit_balance"`
+	CreatedAt                  time.Time          `json:"created_at"`
+	UpdatedAt                  time.Time          `json:"updated_at"`
+	SignupPresetID             *int64             `json:"signup_preset_id"`
+	TokenGeneration            int64              `json:"token_generation"`
+	NetworkAToken              []byte             `json:"network_a_token"`
+	NetworkATokenInvalidAt     pgtype.Timestamptz `json:"network_a_token_invalid_at"`
+	NetworkATokenRefusal       *string            `json:"network_a_token_refusal"`
+	NetworkATokenExpiresAt     pgtype.Timestamptz `json:"network_a_token_expires_at"`
+	NetworkAPermissionsMissing []string           `json:"network_a_permissions_missing"`
+	NetworkAReminded7d         pgtype.Timestamptz `json:"network_a_reminded_7d"`
+	NetworkAReminded1d         pgtype.Timestamptz `json:"network_a_reminded_1d"`
 }
 
 type BillingInfo struct {
@@ -151,6 +155,10 @@ type Campaign struct {
 	SpecialAdCategories        []string        `json:"special_ad_categories"`
 	DsaBeneficiary             *string         `json:"dsa_beneficiary"`
 	DsaPayor                   *string         `json:"dsa_payor"`
+	AdAccountID                *string         `json:"ad_account_id"`
+	AdAccountName              *string         `json:"ad_account_name"`
+	AdAccountCurrency          *string         `json:"ad_account_currency"`
+	AdAccountTimezone          *string         `json:"ad_account_timezone"`
 }
 
 type CampaignBoostedPage struct {
