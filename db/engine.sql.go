@@ -9,6 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const engineCampaignDue = `-- name: EngineCampaignDue :many
@@ -120,6 +122,7 @@ SELECT
     n.campaign_object_id,
     n.adset_object_id,
     n.adset_b_object_id,
+    n.days_read_at,
     coalesce(n.status, '')::text                               AS network_a_status,
     (n.resume_sent_at IS NOT NULL)::boolean                    AS resume_unconfirmed,
     coalesce(n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days', false)::boolean AS reads_insights,
@@ -186,49 +189,50 @@ type EngineCampaignLoadParams struct {
 }
 
 type EngineCampaignLoadRow struct {
-	ID                       int64           `json:"id"`
-	Since                    time.Time       `json:"since"`
-	Rules                    json.RawMessage `json:"rules"`
-	BudgetType               string          `json:"budget_type"`
-	BudgetValue              string          `json:"budget_value"`
-	SpendCapReached          bool            `json:"spend_cap_reached"`
-	Spend                    string          `json:"spend"`
-	UserID                   int64           `json:"user_id"`
-	Found                    bool            `json:"found"`
-	Runs                     bool            `json:"runs"`
-	StopReason               string          `json:"stop_reason"`
-	PageID                   int64           `json:"page_id"`
-	Objective                string          `json:"objective"`
-	SetupMissing             string          `json:"setup_missing"`
-	PromotedObject           json.RawMessage `json:"promoted_object"`
-	SpecialAdCategories      []string        `json:"special_ad_categories"`
-	TargetingCountries       []string        `json:"targeting_countries"`
-	UnmappedCities           json.RawMessage `json:"unmapped_cities"`
-	PostInstagramUserID      string          `json:"post_instagram_user_id"`
-	PageToken                []byte          `json:"page_token"`
-	PageTokenRefused         bool            `json:"page_token_refused"`
-	NetworkBID               int64           `json:"network_b_id"`
-	NetworkBPageID           int64           `json:"network_b_page_id"`
-	NetworkBPageToken        []byte          `json:"network_b_page_token"`
-	NetworkBPageTokenRefused bool            `json:"network_b_page_token_refused"`
-	UserToken                []byte          `json:"user_token"`
-	TokenInvalid             bool            `json:"token_invalid"`
-	TokenRefusal             string          `json:"token_refusal"`
-	ReachPercent             int32           `json:"reach_percent"`
-	AdAccountID              *string         `json:"ad_account_id"`
-	AdAccountCurrency        *string         `json:"ad_account_currency"`
-	CampaignObjectID         *string         `json:"campaign_object_id"`
-	AdsetObjectID            *string         `json:"adset_object_id"`
-	AdsetBObjectID           *string         `json:"adset_b_object_id"`
-	NetworkAStatus           string          `json:"network_a_status"`
-	ResumeUnconfirmed        bool            `json:"resume_unconfirmed"`
-	ReadsInsights            bool            `json:"reads_insights"`
-	PendingAds               int64           `json:"pending_ads"`
-	RunningAds               []string        `json:"running_ads"`
-	BoostsEnded              bool            `json:"boosts_ended"`
-	RecentPosts              []int64         `json:"recent_posts"`
-	RecentMedia              []string        `json:"recent_media"`
-	RunningReviews           json.RawMessage `json:"running_reviews"`
+	ID                       int64              `json:"id"`
+	Since                    time.Time          `json:"since"`
+	Rules                    json.RawMessage    `json:"rules"`
+	BudgetType               string             `json:"budget_type"`
+	BudgetValue              string             `json:"budget_value"`
+	SpendCapReached          bool               `json:"spend_cap_reached"`
+	Spend                    string             `json:"spend"`
+	UserID                   int64              `json:"user_id"`
+	Found                    bool               `json:"found"`
+	Runs                     bool               `json:"runs"`
+	StopReason               string             `json:"stop_reason"`
+	PageID                   int64              `json:"page_id"`
+	Objective                string             `json:"objective"`
+	SetupMissing             string             `json:"setup_missing"`
+	PromotedObject           json.RawMessage    `json:"promoted_object"`
+	SpecialAdCategories      []string           `json:"special_ad_categories"`
+	TargetingCountries       []string           `json:"targeting_countries"`
+	UnmappedCities           json.RawMessage    `json:"unmapped_cities"`
+	PostInstagramUserID      string             `json:"post_instagram_user_id"`
+	PageToken                []byte             `json:"page_token"`
+	PageTokenRefused         bool               `json:"page_token_refused"`
+	NetworkBID               int64              `json:"network_b_id"`
+	NetworkBPageID           int64              `json:"network_b_page_id"`
+	NetworkBPageToken        []byte             `json:"network_b_page_token"`
+	NetworkBPageTokenRefused bool               `json:"network_b_page_token_refused"`
+	UserToken                []byte             `json:"user_token"`
+	TokenInvalid             bool               `json:"token_invalid"`
+	TokenRefusal             string             `json:"token_refusal"`
+	ReachPercent             int32              `json:"reach_percent"`
+	AdAccountID              *string            `json:"ad_account_id"`
+	AdAccountCurrency        *string            `json:"ad_account_currency"`
+	CampaignObjectID         *string            `json:"campaign_object_id"`
+	AdsetObjectID            *string            `json:"adset_object_id"`
+	AdsetBObjectID           *string            `json:"adset_b_object_id"`
+	DaysReadAt               pgtype.Timestamptz `json:"days_read_at"`
+	NetworkAStatus           string             `json:"network_a_status"`
+	ResumeUnconfirmed        bool               `json:"resume_unconfirmed"`
+	ReadsInsights            bool               `json:"reads_insights"`
+	PendingAds               int64              `json:"pending_ads"`
+	RunningAds               []string           `json:"running_ads"`
+	BoostsEnded              bool               `json:"boosts_ended"`
+	RecentPosts              []int64            `json:"recent_posts"`
+	RecentMedia              []string           `json:"recent_media"`
+	RunningReviews           json.RawMessage    `json:"running_reviews"`
 }
 
 // Everything one campaign's work needs: whether the campaign still exists
@@ -310,6 +314,7 @@ func (q *Queries) EngineCampaignLoad(ctx context.Context, arg EngineCampaignLoad
 		&i.CampaignObjectID,
 		&i.AdsetObjectID,
 		&i.AdsetBObjectID,
+		&i.DaysReadAt,
 		&i.NetworkAStatus,
 		&i.ResumeUnconfirmed,
 		&i.ReadsInsights,

@@ -113,6 +113,19 @@ type BoostedPostCampaign struct {
 	PostID     int64 `json:"post_id"`
 }
 
+type BoostedPostDay struct {
+	UserID      int64          `json:"user_id"`
+	PostID      int64          `json:"post_id"`
+	Currency    string         `json:"currency"`
+	Day         pgtype.Date    `json:"day"`
+	Impressions int64          `json:"impressions"`
+	Reach       int64          `json:"reach"`
+	Engagement  int64          `json:"engagement"`
+	Clicks      int64          `json:"clicks"`
+	Spend       pgtype.Numeric `json:"spend"`
+	Conversions int64          `json:"conversions"`
+}
+
 type BoostedPostInsight struct {
 	PostID      int64          `json:"post_id"`
 	Impressions int64          `json:"impressions"`
@@ -122,6 +135,31 @@ type BoostedPostInsight struct {
 	Spend       pgtype.Numeric `json:"spend"`
 	Conversions int64          `json:"conversions"`
 	UpdatedAt   time.Time      `json:"updated_at"`
+}
+
+type BoostedSourceDay struct {
+	UserID      int64          `json:"user_id"`
+	SourceID    int64          `json:"source_id"`
+	Currency    string         `json:"currency"`
+	Day         pgtype.Date    `json:"day"`
+	Impressions int64          `json:"impressions"`
+	Reach       int64          `json:"reach"`
+	Engagement  int64          `json:"engagement"`
+	Clicks      int64          `json:"clicks"`
+	Spend       pgtype.Numeric `json:"spend"`
+	Conversions int64          `json:"conversions"`
+}
+
+type BoostedUserDay struct {
+	UserID      int64          `json:"user_id"`
+	Currency    string         `json:"currency"`
+	Day         pgtype.Date    `json:"day"`
+	Impressions int64          `json:"impressions"`
+	Reach       int64          `json:"reach"`
+	Engagement  int64          `json:"engagement"`
+	Clicks      int64          `json:"clicks"`
+	Spend       pgtype.Numeric `json:"spend"`
+	Conversions int64          `json:"conversions"`
 }
 
 type BoostingCondition struct {
@@ -267,6 +305,18 @@ type MailOutbox struct {
 	SentAt        pgtype.Timestamptz `json:"sent_at"`
 }
 
+type NetworkAAdDay struct {
+	CampaignID  int64          `json:"campaign_id"`
+	PostID      int64          `json:"post_id"`
+	Day         pgtype.Date    `json:"day"`
+	Impressions int64          `json:"impressions"`
+	Reach       int64          `json:"reach"`
+	Engagement  int64          `json:"engagement"`
+	Clicks      int64          `json:"clicks"`
+	Spend       pgtype.Numeric `json:"spend"`
+	Conversions int64          `json:"conversions"`
+}
+
 type NetworkAAdInsight struct {
 	CampaignID  int64          `json:"campaign_id"`
 	PostID      int64          `json:"post_id"`
@@ -316,6 +366,7 @@ type NetworkACampaign struct {
 	Spend                 pgtype.Numeric     `json:"spend"`
 	AccountDsaBeneficiary *string            `json:"account_dsa_beneficiary"`
 	AccountDsaPayor       *string            `json:"account_dsa_payor"`
+	DaysReadAt            pgtype.Timestamptz `json:"days_read_at"`
 }
 
 type NetworkACity struct {

@@ -369,6 +369,56 @@ func (c *Client) AdInsights(ctx context.Context, token, campaignID, conversion s
 	return rows, bad, nil
 }
 
+// AdDay is an ad's statistics of one day, in the ad account's time zone.
+type AdDay struct {
+	AdID string
+	Day  string // YYYY-MM-DD
+	Insights
+}
+
+// AdDays answers the statistics of a network_a campaign's ads by day
+// (`level=ad`, `time_increment=1`, user token), one entry per ad and day
+// network_a reports: over the campaign's whole life when since is "", else
+// from since to until (YYYY-MM-DD, the ad account's days). Rows adboost
+// cannot read are answered in bad (their ads), as AdInsights does.
+func (c *Client) AdDays(ctx context.Context, token, campaignID, conversion, since, until string, s Scope) (days []AdDay, bad []string, err error) {
+	q := url.Values{
+		"level":          {"ad"},
+		"fields":         {"ad_id,impressions,reach,clicks,spend,actions"},
+		"time_increment": {"1"},
+		"limit":          {"500"},
+	}
+	if since == "" {
+		q.Set("date_preset", "maximum")
+	} else {
+		window, _ := json.Marshal(map[string]string{"since": since, "until": until})
+		q.Set("time_range", string(window))
+	}
+	cl := call{method: http.MethodGet, path: "/" + url.PathEscape(campaignID) + "/insights", query: q, token: token, scope: s}
+	err = c.list(ctx, cl, func(raw json.RawMessage) (bool, error) {
+		var d struct {
+			insightsRow
+			Start string `json:"date_start"`
+			Stop  string `json:"date_stop"`
+		}
+		if json.Unmarshal(raw, &d) != nil || d.AdID == "" {
+			bad = append(bad, d.AdID)
+			return true, nil
+		}
+		in, err := d.insights(conversion)
+		if _, derr := time.Parse(time.DateOnly, d.Start); err != nil || derr != nil || d.Stop != d.Start {
+			bad = append(bad, d.AdID)
+			return true, nil
+		}
+		days = append(days, AdDay{AdID: d.AdID, Day: d.Start, Insights: in})
+		return true, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return days, bad, nil
+}
+
 // Ads answers a network_a campaign's ads with their effective status (user
 // token). network_a leaves deleted ads out.
 func (c *Client) Ads(ctx context.Context, token, campaignID string, s Scope) ([]Ad, error) {

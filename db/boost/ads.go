@@ -819,8 +819,11 @@ func (w *work) createCampaign(ctx context.Context) (string, error) {
 		if err := w.syncCampaign(ctx); err != nil {
 			return "", err
 		}
+		return id, nil
 	}
-	return id, nil
+	// A campaign made now has no day yet: its days are first read an hour
+	// on, the last 3 days being its whole life.
+	return id, w.q.NetworkACampaignDaysRead(ctx, db.NetworkACampaignDaysReadParams{CampaignID: w.id, ReadAt: w.now})
 }
 
 // accountDefaults keeps the ad account's DSA defaults on the campaign's

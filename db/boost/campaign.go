@@ -119,7 +119,7 @@ func (w *work) run(ctx context.Context) error {
 		if err := w.pause(ctx); err != nil {
 			return err
 		}
-		return w.insights(ctx)
+		return w.statistics(ctx)
 	}
 	if w.c.NetworkAStatus == "PAUSED" {
 		stopped, err := w.resume(ctx)
@@ -190,7 +190,7 @@ func (w *work) readAll(ctx context.Context) cycleReads {
 	for i, src := range sources {
 		wg.Go(func() { r.reads[i], r.readErrs[i] = w.candidates(ctx, src) })
 	}
-	wg.Go(func() { r.insightsErr = w.insights(ctx) })
+	wg.Go(func() { r.insightsErr = w.statistics(ctx) })
 	if w.c.CampaignObjectID != nil {
 		wg.Go(func() { r.ads, r.adsErr = w.e.api.Ads(ctx, w.userToken, *w.c.CampaignObjectID, w.scope()) })
 	}

@@ -122,6 +122,7 @@ SELECT
     n.campaign_object_id,
     n.adset_object_id,
     n.adset_b_object_id,
+    n.days_read_at,
     coalesce(n.status, '')::text                               AS network_a_status,
     (n.resume_sent_at IS NOT NULL)::boolean                    AS resume_unconfirmed,
     coalesce(n.status = 'ACTIVE' OR n.paused_at > now() - interval '28 days', false)::boolean AS reads_insights,
