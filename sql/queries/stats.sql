@@ -1,0 +1,78 @@
+-- The statistics of a user's boosted posts by day (boosted-pages/stats).
+
+-- name: BoostedPageStats :many
+-- boosted-pages/stats: every day from @date_from to @date_to (at most 366)
+-- of the user's posts, one row per currency with statistics in the range
+-- (ordered by code): `days`, a JSON array of {"date", "impressions",
+-- "reach", "clicks", "engagement", "spend", "conversions"} for every date
+-- (zeros where nothing was recorded), and `totals`, their sums; counts as
+-- integer strings, money with two decimals, rounded half up. The posts are
+-- selected as boosted-posts/list selects them: optionally those of one
+-- source (@source_id), boosted in one campaign (@boosted_page_id), or one
+-- post (@boosted_post_id), together. Without a filter the user's sums of
+-- each day are read (boosted_user_day), with the source alone the
+-- source's (boosted_source_day), else the selected posts' own days
+-- (boosted_post_day): a year is a few hundred rows a currency whatever
+-- the number of posts. reach is the sum of each ad's daily reach.
+WITH scoped AS (
+    SELECT u.currency, u.day, u.impressions, u.reach, u.clicks, u.engagement, u.spend, u.conversions
+    FROM boosted_user_day AS u
+    WHERE sqlc.narg(source_id)::bigint IS NULL AND sqlc.narg(boosted_page_id)::bigint IS NULL
+      AND sqlc.narg(boosted_post_id)::bigint IS NULL
+      AND u.user_id = @user_id AND u.day BETWEEN @date_from::date AND @date_to::date
+    UNION ALL
+    SELECT s.currency, s.day, s.impressions, s.reach, s.clicks, s.engagement, s.spend, s.conversions
+    FROM boosted_source_day AS s
+    WHERE sqlc.narg(boosted_page_id)::bigint IS NULL AND sqlc.narg(boosted_post_id)::bigint IS NULL
+      AND s.user_id = @user_id AND s.source_id = sqlc.narg(source_id)::bigint
+      AND s.day BETWEEN @date_from::date AND @date_to::date
+    UNION ALL
+    SELECT d.currency, d.day, d.impressions, d.reach, d.clicks, d.engagement, d.spend, d.conversions
+    FROM boosted_post AS p
+    JOIN boosted_post_day AS d ON d.user_id = p.user_id AND d.post_id = p.id
+    WHERE (sqlc.narg(boosted_page_id)::bigint IS NOT NULL OR sqlc.narg(boosted_post_id)::bigint IS NOT NULL)
+      AND p.user_id = @user_id
+      AND (sqlc.narg(boosted_post_id)::bigint IS NULL OR p.id = sqlc.narg(boosted_post_id))
+      AND (sqlc.narg(source_id)::bigint IS NULL OR p.source_id = sqlc.narg(source_id))
+      AND (sqlc.narg(boosted_page_id)::bigint IS NULL
+           OR p.id = ANY (ARRAY(
+               SELECT l.post_id
+               FROM boosted_post_campaign AS l
+               WHERE l.campaign_id = sqlc.narg(boosted_page_id))))
+      AND d.day BETWEEN @date_from::date AND @date_to::date
+),
+summed AS (
+    SELECT s.currency, s.day, sum(s.impressions) AS impressions, sum(s.reach) AS reach, sum(s.clicks) AS clicks,
+           sum(s.engagement) AS engagement, sum(s.spend) AS spend, sum(s.conversions) AS conversions
+    FROM scoped AS s
+    GROUP BY s.currency, s.day
+),
+filled AS (
+    SELECT c.currency, g.day::date AS day,
+           coalesce(m.impressions, 0) AS impressions, coalesce(m.reach, 0) AS reach,
+           coalesce(m.clicks, 0) AS clicks, coalesce(m.engagement, 0) AS engagement,
+           coalesce(m.spend, 0) AS spend, coalesce(m.conversions, 0) AS conversions
+    FROM (SELECT DISTINCT m.currency FROM summed AS m) AS c
+    CROSS JOIN generate_series(@date_from::date, @date_to::date, interval '1 day') AS g (day)
+    LEFT JOIN summed AS m ON m.currency = c.currency AND m.day = g.day::date
+)
+SELECT
+    f.currency::text AS currency,
+    jsonb_agg(jsonb_build_object(
+        'date', to_char(f.day, 'YYYY-MM-DD'),
+        'impressions', f.impressions::text,
+        'reach', f.reach::text,
+        'clicks', f.clicks::text,
+        'engagement', f.engagement::text,
+        'spend', round(f.spend, 2)::text,
+        'conversions', f.conversions::text) ORDER BY f.day)::jsonb AS days,
+    jsonb_build_object(
+        'impressions', sum(f.impressions)::text,
+        'reach', sum(f.reach)::text,
+        'clicks', sum(f.clicks)::text,
+        'engagement', sum(f.engagement)::text,
+        'spend', round(sum(f.spend), 2)::text,
+        'conversions', sum(f.conversions)::text)::jsonb AS totals
+FROM filled AS f
+GROUP BY f.currency
+ORDER BY f.currency;
