@@ -347,3 +347,93 @@ func TestTodaySpecialAdCategories(t *testing.T) {
 		}
 	})
 }
+
+// A post ad names the page's network_b account (instagram_user_id) when its
+// ad set may deliver on network_b: no platforms named, or network_b among
+// them; not when the targeting names network_a alone. A page without a
+// network_b account gets an ad set on network_a alone, without
+// network_b_positions, and its ads name no account.
+func TestTodayPlatformsAndInstagramUser(t *testing.T) {
+	for _, c := range []struct {
+		name, targeting string
+		linked          bool
+		platforms       string // the ad set's targeting's publisher_platforms and network_b_positions
+		creative        string
+	}{
+		{"linked, no platforms", `{"geo_locations": {"countries": ["US"]}}`, true,
+			`{}`, `{"instagram_user_id":"789","object_story_id":"456_1"}`},
+		{"linked, both", `{"geo_locations": {"countries": ["US"]}, "publisher_platforms": ["network_a", "network_b"], "network_b_positions": ["stream"]}`, true,
+			`{"network_b_positions":["stream"],"publisher_platforms":["network_a","network_b"]}`, `{"instagram_user_id":"789","object_story_id":"456_1"}`},
+		{"linked, network_a alone", `{"geo_locations": {"countries": ["US"]}, "publisher_platforms": ["network_a"]}`, true,
+			`{"publisher_platforms":["network_a"]}`, `{"object_story_id":"456_1"}`},
+		{"not linked, no platforms", `{"geo_locations": {"countries": ["US"]}}`, false,
+			`{"publisher_platforms":["network_a"]}`, `{"object_story_id":"456_1"}`},
+		{"not linked, both", `{"geo_locations": {"countries": ["US"]}, "publisher_platforms": ["network_a", "network_b"], "network_b_positions": ["stream"]}`, false,
+			`{"publisher_platforms":["network_a"]}`, `{"object_story_id":"456_1"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var w *world
+			if c.linked {
+				w = newWorldB(t)
+				w.stExec(`UPDATE campaign SET active = true WHERE id = 7`)
+			} else {
+				w = newWorld(t)
+			}
+			w.only7("POST_ENGAGEMENT", "NULL", c.targeting)
+			w.post("1", "#gym", time.Hour, 0)
+			w.cycle()
+			w.stExpect(7, "running", "")
+			targeting := w.object("adset", "adboost-7").Fields["targeting"].(map[string]any)
+			platforms := map[string]any{}
+			for _, k := range []string{"publisher_platforms", "network_b_positions"} {
+				if v, ok := targeting[k]; ok {
+					platforms[k] = v
+				}
+			}
+			if got := jsonString(platforms); got != c.platforms {
+				t.Errorf("the ad set's platforms %s, want %s", got, c.platforms)
+			}
+			if got := jsonString(w.object("ad", "adboost-7-1").Fields["creative"]); got != c.creative {
+				t.Errorf("the ad's creative %s, want %s", got, c.creative)
+			}
+		})
+	}
+}
+
+// Conversions are the pixel event's count of the campaign's promoted object
+// (PURCHASE: offsite_conversion.fb_pixel_purchase; ADD_TO_CART:
+// offsite_conversion.fb_pixel_add_to_cart), never added to the grouped
+// types network_a reports with the same value (offsite_conversion,
+// omni_purchase).
+func TestTodayConversionsByPixelEvent(t *testing.T) {
+	w := newWorld(t)
+	w.only7("CONVERSIONS", `'{"pixel_id": "777", "custom_event_type": "PURCHASE"}'`, `{"geo_locations": {"countries": ["US"]}}`)
+	w.stExec(`UPDATE campaign SET active = true, goal = 'CONVERSIONS', promoted_object = '{"pixel_id": "777", "custom_event_type": "ADD_TO_CART"}',
+		audience_targeting = '{"geo_locations": {"countries": ["US"]}}' WHERE id = 8`)
+	w.post("1", "#gym", 2*time.Hour, 0)          // campaign 7 only
+	w.post("2", "fitness news", time.Hour, 500) // campaign 8 only
+	w.cycle()
+	if got := w.ids(w.list(7)) + " " + w.ids(w.list(8)); got != "1 2" {
+		t.Fatalf("boosted %s, want 1 in 7 and 2 in 8\n%s", got, w.logs)
+	}
+	w.fake.SetAdInsights(w.object("ad", "adboost-7-1").ID, networkafake.Insights{Impressions: 1000, Reach: 900, Clicks: 20, Conversions: 7, Spend: "10.00"})
+	w.fake.SetAdInsights(w.object("ad", "adboost-8-2").ID, networkafake.Insights{Impressions: 500, Reach: 400, Clicks: 10, Conversions: 3, Spend: "6.00"})
+	w.cycle()
+	for _, c := range []struct {
+		post string
+		want map[string]any
+	}{
+		// 7 conversions of 20 clicks for 10.00: cpa 1.43, rate 35.00.
+		{"1", map[string]any{"posts": "1", "reach": "900", "engagement": "0", "clicks": "20", "spend": "10.00", "cpm": "10.00",
+			"ctr": "2.00", "cpc": "0.50", "cpa": "1.43", "conversions": "7", "conversion_rate": "35.00"}},
+		// 3 of 10 for 6.00: cpa 2.00, rate 30.00.
+		{"2", map[string]any{"posts": "1", "reach": "400", "engagement": "0", "clicks": "10", "spend": "6.00", "cpm": "12.00",
+			"ctr": "2.00", "cpc": "0.60", "cpa": "2.00", "conversions": "3", "conversion_rate": "30.00"}},
+	} {
+		var got map[string]any
+		w.call(http.MethodPost, "/v1/boosted-posts/batch-insights", map[string]any{"ids": c.post}, &got)
+		if jsonString(got) != jsonString(c.want) {
+			t.Errorf("batch-insights of post %s:\n got %v\nwant %v", c.post, got, c.want)
+		}
+	}
+}
