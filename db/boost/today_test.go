@@ -410,7 +410,7 @@ func TestTodayConversionsByPixelEvent(t *testing.T) {
 	w.only7("CONVERSIONS", `'{"pixel_id": "777", "custom_event_type": "PURCHASE"}'`, `{"geo_locations": {"countries": ["US"]}}`)
 	w.stExec(`UPDATE campaign SET active = true, goal = 'CONVERSIONS', promoted_object = '{"pixel_id": "777", "custom_event_type": "ADD_TO_CART"}',
 		audience_targeting = '{"geo_locations": {"countries": ["US"]}}' WHERE id = 8`)
-	w.post("1", "#gym", 2*time.Hour, 0)          // campaign 7 only
+	w.post("1", "#gym", 2*time.Hour, 0)         // campaign 7 only
 	w.post("2", "fitness news", time.Hour, 500) // campaign 8 only
 	w.cycle()
 	if got := w.ids(w.list(7)) + " " + w.ids(w.list(8)); got != "1 2" {
