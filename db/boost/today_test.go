@@ -263,6 +263,13 @@ func TestTodayDSASources(t *testing.T) {
 			})
 			w.stExec(`DELETE FROM billing_info WHERE user_id = 100`)
 		}, "FR", `{}`, false},
+		{"account's payor over the campaign's", func(w *world) {
+			w.stSave(7, map[string]any{"dsa_beneficiary": "Gym Brand", "dsa_payor": "Payer Ltd"})
+			w.setAccount(func(a *networkafake.AdAccount) { a.DefaultDSAPayor = "Account Payor" })
+		}, "CZ", `{"dsa_beneficiary":"Gym Brand"}`, false},
+		{"no beneficiary", func(w *world) {
+			w.stExec(`UPDATE source SET name = '' WHERE id = 456`)
+		}, "CZ", "dsa_beneficiary: network_a requires who benefits from ads shown in the EU; set dsa_beneficiary on the campaign", true},
 		{"no payor", func(w *world) {
 			w.stExec(`DELETE FROM billing_info WHERE user_id = 100`)
 		}, "CZ", payorMissing, true},
@@ -435,5 +442,56 @@ func TestTodayConversionsByPixelEvent(t *testing.T) {
 		if jsonString(got) != jsonString(c.want) {
 			t.Errorf("batch-insights of post %s:\n got %v\nwant %v", c.post, got, c.want)
 		}
+	}
+}
+
+// Fields saved once the network_a objects exist reach them in the next
+// cycle, each once: special ad categories (and the countries they need)
+// reach the network_a campaign, a new payor the ad set.
+func TestTodaySavedLaterReachNetworkA(t *testing.T) {
+	t.Run("special ad categories", func(t *testing.T) {
+		w := newWorld(t)
+		w.stExec(`UPDATE campaign SET active = false WHERE id = 8`)
+		w.post("1", "#gym", time.Hour, 0)
+		w.cycle()
+		w.stSave(7, map[string]any{"special_ad_categories": []string{"EMPLOYMENT"}})
+		w.cycle()
+		w.cycle()
+		want := `[{"special_ad_categories":["EMPLOYMENT"],"special_ad_category_country":["CZ"]}]`
+		if got := jsonString(w.object("campaign", "adboost-7").Updates); got != want {
+			t.Errorf("the network_a campaign's updates %s, want %s", got, want)
+		}
+	})
+	t.Run("payor", func(t *testing.T) {
+		w := newWorld(t)
+		w.stExec(`UPDATE campaign SET active = false WHERE id = 8`)
+		w.post("1", "#gym", time.Hour, 0)
+		w.cycle()
+		w.stSave(7, map[string]any{"dsa_payor": "Payer Ltd"})
+		w.cycle()
+		w.cycle()
+		if got := jsonString(w.object("adset", "adboost-7").Updates); got != `[{"dsa_payor":"Payer Ltd"}]` {
+			t.Errorf("the ad set's updates %s, want the payor once", got)
+		}
+	})
+}
+
+// A running campaign saved with a city network_a does not know is
+// needs_setup naming it; its ad set is not sent a city without network_a's
+// key, and no new post is boosted until the city is one network_a knows.
+func TestTodayUnknownCitySavedLater(t *testing.T) {
+	w := newWorld(t)
+	w.stExec(`UPDATE campaign SET active = false WHERE id = 8`)
+	w.post("1", "#gym", 2*time.Hour, 0)
+	w.cycle()
+	w.stSave(7, map[string]any{"targeting": brnoTargeting(20, "kilometer")})
+	w.post("2", "#gym again", time.Hour, 0)
+	w.cycle()
+	w.stExpect(7, "needs_setup", "targeting.geo_locations.cities: network_a knows no city Brno (CZ); choose another city")
+	if got := w.object("adset", "adboost-7").Updates; len(got) != 0 {
+		t.Errorf("the ad set was sent %s", jsonString(got))
+	}
+	if got := w.ids(w.list(7)); got != "1" {
+		t.Errorf("boosted %q, want 1 only", got)
 	}
 }
