@@ -16,11 +16,13 @@ WITH taken AS (
     RETURNING n.id, n.user_id, n.campaign_id, n.state, n.message
 ),
 fresh AS (
-    SELECT DISTINCT ON (t.campaign_id, t.state) t.id, t.user_id, t.campaign_id, t.state, t.message
+    SELECT DISTINCT ON (t.campaign_id, t.state, CASE WHEN t.state = 'post_disapproved' THEN t.id END)
+           t.id, t.user_id, t.campaign_id, t.state, t.message
     FROM taken AS t
     LEFT JOIN engine_campaign AS e ON e.campaign_id = t.campaign_id
-    WHERE coalesce((e.mailed ->> t.state)::timestamptz <= now() - interval '24 hours', true)
-    ORDER BY t.campaign_id, t.state, t.id DESC
+    WHERE t.state = 'post_disapproved'
+       OR coalesce((e.mailed ->> t.state)::timestamptz <= now() - interval '24 hours', true)
+    ORDER BY t.campaign_id, t.state, CASE WHEN t.state = 'post_disapproved' THEN t.id END, t.id DESC
 ),
 marked AS (
     UPDATE engine_campaign AS e
@@ -60,9 +62,10 @@ type EngineNoticeMailParams struct {
 }
 
 // Sends each user one mail listing the notices left since the last one
-// (one line per campaign and state: @lines maps each state to what the user
-// should do), in one statement: the notices are taken, those of a campaign
-// and state already mailed within 24 hours are dropped, each campaign
+// (one line per campaign and state, and per disapproved post: @lines maps
+// each state to what the user should do), in one statement: the notices are
+// taken, those of a campaign and state already mailed within 24 hours are
+// dropped (a post's disapproval is never the same notice twice), each campaign
 // remembers when it was mailed about each state, and the mails go to the
 // outbox. Answers how many mails were queued.
 func (q *Queries) EngineNoticeMail(ctx context.Context, arg EngineNoticeMailParams) (int64, error) {

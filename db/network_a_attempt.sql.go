@@ -186,7 +186,7 @@ owner AS (
     WHERE coalesce((d.post ->> 'source_id')::bigint, c.page_id) IS NOT NULL
 ),
 post AS (
-    INSERT INTO boosted_post AS p (id, user_id, source_id, media_id, active, name, link, image, created, stopped)
+    INSERT INTO boosted_post AS p (id, user_id, source_id, media_id, active, name, link, image, created, stopped, review_status)
     SELECT
         o.post_id, o.user_id, o.source_id, o.media_id, true,
         CASE WHEN char_length(o.post ->> 'message') > 100
@@ -195,12 +195,15 @@ post AS (
         left(coalesce(o.post ->> 'permalink_url', ''), 2048),
         left(coalesce(o.post ->> 'full_picture', ''), 2048),
         o.created,
-        NULL
+        NULL,
+        'pending'
     FROM owner AS o
     ON CONFLICT (id) DO UPDATE SET
-        active     = true,
-        stopped    = NULL,
-        updated_at = now()
+        active        = true,
+        stopped       = NULL,
+        review_status = 'pending',
+        review_reason = NULL,
+        updated_at    = now()
     WHERE p.user_id = EXCLUDED.user_id
       AND p.media_id IS NOT DISTINCT FROM EXCLUDED.media_id
     RETURNING p.id, p.user_id
@@ -232,8 +235,9 @@ type NetworkAAttemptAdsDoneParams struct {
 // the campaign's user and of the page or network_b account it was read
 // from (the post's source_id, else the campaign's page; a network_b post
 // keeps its media id), with name = the message cut to 100 characters with
-// `…`, link, image, created = its publication, active, not stopped,
-// linked to the campaign; and the campaign's history gets {"post_id",
+// `…`, link, image, created = its publication, active, not stopped, its
+// new ad's review pending (network_a reviews every new ad), linked to the
+// campaign; and the campaign's history gets {"post_id",
 // "ad_id"} under `boosted` for each, oldest post first. Nothing but the
 // attempts is written when the campaign was deleted meanwhile, nor for a
 // post id that belongs to another user's post or to the other network. Answers how many posts were

@@ -781,8 +781,10 @@ func (w *work) startAccount(ctx context.Context, accounts []networka.AdAccount) 
 // createCampaign finds or makes the campaign's network_a campaign in its
 // ad account.
 func (w *work) createCampaign(ctx context.Context) (string, error) {
-	// The campaign's spend_cap is kept in step (its status is pause's and
-	// resume's); one found by name gets it at once.
+	// The campaign's special ad categories and spend_cap are kept in step
+	// (its status is pause's and resume's); one found by name gets them
+	// at once.
+
 	name := fmt.Sprintf("adboost-%d", w.id)
 	fields, err := w.q.NetworkACampaignFields(ctx, w.id)
 	if err != nil {
@@ -797,10 +799,6 @@ func (w *work) createCampaign(ctx context.Context) (string, error) {
 	body["status"] = "ACTIVE"
 	// Budgets live on the ad sets; network_a wants that said.
 	body["is_adset_budget_sharing_enabled"] = false
-	body["special_ad_categories"] = w.c.SpecialAdCategories
-	if len(w.c.SpecialAdCategories) > 0 {
-		body["special_ad_category_country"] = w.c.TargetingCountries
-	}
 	id, created, err := w.ensure(ctx, "campaign", name, body)
 	if err != nil {
 		return "", err

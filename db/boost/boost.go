@@ -65,7 +65,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/expirable"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"golang.org/x/sync/singleflight"
 
 	"adboost/auth"
 	"adboost/auth/networka"
@@ -117,7 +119,20 @@ type Engine struct {
 	// on its way (a batch outlives its caller up to the call time-out).
 	inFlight time.Duration
 	now      func() time.Time
+	// cityKeys are network_a's keys of the cities this engine found lately
+	// (adboost's key → network_a's), and citySearch joins the works that look the same city up at
+	// once: one search per city for all the campaigns of a cycle. Every
+	// instance keeps the keys in PostgreSQL too (network_a_city).
+	cityKeys   *expirable.LRU[string, string]
+	citySearch singleflight.Group
 }
+
+// cityKeysKept bounds the cities an engine remembers, and for how long: the
+// table network_a_city keeps them for good.
+const (
+	cityKeysKept = 10_000
+	cityKeysFor  = time.Hour
+)
 
 // New makes an engine over the database.
 func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Engine, error) {
@@ -151,7 +166,8 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Engine, error) {
 	}
 	throttles.api = api
 	return &Engine{pool: pool, api: api, cipher: cfg.Cipher, maxAge: cfg.PostMaxAge, workers: cfg.Workers,
-		log: log, locks: newLocker(pool), throttles: throttles, inFlight: cfg.CallTimeout + 30*time.Second, now: cfg.Now}, nil
+		log: log, locks: newLocker(pool), throttles: throttles, inFlight: cfg.CallTimeout + 30*time.Second, now: cfg.Now,
+		cityKeys: expirable.NewLRU[string, string](cityKeysKept, nil, cityKeysFor)}, nil
 }
 
 // Close ends the engine's batching and its lock session. Work still under

@@ -230,58 +230,74 @@ func (w *work) ready(ctx context.Context) (bool, error) {
 }
 
 // cities looks up network_a's key of the campaign's cities that no
-// campaign looked up yet (one search each, sent together) and keeps them
-// for every campaign. It answers whether every city of the campaign has a
-// key: a city network_a does not know is needs_setup, naming it.
+// campaign looked up yet, all at once, and keeps them for every campaign
+// (cityKey). It answers whether every city of the campaign has a key: a
+// city network_a does not know is needs_setup, naming it.
 func (w *work) cities(ctx context.Context) (bool, error) {
-	var list []struct {
-		Key     string `json:"key"`
-		Name    string `json:"name"`
-		Country string `json:"country"`
-		Region  string `json:"region"`
-	}
+	var list []unmappedCity
 	if err := json.Unmarshal(w.c.UnmappedCities, &list); err != nil || len(list) == 0 {
 		return true, err
 	}
-	queries := make([]networka.CityQuery, len(list))
+	keys := make([]string, len(list))
+	errs := make([]error, len(list))
+	var wg sync.WaitGroup
 	for i, c := range list {
-		queries[i] = networka.CityQuery{Name: c.Name, CountryCode: c.Country, Region: c.Region}
+		wg.Go(func() { keys[i], errs[i] = w.cityKey(ctx, c) })
 	}
-	keys, errs := w.e.api.Cities(ctx, w.userToken, queries, w.scope())
-	type found struct {
-		Key         string `json:"key"`
-		NetworkAKey string `json:"network_a_key"`
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		w.blocked(err)
+		return false, err
 	}
-	var got []found
-	var failed error
-	unknown := ""
 	for i, c := range list {
-		if errs[i] != nil {
-			failed = keepFirst(failed, errs[i])
-			continue
-		}
-		got = append(got, found{c.Key, keys[i]})
-		if keys[i] == "" && unknown == "" {
-			unknown = fmt.Sprintf("%s (%s)", c.Name, c.Country)
+		if keys[i] == "" {
+			w.out.observe(StateNeedsSetup, fmt.Sprintf("targeting.geo_locations.cities: network_a knows no city %s (%s); choose another city", c.Name, c.Country))
+			return false, nil
 		}
 	}
-	if len(got) > 0 {
-		arg, err := json.Marshal(got)
+	return true, nil
+}
+
+// unmappedCity is a city of the campaign whose network_a key is not known
+// yet, as EngineCampaignLoad answers it.
+type unmappedCity struct {
+	Key     string `json:"key"`
+	Name    string `json:"name"`
+	Country string `json:"country"`
+	Region  string `json:"region"`
+}
+
+// cityKey answers network_a's key of a city ("" for a city network_a does
+// not know): the engine's own when it found it lately, else one search
+// shared by every work that asks at once, kept in network_a_city for every
+// campaign and instance (a city network_a does not know is looked up again
+// only once its row goes).
+func (w *work) cityKey(ctx context.Context, c unmappedCity) (string, error) {
+	if key, ok := w.e.cityKeys.Get(c.Key); ok {
+		return key, nil
+	}
+	v, err, _ := w.e.citySearch.Do(c.Key, func() (any, error) {
+		q := networka.CityQuery{Name: c.Name, CountryCode: c.Country, Region: c.Region}
+		keys, errs := w.e.api.Cities(ctx, w.userToken, []networka.CityQuery{q}, w.scope())
+		if errs[0] != nil {
+			return "", errs[0]
+		}
+		arg, err := json.Marshal([]map[string]string{{"key": c.Key, "network_a_key": keys[0]}})
 		if err != nil {
-			return false, err
+			return "", err
 		}
 		if err := w.q.NetworkACityKeysSet(ctx, arg); err != nil {
-			return false, err
+			return "", err
 		}
+		if keys[0] != "" {
+			w.e.cityKeys.Add(c.Key, keys[0])
+		}
+		return keys[0], nil
+	})
+	if err != nil {
+		return "", err
 	}
-	if unknown != "" {
-		w.out.observe(StateNeedsSetup, "targeting.geo_locations.cities: network_a knows no city "+unknown+"; choose another city")
-		return false, nil
-	}
-	if failed != nil {
-		w.blocked(failed)
-	}
-	return failed == nil, failed
+	return v.(string), nil
 }
 
 // delivery stops the posts whose ads network_a no longer delivers (deleted,

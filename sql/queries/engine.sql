@@ -57,8 +57,7 @@ ORDER BY 1;
 -- it has a spend_cap and the spend recorded for its ads (the running total
 -- network_a_campaign.spend) reached it, and `spend` that spend (0 without a
 -- cap).
--- Also what its ad sets and ads are sent with: its promoted_object, its
--- special ad categories and the countries its targeting reaches, its cities
+-- Also what its ad sets and ads are sent with: its promoted_object, its cities
 -- whose network_a key is still to be looked up (unmapped_cities: key, name,
 -- country, region), and post_instagram_user_id, the network_b account
 -- linked to its page when its ad set may deliver on network_b (no
@@ -100,8 +99,6 @@ SELECT
           THEN 'targeting.geo_locations.cities: network_a knows no city ' || geo.unknown_city || '; choose another city'
           ELSE '' END)::text                                   AS setup_missing,
     c.promoted_object,
-    coalesce(c.special_ad_categories, '{}')::text[]            AS special_ad_categories,
-    coalesce(network_a_targeting_countries(c.audience_targeting), '{}')::text[] AS targeting_countries,
     coalesce(geo.unmapped, '[]')::jsonb                        AS unmapped_cities,
     coalesce(CASE WHEN s.network_b_id IS NOT NULL
                    AND (coalesce(jsonb_array_length(c.audience_targeting -> 'publisher_platforms'), 0) = 0

@@ -238,27 +238,35 @@ SELECT pg_advisory_xact_lock(hashtextextended('adboost engine posts of user ' ||
 
 -- name: NetworkACampaignFields :one
 -- The fields of the campaign's network_a campaign that `save` may change,
--- in the Marketing API's shape: spend_cap, the rules' spend_cap in the
--- offset unit of the ad account's currency (absent without one), and
--- `changes`, those that differ from what network_a last accepted: a cap
--- set or changed, or, for a cap removed, 922337203685478 (network_a's
+-- in the Marketing API's shape: special_ad_categories (always, [] for
+-- none) with special_ad_category_country (the countries its targeting
+-- reaches, its cities' included; only with a category), and spend_cap, the
+-- rules' spend_cap in the offset unit of the ad account's currency (absent
+-- without one); `changes`, those that differ from what network_a last
+-- accepted, and for a cap removed, spend_cap 922337203685478 (network_a's
 -- value for no cap).
 WITH f AS (
-    SELECT CASE WHEN c.rules ? 'spend_cap'
-                THEN jsonb_build_object('spend_cap', network_a_offset_units((c.rules ->> 'spend_cap')::numeric, n.currency))
-                ELSE '{}'::jsonb END AS fields,
+    SELECT jsonb_build_object('special_ad_categories', to_jsonb(c.special_ad_categories))
+           || CASE WHEN cardinality(c.special_ad_categories) > 0
+                   THEN jsonb_build_object('special_ad_category_country',
+                                           to_jsonb(network_a_targeting_countries(c.audience_targeting)))
+                   ELSE '{}'::jsonb END
+           || CASE WHEN c.rules ? 'spend_cap'
+                   THEN jsonb_build_object('spend_cap', network_a_offset_units((c.rules ->> 'spend_cap')::numeric, n.currency))
+                   ELSE '{}'::jsonb END AS fields,
            coalesce(n.campaign_synced, '{}') AS synced
     FROM campaign AS c
     LEFT JOIN network_a_campaign AS n ON n.campaign_id = c.id
     WHERE c.id = @campaign_id
 )
 SELECT f.fields::jsonb AS fields,
-       (CASE WHEN f.fields ? 'spend_cap' AND f.synced -> 'spend_cap' IS DISTINCT FROM f.fields -> 'spend_cap'
-             THEN f.fields
-             WHEN NOT f.fields ? 'spend_cap' AND f.synced ? 'spend_cap'
-                  AND f.synced -> 'spend_cap' <> '922337203685478'::jsonb
-             THEN '{"spend_cap": 922337203685478}'::jsonb
-             ELSE '{}'::jsonb END)::jsonb AS changes
+       (coalesce((SELECT jsonb_object_agg(e.key, e.value)
+                  FROM jsonb_each(f.fields) AS e (key, value)
+                  WHERE f.synced -> e.key IS DISTINCT FROM e.value), '{}'::jsonb)
+        || CASE WHEN NOT f.fields ? 'spend_cap' AND f.synced ? 'spend_cap'
+                     AND f.synced -> 'spend_cap' <> '922337203685478'::jsonb
+                THEN '{"spend_cap": 922337203685478}'::jsonb
+                ELSE '{}'::jsonb END)::jsonb AS changes
 FROM f;
 
 -- name: NetworkACampaignFieldsSynced :exec
