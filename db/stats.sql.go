@@ -133,3 +133,64 @@ func (q *Queries) BoostedPageStats(ctx context.Context, arg BoostedPageStatsPara
 	}
 	return items, nil
 }
+
+const postDaysImport = `-- name: PostDaysImport :execrows
+INSERT INTO boosted_post_day AS d (user_id, post_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+SELECT p.user_id, p.id, x.r ->> 'currency', (x.r ->> 'day')::date,
+       (x.r ->> 'impressions')::bigint, (x.r ->> 'reach')::bigint, (x.r ->> 'engagement')::bigint,
+       (x.r ->> 'clicks')::bigint, round((x.r ->> 'spend')::numeric, 3), (x.r ->> 'conversions')::bigint
+FROM jsonb_array_elements($1::jsonb) AS x (r)
+JOIN boosted_post AS p ON p.user_id = (x.r ->> 'user_id')::bigint AND p.id = (x.r ->> 'post_id')::bigint
+ON CONFLICT (user_id, post_id, currency, day) DO UPDATE SET
+    impressions = EXCLUDED.impressions,
+    reach       = EXCLUDED.reach,
+    engagement  = EXCLUDED.engagement,
+    clicks      = EXCLUDED.clicks,
+    spend       = EXCLUDED.spend,
+    conversions = EXCLUDED.conversions
+`
+
+// adboost import: the days of boosted posts (@days: a JSON array of
+// {"user_id", "post_id", "currency", "day", "impressions", "reach",
+// "clicks", "engagement", "spend", "conversions"}) replace those stored;
+// a row whose post is not the user's is not written. Answers how many were.
+// PostDaysResum then makes the sums of the users' days agree.
+func (q *Queries) PostDaysImport(ctx context.Context, days json.RawMessage) (int64, error) {
+	result, err := q.db.Exec(ctx, postDaysImport, days)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const postDaysResum = `-- name: PostDaysResum :exec
+WITH sources AS (
+    INSERT INTO boosted_source_day (user_id, source_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+    SELECT d.user_id, p.source_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
+           sum(d.clicks), sum(d.spend), sum(d.conversions)
+    FROM boosted_post_day AS d
+    JOIN boosted_post AS p ON p.user_id = d.user_id AND p.id = d.post_id
+    WHERE d.user_id = ANY ($1::bigint[])
+    GROUP BY d.user_id, p.source_id, d.currency, d.day
+    ON CONFLICT (user_id, source_id, currency, day) DO UPDATE SET
+        impressions = EXCLUDED.impressions, reach = EXCLUDED.reach, engagement = EXCLUDED.engagement,
+        clicks = EXCLUDED.clicks, spend = EXCLUDED.spend, conversions = EXCLUDED.conversions
+)
+INSERT INTO boosted_user_day (user_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+SELECT d.user_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
+       sum(d.clicks), sum(d.spend), sum(d.conversions)
+FROM boosted_post_day AS d
+WHERE d.user_id = ANY ($1::bigint[])
+GROUP BY d.user_id, d.currency, d.day
+ON CONFLICT (user_id, currency, day) DO UPDATE SET
+    impressions = EXCLUDED.impressions, reach = EXCLUDED.reach, engagement = EXCLUDED.engagement,
+    clicks = EXCLUDED.clicks, spend = EXCLUDED.spend, conversions = EXCLUDED.conversions
+`
+
+// The sums of each source's and each user's days of @user_ids made again
+// from their posts' days (boosted_post_day), after an import wrote those:
+// every sum with a post's day is set to the posts' sum.
+func (q *Queries) PostDaysResum(ctx context.Context, userIds []int64) error {
+	_, err := q.db.Exec(ctx, postDaysResum, userIds)
+	return err
+}

@@ -215,6 +215,7 @@ func (s *Server) register(mux *http.ServeMux) {
 	s.public(mux, "POST /v1/boosted-pages/geo-locations", s.handler(endpoint[geoSearchRequest, []db.GeoLocationSearchRow](s.geoLocations)))
 	s.bearer(mux, "POST /v1/boosted-posts/list", s.handler(endpoint[boostedPostListRequest, []db.BoostedPostListRow](s.boostedPostList)))
 	s.bearer(mux, "POST /v1/boosted-posts/count", s.handler(endpoint[boostedPostCountRequest, int64](s.boostedPostCount)))
+	s.bearer(mux, "POST /v1/boosted-pages/stats", s.handler(endpoint[statsRequest, statsAnswer](s.boostedPageStats)))
 	s.bearer(mux, "POST /v1/boosted-posts/batch-insights", s.handler(endpoint[batchInsightsRequest, db.BoostedPostInsightsSumRow](s.boostedPostBatchInsights)))
 
 	// Accounts: social sign-up and sign-in over network_a, profile changes, billing details.

@@ -47,7 +47,7 @@ type Options struct {
 // to rows of earlier keys in the same file.
 var sectionOrder = []string{
 	"verticals", "services", "industries", "agencies", "users",
-	"presets", "reviews", "sources", "boosted_pages", "boosted_posts", "billing",
+	"presets", "reviews", "sources", "boosted_pages", "boosted_posts", "post_days", "billing",
 }
 
 var sections = map[string]section{}

@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
 // Defines values for AdReviewStatus.
@@ -1935,6 +1936,40 @@ type SpecialAdCategoriesInput1 = string
 // SpecialAdCategory defines model for SpecialAdCategory.
 type SpecialAdCategory string
 
+// Stats defines model for Stats.
+type Stats struct {
+	Currencies []struct {
+		Currency string     `json:"currency"`
+		Days     []StatsDay `json:"days"`
+
+		// Totals Statistics of a day, or their totals.
+		Totals StatsFigures `json:"totals"`
+	} `json:"currencies"`
+	From openapi_types.Date `json:"from"`
+	To   openapi_types.Date `json:"to"`
+}
+
+// StatsDay defines model for StatsDay.
+type StatsDay struct {
+	Clicks      string             `json:"clicks"`
+	Conversions string             `json:"conversions"`
+	Date        openapi_types.Date `json:"date"`
+	Engagement  string             `json:"engagement"`
+	Impressions string             `json:"impressions"`
+	Reach       string             `json:"reach"`
+	Spend       string             `json:"spend"`
+}
+
+// StatsFigures Statistics of a day, or their totals.
+type StatsFigures struct {
+	Clicks      string `json:"clicks"`
+	Conversions string `json:"conversions"`
+	Engagement  string `json:"engagement"`
+	Impressions string `json:"impressions"`
+	Reach       string `json:"reach"`
+	Spend       string `json:"spend"`
+}
+
 // StatusFilter `active`: only active campaigns; `all` or empty: every campaign.
 type StatusFilter string
 
@@ -2383,6 +2418,24 @@ type BoostedPageSourcesJSONBody struct {
 	Status *StatusFilter `json:"status,omitempty"`
 }
 
+// BoostedPageStatsJSONBody defines parameters for BoostedPageStats.
+type BoostedPageStatsJSONBody struct {
+	// BoostedPageId Id of a campaign.
+	BoostedPageId *PositiveIntLike `json:"boosted_page_id,omitempty"`
+
+	// BoostedPostId Id of a boosted post.
+	BoostedPostId *PositiveIntLike `json:"boosted_post_id,omitempty"`
+
+	// From First date, YYYY-MM-DD; default `to` − 29 days.
+	From *openapi_types.Date `json:"from,omitempty"`
+
+	// SourceId Id of a page or an account.
+	SourceId *PositiveIntLike `json:"source_id,omitempty"`
+
+	// To Last date, YYYY-MM-DD; default today (UTC).
+	To *openapi_types.Date `json:"to,omitempty"`
+}
+
 // BoostedPostBatchInsightsJSONBody defines parameters for BoostedPostBatchInsights.
 type BoostedPostBatchInsightsJSONBody struct {
 	// Ids Comma-separated ids of boosted posts, 1 to 1,000 positive integers.
@@ -2570,6 +2623,9 @@ type BoostedPageSaveJSONRequestBody BoostedPageSaveJSONBody
 
 // BoostedPageSourcesJSONRequestBody defines body for BoostedPageSources for application/json ContentType.
 type BoostedPageSourcesJSONRequestBody BoostedPageSourcesJSONBody
+
+// BoostedPageStatsJSONRequestBody defines body for BoostedPageStats for application/json ContentType.
+type BoostedPageStatsJSONRequestBody BoostedPageStatsJSONBody
 
 // BoostedPostBatchInsightsJSONRequestBody defines body for BoostedPostBatchInsights for application/json ContentType.
 type BoostedPostBatchInsightsJSONRequestBody BoostedPostBatchInsightsJSONBody
@@ -4499,6 +4555,24 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/boosted-pages/sources (the `BoostedPageSources` operationId).
 	BoostedPageSources(ctx context.Context, body BoostedPageSourcesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// BoostedPageStatsWithBody Statistics by day, per currency, for charts
+	//
+	// Every date from `from` to `to` (both included; by default the last 30 days ending today UTC; at most 366 dates) of the signed-in user's boosted posts, selected as boosted-posts/list selects them: those of one source (`source_id`), boosted in one campaign (`boosted_page_id`), one post (`boosted_post_id`), the filters together. One entry per currency in which the selected posts have statistics in the range, ordered by code; each has every date of the range (zeros where nothing was recorded) and the totals. Days are those of each ad account's time zone, as network_a reports them; the engine reads a campaign's days at most once an hour, so today's figures lag by up to an hour. `reach` is the sum of each ad's daily reach (people reached on several days, or by several ads, count more than once). Counts are integer strings, money a string with two decimals. Another user's ids select nothing: `currencies` is then empty.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/boosted-pages/stats (the `BoostedPageStats` operationId).
+	BoostedPageStatsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// BoostedPageStats Statistics by day, per currency, for charts
+	//
+	// Every date from `from` to `to` (both included; by default the last 30 days ending today UTC; at most 366 dates) of the signed-in user's boosted posts, selected as boosted-posts/list selects them: those of one source (`source_id`), boosted in one campaign (`boosted_page_id`), one post (`boosted_post_id`), the filters together. One entry per currency in which the selected posts have statistics in the range, ordered by code; each has every date of the range (zeros where nothing was recorded) and the totals. Days are those of each ad account's time zone, as network_a reports them; the engine reads a campaign's days at most once an hour, so today's figures lag by up to an hour. `reach` is the sum of each ad's daily reach (people reached on several days, or by several ads, count more than once). Counts are integer strings, money a string with two decimals. Another user's ids select nothing: `currencies` is then empty.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/boosted-pages/stats (the `BoostedPageStats` operationId).
+	BoostedPageStats(ctx context.Context, body BoostedPageStatsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// BoostedPostBatchInsightsWithBody Statistics summed over a set of boosted posts
 	//
 	// Sums over the caller's posts among `ids` (each counted once; the ids of other users' posts and unknown ids add nothing) and the figures derived from the sums.
@@ -5286,6 +5360,44 @@ func (c *Client) BoostedPageSourcesWithBody(ctx context.Context, contentType str
 // Corresponds with POST /v1/boosted-pages/sources (the `BoostedPageSources` operationId).
 func (c *Client) BoostedPageSources(ctx context.Context, body BoostedPageSourcesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewBoostedPageSourcesRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BoostedPageStatsWithBody Statistics by day, per currency, for charts
+//
+// Every date from `from` to `to` (both included; by default the last 30 days ending today UTC; at most 366 dates) of the signed-in user's boosted posts, selected as boosted-posts/list selects them: those of one source (`source_id`), boosted in one campaign (`boosted_page_id`), one post (`boosted_post_id`), the filters together. One entry per currency in which the selected posts have statistics in the range, ordered by code; each has every date of the range (zeros where nothing was recorded) and the totals. Days are those of each ad account's time zone, as network_a reports them; the engine reads a campaign's days at most once an hour, so today's figures lag by up to an hour. `reach` is the sum of each ad's daily reach (people reached on several days, or by several ads, count more than once). Counts are integer strings, money a string with two decimals. Another user's ids select nothing: `currencies` is then empty.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/boosted-pages/stats (the `BoostedPageStats` operationId).
+func (c *Client) BoostedPageStatsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBoostedPageStatsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BoostedPageStats Statistics by day, per currency, for charts
+//
+// Every date from `from` to `to` (both included; by default the last 30 days ending today UTC; at most 366 dates) of the signed-in user's boosted posts, selected as boosted-posts/list selects them: those of one source (`source_id`), boosted in one campaign (`boosted_page_id`), one post (`boosted_post_id`), the filters together. One entry per currency in which the selected posts have statistics in the range, ordered by code; each has every date of the range (zeros where nothing was recorded) and the totals. Days are those of each ad account's time zone, as network_a reports them; the engine reads a campaign's days at most once an hour, so today's figures lag by up to an hour. `reach` is the sum of each ad's daily reach (people reached on several days, or by several ads, count more than once). Counts are integer strings, money a string with two decimals. Another user's ids select nothing: `currencies` is then empty.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/boosted-pages/stats (the `BoostedPageStats` operationId).
+func (c *Client) BoostedPageStats(ctx context.Context, body BoostedPageStatsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBoostedPageStatsRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6589,6 +6701,46 @@ func NewBoostedPageSourcesRequestWithBody(server string, contentType string, bod
 	return req, nil
 }
 
+// NewBoostedPageStatsRequest calls the generic BoostedPageStats builder with application/json body
+func NewBoostedPageStatsRequest(server string, body BoostedPageStatsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewBoostedPageStatsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewBoostedPageStatsRequestWithBody constructs an http.Request for the BoostedPageStats method, with any body, and a specified content type
+func NewBoostedPageStatsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/boosted-pages/stats")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewBoostedPostBatchInsightsRequest calls the generic BoostedPostBatchInsights builder with application/json body
 func NewBoostedPostBatchInsightsRequest(server string, body BoostedPostBatchInsightsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -7591,6 +7743,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/boosted-pages/sources (the `BoostedPageSources` operationId).
 	BoostedPageSourcesWithResponse(ctx context.Context, body BoostedPageSourcesJSONRequestBody, reqEditors ...RequestEditorFn) (*BoostedPageSourcesResponse, error)
+
+	// BoostedPageStatsWithBodyWithResponse Statistics by day, per currency, for charts
+	//
+	// Every date from `from` to `to` (both included; by default the last 30 days ending today UTC; at most 366 dates) of the signed-in user's boosted posts, selected as boosted-posts/list selects them: those of one source (`source_id`), boosted in one campaign (`boosted_page_id`), one post (`boosted_post_id`), the filters together. One entry per currency in which the selected posts have statistics in the range, ordered by code; each has every date of the range (zeros where nothing was recorded) and the totals. Days are those of each ad account's time zone, as network_a reports them; the engine reads a campaign's days at most once an hour, so today's figures lag by up to an hour. `reach` is the sum of each ad's daily reach (people reached on several days, or by several ads, count more than once). Counts are integer strings, money a string with two decimals. Another user's ids select nothing: `currencies` is then empty.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/boosted-pages/stats (the `BoostedPageStats` operationId).
+	BoostedPageStatsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BoostedPageStatsResponse, error)
+
+	// BoostedPageStatsWithResponse Statistics by day, per currency, for charts
+	//
+	// Every date from `from` to `to` (both included; by default the last 30 days ending today UTC; at most 366 dates) of the signed-in user's boosted posts, selected as boosted-posts/list selects them: those of one source (`source_id`), boosted in one campaign (`boosted_page_id`), one post (`boosted_post_id`), the filters together. One entry per currency in which the selected posts have statistics in the range, ordered by code; each has every date of the range (zeros where nothing was recorded) and the totals. Days are those of each ad account's time zone, as network_a reports them; the engine reads a campaign's days at most once an hour, so today's figures lag by up to an hour. `reach` is the sum of each ad's daily reach (people reached on several days, or by several ads, count more than once). Counts are integer strings, money a string with two decimals. Another user's ids select nothing: `currencies` is then empty.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/boosted-pages/stats (the `BoostedPageStats` operationId).
+	BoostedPageStatsWithResponse(ctx context.Context, body BoostedPageStatsJSONRequestBody, reqEditors ...RequestEditorFn) (*BoostedPageStatsResponse, error)
 
 	// BoostedPostBatchInsightsWithBodyWithResponse Statistics summed over a set of boosted posts
 	//
@@ -9521,6 +9691,96 @@ func (r BoostedPageSourcesResponse) ContentType() string {
 	return ""
 }
 
+// BoostedPageStatsResponse401Headers the declared response headers of an HTTP 401 response for BoostedPageStats
+type BoostedPageStatsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+type BoostedPageStatsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Stats
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *BoostedPageStatsResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r BoostedPageStatsResponse) GetJSON200() *Stats {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r BoostedPageStatsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r BoostedPageStatsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r BoostedPageStatsResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r BoostedPageStatsResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r BoostedPageStatsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r BoostedPageStatsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r BoostedPageStatsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r BoostedPageStatsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r BoostedPageStatsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r BoostedPageStatsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // BoostedPostBatchInsightsResponse401Headers the declared response headers of an HTTP 401 response for BoostedPostBatchInsights
 type BoostedPostBatchInsightsResponse401Headers struct {
 	WWWAuthenticate string
@@ -11411,6 +11671,36 @@ func (c *ClientWithResponses) BoostedPageSourcesWithResponse(ctx context.Context
 	return ParseBoostedPageSourcesResponse(rsp)
 }
 
+// BoostedPageStatsWithBodyWithResponse Statistics by day, per currency, for charts
+//
+// Every date from `from` to `to` (both included; by default the last 30 days ending today UTC; at most 366 dates) of the signed-in user's boosted posts, selected as boosted-posts/list selects them: those of one source (`source_id`), boosted in one campaign (`boosted_page_id`), one post (`boosted_post_id`), the filters together. One entry per currency in which the selected posts have statistics in the range, ordered by code; each has every date of the range (zeros where nothing was recorded) and the totals. Days are those of each ad account's time zone, as network_a reports them; the engine reads a campaign's days at most once an hour, so today's figures lag by up to an hour. `reach` is the sum of each ad's daily reach (people reached on several days, or by several ads, count more than once). Counts are integer strings, money a string with two decimals. Another user's ids select nothing: `currencies` is then empty.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/boosted-pages/stats (the `BoostedPageStats` operationId).
+func (c *ClientWithResponses) BoostedPageStatsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BoostedPageStatsResponse, error) {
+	rsp, err := c.BoostedPageStatsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBoostedPageStatsResponse(rsp)
+}
+
+// BoostedPageStatsWithResponse Statistics by day, per currency, for charts
+//
+// Every date from `from` to `to` (both included; by default the last 30 days ending today UTC; at most 366 dates) of the signed-in user's boosted posts, selected as boosted-posts/list selects them: those of one source (`source_id`), boosted in one campaign (`boosted_page_id`), one post (`boosted_post_id`), the filters together. One entry per currency in which the selected posts have statistics in the range, ordered by code; each has every date of the range (zeros where nothing was recorded) and the totals. Days are those of each ad account's time zone, as network_a reports them; the engine reads a campaign's days at most once an hour, so today's figures lag by up to an hour. `reach` is the sum of each ad's daily reach (people reached on several days, or by several ads, count more than once). Counts are integer strings, money a string with two decimals. Another user's ids select nothing: `currencies` is then empty.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/boosted-pages/stats (the `BoostedPageStats` operationId).
+func (c *ClientWithResponses) BoostedPageStatsWithResponse(ctx context.Context, body BoostedPageStatsJSONRequestBody, reqEditors ...RequestEditorFn) (*BoostedPageStatsResponse, error) {
+	rsp, err := c.BoostedPageStats(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBoostedPageStatsResponse(rsp)
+}
+
 // BoostedPostBatchInsightsWithBodyWithResponse Statistics summed over a set of boosted posts
 //
 // Sums over the caller's posts among `ids` (each counted once; the ids of other users' posts and unknown ids add nothing) and the figures derived from the sums.
@@ -13256,6 +13546,87 @@ func ParseBoostedPageSourcesResponse(rsp *http.Response) (*BoostedPageSourcesRes
 	switch {
 	case rsp.StatusCode == 401:
 		var headers BoostedPageSourcesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseBoostedPageStatsResponse parses an HTTP response from a BoostedPageStatsWithResponse call
+func ParseBoostedPageStatsResponse(rsp *http.Response) (*BoostedPageStatsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &BoostedPageStatsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Stats
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers BoostedPageStatsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {

@@ -76,3 +76,49 @@ SELECT
 FROM filled AS f
 GROUP BY f.currency
 ORDER BY f.currency;
+
+-- name: PostDaysImport :execrows
+-- adboost import: the days of boosted posts (@days: a JSON array of
+-- {"user_id", "post_id", "currency", "day", "impressions", "reach",
+-- "clicks", "engagement", "spend", "conversions"}) replace those stored;
+-- a row whose post is not the user's is not written. Answers how many were.
+-- PostDaysResum then makes the sums of the users' days agree.
+INSERT INTO boosted_post_day AS d (user_id, post_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+SELECT p.user_id, p.id, x.r ->> 'currency', (x.r ->> 'day')::date,
+       (x.r ->> 'impressions')::bigint, (x.r ->> 'reach')::bigint, (x.r ->> 'engagement')::bigint,
+       (x.r ->> 'clicks')::bigint, round((x.r ->> 'spend')::numeric, 3), (x.r ->> 'conversions')::bigint
+FROM jsonb_array_elements(@days::jsonb) AS x (r)
+JOIN boosted_post AS p ON p.user_id = (x.r ->> 'user_id')::bigint AND p.id = (x.r ->> 'post_id')::bigint
+ON CONFLICT (user_id, post_id, currency, day) DO UPDATE SET
+    impressions = EXCLUDED.impressions,
+    reach       = EXCLUDED.reach,
+    engagement  = EXCLUDED.engagement,
+    clicks      = EXCLUDED.clicks,
+    spend       = EXCLUDED.spend,
+    conversions = EXCLUDED.conversions;
+
+-- name: PostDaysResum :exec
+-- The sums of each source's and each user's days of @user_ids made again
+-- from their posts' days (boosted_post_day), after an import wrote those:
+-- every sum with a post's day is set to the posts' sum.
+WITH sources AS (
+    INSERT INTO boosted_source_day (user_id, source_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+    SELECT d.user_id, p.source_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
+           sum(d.clicks), sum(d.spend), sum(d.conversions)
+    FROM boosted_post_day AS d
+    JOIN boosted_post AS p ON p.user_id = d.user_id AND p.id = d.post_id
+    WHERE d.user_id = ANY (@user_ids::bigint[])
+    GROUP BY d.user_id, p.source_id, d.currency, d.day
+    ON CONFLICT (user_id, source_id, currency, day) DO UPDATE SET
+        impressions = EXCLUDED.impressions, reach = EXCLUDED.reach, engagement = EXCLUDED.engagement,
+        clicks = EXCLUDED.clicks, spend = EXCLUDED.spend, conversions = EXCLUDED.conversions
+)
+INSERT INTO boosted_user_day (user_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+SELECT d.user_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
+       sum(d.clicks), sum(d.spend), sum(d.conversions)
+FROM boosted_post_day AS d
+WHERE d.user_id = ANY (@user_ids::bigint[])
+GROUP BY d.user_id, d.currency, d.day
+ON CONFLICT (user_id, currency, day) DO UPDATE SET
+    impressions = EXCLUDED.impressions, reach = EXCLUDED.reach, engagement = EXCLUDED.engagement,
+    clicks = EXCLUDED.clicks, spend = EXCLUDED.spend, conversions = EXCLUDED.conversions;

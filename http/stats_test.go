@@ -1,0 +1,182 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// statsFigures are one day's figures, or totals, as the stats answer them.
+type statsFigures struct {
+	Date        string `json:"date,omitempty"`
+	Impressions string `json:"impressions"`
+	Reach       string `json:"reach"`
+	Clicks      string `json:"clicks"`
+	Engagement  string `json:"engagement"`
+	Spend       string `json:"spend"`
+	Conversions string `json:"conversions"`
+}
+
+type statsBody struct {
+	From       string `json:"from"`
+	To         string `json:"to"`
+	Currencies []struct {
+		Currency string         `json:"currency"`
+		Days     []statsFigures `json:"days"`
+		Totals   statsFigures   `json:"totals"`
+	} `json:"currencies"`
+}
+
+// statsDay is a post_days row of the import.
+func statsDay(user, post int64, currency, day string, impressions, reach, clicks, engagement int64, spend string, conversions int64) map[string]any {
+	return map[string]any{"user_id": user, "post_id": post, "currency": currency, "day": day,
+		"impressions": impressions, "reach": reach, "clicks": clicks, "engagement": engagement, "spend": spend, "conversions": conversions}
+}
+
+// figures is a day's figures as text, for comparisons.
+func (f statsFigures) String() string {
+	return fmt.Sprintf("%s %s/%s/%s/%s %s %s", f.Date, f.Impressions, f.Reach, f.Clicks, f.Engagement, f.Spend, f.Conversions)
+}
+
+// summary is a stats answer as lines: "CUR date figures" per day and
+// "CUR totals figures".
+func (b statsBody) summary() []string {
+	var out []string
+	for _, c := range b.Currencies {
+		for _, d := range c.Days {
+			out = append(out, c.Currency+" "+d.String())
+		}
+		out = append(out, c.Currency+" totals"+c.Totals.String())
+	}
+	return out
+}
+
+// TestBoostedPageStats: every day of the range per currency (ordered by
+// code), zeros included, exact sums of the selected posts, each filter and
+// their combination, another user's ids selecting nothing, and the range's
+// defaults and limits.
+func TestBoostedPageStats(t *testing.T) {
+	e := newEnv(t)
+	_, source, links := postsFixture(e)
+	ana, bob := e.token(100), e.token(101)
+	// Three of Ana's posts: a on page 456 in campaigns 1 and 2, b on 456 in
+	// campaign 1 alone, c on page 457 in campaign 3, whose ads spent in two
+	// currencies; and one of Bob's.
+	var a, b, c int64
+	for id, l := range links {
+		switch {
+		case a == 0 && slices.Equal(l, []int64{1, 2}):
+			a = id
+		case b == 0 && slices.Equal(l, []int64{1}):
+			b = id
+		case c == 0 && source[id] == 457:
+			c = id
+		}
+	}
+	today := time.Now().UTC().Format(time.DateOnly)
+	days := []map[string]any{
+		statsDay(100, a, "EUR", "2026-03-01", 100, 80, 5, 10, "1.005", 1),
+		statsDay(100, a, "EUR", "2026-03-03", 50, 40, 2, 4, "0.50", 0),
+		statsDay(100, b, "EUR", "2026-03-03", 30, 25, 1, 3, "0.25", 2),
+		statsDay(100, b, "EUR", "2026-02-28", 999, 999, 9, 9, "9.99", 9), // before the range
+		statsDay(100, c, "USD", "2026-03-02", 70, 60, 3, 7, "2.10", 0),
+		statsDay(100, c, "EUR", "2026-03-04", 10, 10, 0, 1, "0.10", 0),
+		statsDay(100, c, "USD", today, 1, 1, 0, 0, "0.01", 0),
+		statsDay(101, 2000, "EUR", "2026-03-01", 500, 500, 50, 50, "5.00", 5),
+	}
+	raw, _ := json.Marshal(map[string]any{"post_days": days})
+	e.load(string(raw))
+
+	ask := func(token string, body map[string]any) statsBody {
+		t.Helper()
+		var out statsBody
+		e.post("/v1/boosted-pages/stats", token, body).ok(&out)
+		return out
+	}
+	zero := func(cur, day string) string { return cur + " " + day + " 0/0/0/0 0.00 0" }
+	r := map[string]any{"from": "2026-03-01", "to": "2026-03-04"}
+	with := func(k string, v any) map[string]any {
+		m := map[string]any{"from": "2026-03-01", "to": "2026-03-04"}
+		m[k] = v
+		return m
+	}
+	for _, tc := range []struct {
+		name string
+		body map[string]any
+		want []string
+	}{
+		{"every post", r, []string{
+			"EUR 2026-03-01 100/80/5/10 1.01 1", zero("EUR", "2026-03-02"), "EUR 2026-03-03 80/65/3/7 0.75 2", "EUR 2026-03-04 10/10/0/1 0.10 0",
+			"EUR totals 190/155/8/18 1.86 3",
+			zero("USD", "2026-03-01"), "USD 2026-03-02 70/60/3/7 2.10 0", zero("USD", "2026-03-03"), zero("USD", "2026-03-04"),
+			"USD totals 70/60/3/7 2.10 0"}},
+		{"page 456", with("source_id", "456"), []string{
+			"EUR 2026-03-01 100/80/5/10 1.01 1", zero("EUR", "2026-03-02"), "EUR 2026-03-03 80/65/3/7 0.75 2", zero("EUR", "2026-03-04"),
+			"EUR totals 180/145/8/17 1.76 3"}},
+		{"campaign 2", with("boosted_page_id", 2), []string{
+			"EUR 2026-03-01 100/80/5/10 1.01 1", zero("EUR", "2026-03-02"), "EUR 2026-03-03 50/40/2/4 0.50 0", zero("EUR", "2026-03-04"),
+			"EUR totals 150/120/7/14 1.51 1"}},
+		{"post c", with("boosted_post_id", c), []string{
+			zero("EUR", "2026-03-01"), zero("EUR", "2026-03-02"), zero("EUR", "2026-03-03"), "EUR 2026-03-04 10/10/0/1 0.10 0",
+			"EUR totals 10/10/0/1 0.10 0",
+			zero("USD", "2026-03-01"), "USD 2026-03-02 70/60/3/7 2.10 0", zero("USD", "2026-03-03"), zero("USD", "2026-03-04"),
+			"USD totals 70/60/3/7 2.10 0"}},
+		{"campaign 1 and page 457", map[string]any{"from": "2026-03-01", "to": "2026-03-04", "boosted_page_id": 1, "source_id": 457}, nil},
+		{"Bob's campaign", with("boosted_page_id", 8), nil},
+		{"Bob's post", with("boosted_post_id", 2000), nil},
+		{"nothing in the range", map[string]any{"from": "2025-01-01", "to": "2025-01-31"}, nil},
+	} {
+		got := ask(ana, tc.body)
+		if !reflect.DeepEqual(got.summary(), tc.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got.summary(), tc.want)
+		}
+		if got.Currencies == nil {
+			t.Errorf("%s: currencies is null, want an array", tc.name)
+		}
+	}
+	// Bob sees his own only.
+	if got := ask(bob, map[string]any{"from": "2026-03-01", "to": "2026-03-01"}).summary(); !reflect.DeepEqual(got,
+		[]string{"EUR 2026-03-01 500/500/50/50 5.00 5", "EUR totals 500/500/50/50 5.00 5"}) {
+		t.Errorf("Bob's stats %q", got)
+	}
+
+	// By default the last 30 days ending today; a range of 366 dates.
+	def := ask(ana, map[string]any{})
+	from := time.Now().UTC().AddDate(0, 0, -29).Format(time.DateOnly)
+	if def.From != from || def.To != today || len(def.Currencies) != 1 || len(def.Currencies[0].Days) != 30 ||
+		def.Currencies[0].Days[29].String() != today+" 1/1/0/0 0.01 0" {
+		t.Errorf("default range %s..%s: %q", def.From, def.To, def.summary())
+	}
+	year := ask(ana, map[string]any{"from": "2025-03-01", "to": "2026-03-01"})
+	if year.From != "2025-03-01" || len(year.Currencies) != 1 || len(year.Currencies[0].Days) != 366 ||
+		year.Currencies[0].Totals.String() != " 1099/1079/14/19 11.00 10" {
+		t.Errorf("a range of 366 dates: %s..%s, %d currencies", year.From, year.To, len(year.Currencies))
+	}
+
+	for _, tc := range []struct {
+		body any
+		word string
+	}{
+		{map[string]any{"from": "2025-03-01", "to": "2026-03-02"}, "366 dates"},
+		{map[string]any{"from": "2026-03-05", "to": "2026-03-04"}, "must not be after"},
+		{map[string]any{"from": "2026-3-1"}, "from must be a date"},
+		{map[string]any{"to": "yesterday"}, "to must be a date"},
+		{map[string]any{"from": "1969-12-31", "to": "1970-01-01"}, "from must be a date"},
+		{map[string]any{"to": "2026-02-30"}, "to must be a date"},
+		{map[string]any{"boosted_page_id": 0}, "boosted_page_id"},
+		{map[string]any{"source_id": -4}, "source_id"},
+		{map[string]any{"boosted_post_id": "x"}, "boosted_post_id"},
+		{map[string]any{"from": 20260301}, "from"},
+	} {
+		e.post("/v1/boosted-pages/stats", ana, tc.body).fails(http.StatusBadRequest, "bad_request", tc.word)
+	}
+	e.post("/v1/boosted-pages/stats", "", r).fails(http.StatusUnauthorized, "unauthorized")
+	if strings.Contains(fmt.Sprint(ask(ana, with("boosted_post_id", b)).summary()), "999") {
+		t.Error("a day before the range counted")
+	}
+}
