@@ -32,7 +32,7 @@ type scale struct {
 
 // String is how the benchmark's database remembers the scale it holds.
 func (s scale) String() string {
-	return fmt.Sprintf("adboost-bench presets=%d campaigns=%d posts=%d", s.Presets, s.Campaigns, s.Posts)
+	return fmt.Sprintf("adboost-bench presets=%d campaigns=%d posts=%d days=365", s.Presets, s.Campaigns, s.Posts)
 }
 
 // generate fills a migrated, empty database with the data set at scale s,
@@ -94,7 +94,17 @@ func routes() []route {
 		{Name: "boosted-posts/list page 50", Method: "POST", Path: "/v1/boosted-posts/list", Body: `{"page": 50}`, Auth: true},
 		{Name: "batch-insights 1,000", Method: "POST", Path: "/v1/boosted-posts/batch-insights", Body: `{"ids": "` + strings.Join(ids, ",") + `"}`, Auth: true},
 		{Name: "agencies/list {}", Method: "POST", Path: "/v1/agencies/list", Body: `{}`, Auth: true},
+		{Name: "stats account 365 days", Method: "POST", Path: "/v1/boosted-pages/stats", Body: statsBody(365, ""), Auth: true},
+		{Name: "stats campaign 30 days", Method: "POST", Path: "/v1/boosted-pages/stats", Body: statsBody(30, `"boosted_page_id": 7, `), Auth: true},
 	}
+}
+
+// statsBody is a boosted-pages/stats body of the last n days ending
+// yesterday (the data set's last day), with more fields before the dates.
+func statsBody(n int, more string) string {
+	yesterday := time.Now().UTC().AddDate(0, 0, -1)
+	return fmt.Sprintf(`{%s"from": %q, "to": %q}`, more,
+		yesterday.AddDate(0, 0, 1-n).Format(time.DateOnly), yesterday.Format(time.DateOnly))
 }
 
 // result is one line of the printed table.

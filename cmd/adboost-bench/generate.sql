@@ -20,7 +20,9 @@
 --               only, 1 in 5 of those on a page also on an account; 2 in 3
 --               active;
 --   posts       of user 1 over its pages, with insights, each boosted in one
---               or two campaigns.
+--               or two campaigns and in one of campaigns 1 to posts / 20
+--               (20 posts each), with a year of days (boosted_post_day and
+--               its sums by source and user).
 --
 -- Rows are made with foreign-key checks off (session_replication_role =
 -- replica), every user trigger disabled (and restored to its state
@@ -186,7 +188,32 @@ SELECT 1, 1 + (i * 5) % current_setting('bench.campaigns')::int, i
 FROM generate_series(1, current_setting('bench.posts')::int) AS i
 UNION
 SELECT 1, 1 + (i * 11 + 3) % current_setting('bench.campaigns')::int, i
-FROM generate_series(1, current_setting('bench.posts')::int, 2) AS i;
+FROM generate_series(1, current_setting('bench.posts')::int, 2) AS i
+UNION
+-- Campaigns 1 to posts / 20 have 20 posts each besides (the stats' campaign).
+SELECT 1, 1 + (i - 1) / 20, i
+FROM generate_series(1, current_setting('bench.posts')::int) AS i;
+
+-- A year of days of every post (ending yesterday), in USD, and their sums by
+-- source and for the user, as the engine keeps them.
+INSERT INTO boosted_post_day (user_id, post_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+SELECT 1, i, 'USD', current_date - 1 - k, 10 + (i + k) % 50, 8 + (i + k) % 40, 1 + (i + k) % 9,
+       (i + k) % 5, ((i + k) % 300)::numeric / 100, (i + k) % 3
+FROM generate_series(1, current_setting('bench.posts')::int) AS i
+CROSS JOIN generate_series(0, 364) AS k;
+
+INSERT INTO boosted_source_day (user_id, source_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+SELECT d.user_id, p.source_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
+       sum(d.clicks), sum(d.spend), sum(d.conversions)
+FROM boosted_post_day AS d
+JOIN boosted_post AS p ON p.user_id = d.user_id AND p.id = d.post_id
+GROUP BY d.user_id, p.source_id, d.currency, d.day;
+
+INSERT INTO boosted_user_day (user_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+SELECT d.user_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
+       sum(d.clicks), sum(d.spend), sum(d.conversions)
+FROM boosted_post_day AS d
+GROUP BY d.user_id, d.currency, d.day;
 
 DO $$
 DECLARE d record;
