@@ -150,6 +150,14 @@ type User struct {
 	Token, ID, FirstName, LastName, Email string
 	Pages                                 []Page
 	AdAccounts                            []AdAccount
+	// Issued is when Token was issued, by the fake's clock: it ends
+	// SignInTokenLifetime later, and the page tokens read with it end with
+	// it. Zero: Token does not end (nor do the page tokens read with it).
+	Issued time.Time `json:",omitzero"`
+	// Permissions are the statuses (Granted, Declined, Expired) of the
+	// permissions the user has answered, by name; each of
+	// DefaultPermissions it does not name is granted.
+	Permissions map[string]string `json:",omitempty"`
 }
 
 // Page is a page the user manages, with its own access token (answered in
@@ -271,6 +279,8 @@ const DefaultAccountsPageSize = 3
 type Fake struct {
 	mu sync.Mutex
 	world
+
+	appID, appSecret string // SetApp
 
 	fault       Fault
 	delay       time.Duration
@@ -432,14 +442,17 @@ func (f *Fake) Objects(kind string) []Object {
 	return out
 }
 
-// ExpireToken makes every later call with the token (a user's or a page's)
-// answer 400 with OAuthException code 190, subcode 463, "Session has
-// expired"; a batch
-// sent with it fails whole. A token no user has can be expired too.
+// ExpireToken ends the token now by the fake's clock, whatever its end: every
+// later call with it (a user's, an exchanged one, a page's) answers 400
+// with OAuthException code 190, subcode 463, "Error validating access
+// token: Session has expired on …", and a batch sent with it fails whole.
+// A token no user has can be expired too.
 func (f *Fake) ExpireToken(token string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.expired[token] = true
+	if _, ok := f.expired[token]; !ok {
+		f.expired[token] = f.second()
+	}
 }
 
 // SetPaymentMethod gives the ad account ("act_1" or "1") a valid payment
