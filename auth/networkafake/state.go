@@ -12,8 +12,8 @@ import (
 // switches (faults, delay, paging, hook, scripted failures, recording) and
 // the recorded requests, calls and counts are not part of it.
 type State struct {
-	Users   []User            `json:"users"`   // with each page's and network_b account's current followers
-	Expired []string          `json:"expired"` // the tokens of ExpireToken
+	Users   []User   `json:"users"`   // with each page's and network_b account's current followers
+	Expired []string `json:"expired"` // the tokens of ExpireToken
 	// ExpiredAt is when each of Expired was expired.
 	ExpiredAt map[string]time.Time `json:"expiredAt,omitempty"`
 	// Aliases map the tokens of exchanges and IssueToken to their user's
@@ -24,8 +24,8 @@ type State struct {
 	TokenEnds map[string]time.Time `json:"tokenEnds,omitempty"`
 	LongLived []string             `json:"longLived,omitempty"`
 	TokenSeq  int                  `json:"tokenSeq,omitempty"`
-	Posts   map[string][]Post `json:"posts"`   // by page id, newest first
-	Objects []Object          `json:"objects"` // in creation order
+	Posts     map[string][]Post    `json:"posts"`   // by page id, newest first
+	Objects   []Object             `json:"objects"` // in creation order
 	// Insights are ads' lifetime figures by ad id, as SetAdInsights sets
 	// them: SetState keeps each as the figures of the day it is called.
 	// State answers every ad's figures in InsightDays instead.

@@ -10,9 +10,9 @@ import (
 // world is what State carries, with the indexes that keep every call's cost
 // independent of the number of objects and posts.
 type world struct {
-	users      map[string]*User  // by user token
-	pageTokens map[string]string // page token → page id
-	pages      map[string]*Page  // by id: the latest description of the page
+	users      map[string]*User     // by user token
+	pageTokens map[string]string    // page token → page id
+	pages      map[string]*Page     // by id: the latest description of the page
 	expired    map[string]time.Time // ExpireToken: token → when it was expired
 
 	// pageTokenUser is the User.Token of the user whose pages hold the page
@@ -25,10 +25,10 @@ type world struct {
 	ends          map[string]time.Time
 	longLived     map[string]bool
 	tokenSeq      int
-	posts      map[string]*Post   // by id
-	postPage   map[string]string  // post id → page id
-	pagePosts  map[string][]*Post // page id → posts, newest first
-	postSeq    int
+	posts         map[string]*Post   // by id
+	postPage      map[string]string  // post id → page id
+	pagePosts     map[string][]*Post // page id → posts, newest first
+	postSeq       int
 
 	bPage        map[string]string   // network_b account id → the page that linked it last
 	media        map[string]*Media   // by id
@@ -65,35 +65,35 @@ type nameKey struct{ account, kind, name string }
 
 func newWorld() world {
 	return world{
-		users:        map[string]*User{},
-		pageTokens:   map[string]string{},
-		pages:        map[string]*Page{},
-		expired:      map[string]time.Time{},
+		users:         map[string]*User{},
+		pageTokens:    map[string]string{},
+		pages:         map[string]*Page{},
+		expired:       map[string]time.Time{},
 		pageTokenUser: map[string]string{},
-		aliases:      map[string]string{},
-		ends:         map[string]time.Time{},
-		longLived:    map[string]bool{},
-		posts:        map[string]*Post{},
-		postPage:     map[string]string{},
-		pagePosts:    map[string][]*Post{},
-		bPage:        map[string]string{},
-		media:        map[string]*Media{},
-		mediaAccount: map[string]string{},
-		accountMedia: map[string][]*Media{},
-		byID:         map[string]*Object{},
-		position:     map[string]int{},
-		byOwner:      map[ownerKey][]*Object{},
-		byName:       map[nameKey][]*Object{},
-		campaignAds:  map[string][]*Object{},
-		adAccounts:   map[string]*AdAccount{},
-		accountPages: map[string]map[string]bool{},
-		cityByKey:    map[string]City{},
-		days:         map[string][]dayFigures{},
-		reviews:      map[string]string{},
-		feedback:     map[string]ReviewFeedback{},
-		usage:        map[string]AccountUsage{},
-		throttles:    map[string]Throttle{},
-		noPayment:    map[string]bool{},
+		aliases:       map[string]string{},
+		ends:          map[string]time.Time{},
+		longLived:     map[string]bool{},
+		posts:         map[string]*Post{},
+		postPage:      map[string]string{},
+		pagePosts:     map[string][]*Post{},
+		bPage:         map[string]string{},
+		media:         map[string]*Media{},
+		mediaAccount:  map[string]string{},
+		accountMedia:  map[string][]*Media{},
+		byID:          map[string]*Object{},
+		position:      map[string]int{},
+		byOwner:       map[ownerKey][]*Object{},
+		byName:        map[nameKey][]*Object{},
+		campaignAds:   map[string][]*Object{},
+		adAccounts:    map[string]*AdAccount{},
+		accountPages:  map[string]map[string]bool{},
+		cityByKey:     map[string]City{},
+		days:          map[string][]dayFigures{},
+		reviews:       map[string]string{},
+		feedback:      map[string]ReviewFeedback{},
+		usage:         map[string]AccountUsage{},
+		throttles:     map[string]Throttle{},
+		noPayment:     map[string]bool{},
 	}
 }
 
