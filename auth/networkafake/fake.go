@@ -178,7 +178,7 @@ type AccountB struct {
 // AdAccount is an ad account of the user (/me/adaccounts).
 type AdAccount struct {
 	ID       string // "act_1"
-	Status   int    // account_status; 1 = active, 9 = in grace period
+	Status   int    // account_status: AccountActive, AccountDisabled, …
 	Currency string
 	// Name is the account's name; "" answers the id as its name.
 	Name string `json:",omitempty"`
@@ -191,9 +191,42 @@ type AdAccount struct {
 	// for the EU's transparency fields; "" when it has none.
 	DefaultDSABeneficiary string `json:",omitempty"`
 	DefaultDSAPayor       string `json:",omitempty"`
-	// DisableReason is the account's disable_reason (0 = none).
+	// DisableReason is the account's disable_reason: ReasonNone (0),
+	// ReasonAdsIntegrityPolicy, …
 	DisableReason int `json:",omitempty"`
 }
+
+// The values of an ad account's account_status.
+const (
+	AccountActive            = 1
+	AccountDisabled          = 2
+	AccountUnsettled         = 3
+	AccountPendingRiskReview = 7
+	AccountPendingSettlement = 8
+	AccountInGracePeriod     = 9
+	AccountPendingClosure    = 100
+	AccountClosed            = 101
+)
+
+// The values of an ad account's disable_reason.
+const (
+	ReasonNone                           = 0
+	ReasonAdsIntegrityPolicy             = 1
+	ReasonAdsIPReview                    = 2
+	ReasonRiskPayment                    = 3
+	ReasonGrayAccountShutDown            = 4
+	ReasonAdsAFCReview                   = 5
+	ReasonBusinessIntegrityRAR           = 6
+	ReasonPermanentClose                 = 7
+	ReasonUnusedResellerAccount          = 8
+	ReasonUnusedAccount                  = 9
+	ReasonUmbrellaAdAccount              = 10
+	ReasonBusinessManagerIntegrityPolicy = 11
+	ReasonMisrepresentedAdAccount        = 12
+	ReasonAOABDeshareLegalEntity         = 13
+	ReasonCTXThreadReview                = 14
+	ReasonCompromisedAdAccount           = 15
+)
 
 // Post is a post of a page.
 type Post struct {

@@ -368,13 +368,13 @@ func (f *Fake) meAccounts(who caller, q url.Values, token, base string) answer {
 	}
 	want := fieldNames(q, "id", "name", "access_token")
 	pages := who.user.Pages
-	if slices.Contains(want, "access_token") {
-		f.readPageTokens(token, pages)
-	}
 	after, _ := strconv.Atoi(q.Get("after"))
 	data := []any{}
 	for i := max(after, 0); i < after+f.pageSize && i < len(pages); i++ {
 		data = append(data, f.pageFields(pages[i], want))
+		if slices.Contains(want, "access_token") {
+			f.readPageToken(token, pages[i])
+		}
 	}
 	out := map[string]any{"data": data}
 	nextAfter := after + f.pageSize

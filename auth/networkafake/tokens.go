@@ -156,20 +156,17 @@ func (f *Fake) ended(token string) *answer {
 	return &a
 }
 
-// readPageTokens gives the page tokens a user's token reads in
-// /me/accounts the reader's end: none for a long-lived token or one
-// without an end, else the reader's; under f.mu.
-func (f *Fake) readPageTokens(reader string, pages []Page) {
-	end, ends := f.tokenEnd(reader)
-	for _, p := range pages {
-		if p.Token == "" {
-			continue
-		}
-		if ends && !f.longLived[reader] {
-			f.ends[p.Token] = end
-		} else {
-			delete(f.ends, p.Token)
-		}
+// readPageToken gives the page token a user's token reads in /me/accounts
+// the reader's end: none for a long-lived token or one without an end,
+// else the reader's; under f.mu.
+func (f *Fake) readPageToken(reader string, p Page) {
+	if p.Token == "" {
+		return
+	}
+	if end, ends := f.tokenEnd(reader); ends && !f.longLived[reader] {
+		f.ends[p.Token] = end
+	} else {
+		delete(f.ends, p.Token)
 	}
 }
 
