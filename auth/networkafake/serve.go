@@ -202,7 +202,6 @@ func (f *Fake) handle(c call) (answer, *Object) {
 		a = scripted
 	} else if c.path == "oauth/access_token" && (c.method == http.MethodGet || c.method == http.MethodPost) {
 		a = f.exchange(exchangeParams(c))
-		account = ""
 	} else if denied != nil {
 		a = *denied
 	} else if refused := f.permissionRefusal(who, seg); refused != nil {

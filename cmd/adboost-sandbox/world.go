@@ -380,50 +380,14 @@ func newWorld(now time.Time, cfg config) *world {
 	for _, c := range cities() {
 		w.fake.AddCity(c)
 	}
-	user := networkafake.User{Token: cfg.userToken, ID: "5550100", FirstName: "Sam", LastName: "Sandbox",
-		Email: "sam@sandbox.network-a.example",
-		AdAccounts: []networkafake.AdAccount{
-			// disabled: the engine takes the first active one
-			{ID: "act_1001", Status: networkafake.AccountDisabled, Currency: "USD", Name: "Sam's old account",
-				DisableReason: networkafake.ReasonRiskPayment},
-			{ID: "act_1000", Status: networkafake.AccountActive, Currency: "USD", Name: "Sam Sandbox"},
-		}}
-	for _, p := range sandboxPages() {
-		user.Pages = append(user.Pages, p.Page)
-		w.pages = append(w.pages, p)
+	for _, u := range sandboxUsers(cfg) {
+		for _, p := range u.pages {
+			u.Pages = append(u.Pages, p.Page)
+			w.pages = append(w.pages, p)
+		}
+		w.fake.AddUser(u.User)
 	}
-	w.fake.AddUser(user)
-	demo := networkafake.User{Token: cfg.demoToken, ID: "1000100", FirstName: "Dana", LastName: "Demo",
-		Email: "demo@adboost.example",
-		AdAccounts: []networkafake.AdAccount{
-			{ID: "act_2000", Status: networkafake.AccountActive, Currency: "EUR", Name: "Demo Studio Prague",
-				TimezoneName: accountZones["act_2000"], MinDailyBudget: DemoMinDailyBudget},
-			{ID: "act_2001", Status: networkafake.AccountActive, Currency: "USD", Name: "Demo Studio New York",
-				TimezoneName: accountZones["act_2001"]},
-		}}
-	for _, p := range demoPages() {
-		demo.Pages = append(demo.Pages, p.Page)
-		w.pages = append(w.pages, p)
-	}
-	w.fake.AddUser(demo)
-	noPay := networkafake.User{Token: cfg.noPayToken, ID: "5550200", FirstName: "Nico", LastName: "Nopay",
-		Email:      "nico@sandbox.network-a.example",
-		AdAccounts: []networkafake.AdAccount{{ID: NoPayAccount, Status: networkafake.AccountActive, Currency: "USD", Name: "Nico Nopay"}}}
-	for _, p := range noPayPages() {
-		noPay.Pages = append(noPay.Pages, p.Page)
-		w.pages = append(w.pages, p)
-	}
-	w.fake.AddUser(noPay)
 	w.fake.SetPaymentMethod(NoPayAccount, false)
-	declined := networkafake.User{Token: cfg.declinedToken, ID: "5550300", FirstName: "Dora", LastName: "Declined",
-		Email:       "dora@sandbox.network-a.example",
-		AdAccounts:  []networkafake.AdAccount{{ID: DeclinedAccount, Status: networkafake.AccountActive, Currency: "USD", Name: "Dora Declined"}},
-		Permissions: map[string]string{DeclinedPermission: networkafake.Declined}}
-	for _, p := range declinedPages() {
-		declined.Pages = append(declined.Pages, p.Page)
-		w.pages = append(w.pages, p)
-	}
-	w.fake.AddUser(declined)
 	w.turn = make([]int, len(w.pages))
 
 	// The last hours: every template of every page once, an hour apart at
@@ -436,6 +400,46 @@ func newWorld(now time.Time, cfg config) *world {
 	}
 	w.seedMedia(now)
 	return w
+}
+
+// seededUser is a user of the sandbox and the pages it starts with.
+type seededUser struct {
+	networkafake.User
+	pages []page
+}
+
+// sandboxUsers are the sandbox's users, in the order their pages publish:
+// the sandbox user, the demo user, the no-payment user and the declined
+// user, with the tokens of cfg. Their tokens have no issue time: they do
+// not end.
+func sandboxUsers(cfg config) []seededUser {
+	return []seededUser{
+		{User: networkafake.User{Token: cfg.userToken, ID: "5550100", FirstName: "Sam", LastName: "Sandbox",
+			Email: "sam@sandbox.network-a.example",
+			AdAccounts: []networkafake.AdAccount{
+				// disabled: the engine takes the first active one
+				{ID: "act_1001", Status: networkafake.AccountDisabled, Currency: "USD", Name: "Sam's old account",
+					DisableReason: networkafake.ReasonRiskPayment},
+				{ID: "act_1000", Status: networkafake.AccountActive, Currency: "USD", Name: "Sam Sandbox"},
+			}}, pages: sandboxPages()},
+		{User: networkafake.User{Token: cfg.demoToken, ID: "1000100", FirstName: "Dana", LastName: "Demo",
+			Email: "demo@adboost.example",
+			AdAccounts: []networkafake.AdAccount{
+				{ID: "act_2000", Status: networkafake.AccountActive, Currency: "EUR", Name: "Demo Studio Prague",
+					TimezoneName: accountZones["act_2000"], MinDailyBudget: DemoMinDailyBudget},
+				{ID: "act_2001", Status: networkafake.AccountActive, Currency: "USD", Name: "Demo Studio New York",
+					TimezoneName: accountZones["act_2001"]},
+			}}, pages: demoPages()},
+		{User: networkafake.User{Token: cfg.noPayToken, ID: "5550200", FirstName: "Nico", LastName: "Nopay",
+			Email:      "nico@sandbox.network-a.example",
+			AdAccounts: []networkafake.AdAccount{{ID: NoPayAccount, Status: networkafake.AccountActive, Currency: "USD", Name: "Nico Nopay"}}},
+			pages: noPayPages()},
+		{User: networkafake.User{Token: cfg.declinedToken, ID: "5550300", FirstName: "Dora", LastName: "Declined",
+			Email:       "dora@sandbox.network-a.example",
+			AdAccounts:  []networkafake.AdAccount{{ID: DeclinedAccount, Status: networkafake.AccountActive, Currency: "USD", Name: "Dora Declined"}},
+			Permissions: map[string]string{DeclinedPermission: networkafake.Declined}},
+			pages: declinedPages()},
+	}
 }
 
 // review is network_a's review of a new ad: an ad of a post that holds
