@@ -12,17 +12,27 @@
 // the engine reports can be seen: the no-payment user's ad account has no payment
 // method (every create is refused: `refused`), and the sandbox user's page
 // LostPageID loses its page token -page-lost-after the start (`page_lost`).
+// The declined user signed in without granting DeclinedPermission, which
+// boosting needs. The demo user has two ad accounts, in euros in Prague and
+// in dollars in New York.
+//
+// The sandbox's app (-app-id, -app-secret) exchanges a sign-in token for a
+// long-lived one, which ends 60 days after the exchange by the sandbox's
+// clock; the page tokens read with it do not end. The fixed sign-in tokens
+// do not end either, nor do the page tokens read with them.
 //
 // Usage:
 //
-//	adboost-sandbox [-addr 127.0.0.1:8090] [-token T] [-demo-token T] [-nopay-token T] [-post-every 5s] [-tick 1s]
+//	adboost-sandbox [-addr 127.0.0.1:8090] [-token T] [-demo-token T] [-nopay-token T] [-declined-token T]
+//	                [-app-id ID] [-app-secret S] [-post-every 5s] [-tick 1s]
 //	                [-page-lost-after 2m] [-seed N] [-state FILE] [-quiet]
 //
 // Each flag defaults to an environment variable: SANDBOX_ADDR,
 // SANDBOX_USER_TOKEN, SANDBOX_DEMO_TOKEN, SANDBOX_NOPAY_TOKEN,
+// SANDBOX_DECLINED_TOKEN, SANDBOX_APP_ID, SANDBOX_APP_SECRET,
 // SANDBOX_POST_EVERY, SANDBOX_TICK, SANDBOX_PAGE_LOST_AFTER, SANDBOX_SEED,
 // SANDBOX_STATE. With -state the world (posts, ads and their insights, the
-// lost page token) survives a restart, as network_a's would: adboost's
+// lost page token, the exchanged tokens) survives a restart, as network_a's would: adboost's
 // database keeps referring to its ads.
 package main
 
@@ -50,6 +60,9 @@ type config struct {
 	userToken     string
 	demoToken     string
 	noPayToken    string
+	declinedToken string
+	appID         string
+	appSecret     string
 	postEvery     time.Duration
 	tick          time.Duration
 	pageLostAfter time.Duration // LostPageID loses its token this long after the start; 0 = never
@@ -101,6 +114,9 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (confi
 	fs.StringVar(&cfg.userToken, "token", env("SANDBOX_USER_TOKEN", DefaultUserToken), "the sandbox user's network_a access token (SANDBOX_USER_TOKEN)")
 	fs.StringVar(&cfg.demoToken, "demo-token", env("SANDBOX_DEMO_TOKEN", DefaultDemoToken), "the demo user's network_a access token, for login-sn (SANDBOX_DEMO_TOKEN)")
 	fs.StringVar(&cfg.noPayToken, "nopay-token", env("SANDBOX_NOPAY_TOKEN", DefaultNoPayToken), "the no-payment user's network_a access token: its ad account has no payment method (SANDBOX_NOPAY_TOKEN)")
+	fs.StringVar(&cfg.declinedToken, "declined-token", env("SANDBOX_DECLINED_TOKEN", DefaultDeclinedToken), "the declined user's network_a access token: the user declined "+DeclinedPermission+" (SANDBOX_DECLINED_TOKEN)")
+	fs.StringVar(&cfg.appID, "app-id", env("SANDBOX_APP_ID", DefaultAppID), "the id of the app that may exchange tokens: adboost's NETWORK_A_APP_ID (SANDBOX_APP_ID)")
+	fs.StringVar(&cfg.appSecret, "app-secret", env("SANDBOX_APP_SECRET", DefaultAppSecret), "the app's secret: adboost's NETWORK_A_APP_SECRET (SANDBOX_APP_SECRET)")
 	fs.StringVar(&postEvery, "post-every", env("SANDBOX_POST_EVERY", "5s"), "a new post every this long, pages in turn; 0 = none (SANDBOX_POST_EVERY)")
 	fs.StringVar(&tick, "tick", env("SANDBOX_TICK", "1s"), "how often reach and insights grow (SANDBOX_TICK)")
 	fs.StringVar(&pageLost, "page-lost-after", env("SANDBOX_PAGE_LOST_AFTER", "2m"), "page "+LostPageID+" loses its page token this long after the start; 0 = never (SANDBOX_PAGE_LOST_AFTER)")
@@ -126,7 +142,11 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (confi
 	if cfg.seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
 		return cfg, fmt.Errorf("-seed %q: want a non-negative integer", seed)
 	}
-	tokens := []struct{ flag, token string }{{"-token", cfg.userToken}, {"-demo-token", cfg.demoToken}, {"-nopay-token", cfg.noPayToken}}
+	if cfg.appID == "" || cfg.appSecret == "" {
+		return cfg, fmt.Errorf("-app-id and -app-secret must not be empty")
+	}
+	tokens := []struct{ flag, token string }{{"-token", cfg.userToken}, {"-demo-token", cfg.demoToken},
+		{"-nopay-token", cfg.noPayToken}, {"-declined-token", cfg.declinedToken}}
 	for i, t := range tokens {
 		if networka.CheckToken(t.token) != nil {
 			return cfg, fmt.Errorf("%s: not a bearer token (letters, digits and -._~+/ only)", t.flag)
@@ -172,12 +192,15 @@ func run(ctx context.Context, cfg config, ln net.Listener, start time.Time, tick
   demo user token (Dana Demo of "adboost demo", for login-sn):                                     %s
     (network_b account 3000101 demostudiofit has media for the demo campaigns 1001 #spinclass and 1006 #demostudio)
     (act_2000's minimum daily budget is %s €: the demo campaign 1006 at 8.00 € is refused, "Budget is too low")
+    (ad accounts act_2000 "Demo Studio Prague", EUR, Europe/Prague, and act_2001 "Demo Studio New York", USD, America/New_York)
   ads of posts with %q are disapproved by network_a's review, with a reason
   no-payment user token (Nico Nopay, page 7000011 Boxing Club; act_3000 has no payment method):    %s
+  declined user token (Dora Declined, page 7000021 Yoga Loft; declined %s):          %s
   %s
+  app id %s (NETWORK_A_APP_ID; its secret, NETWORK_A_APP_SECRET, is in the README): exchanged tokens end after 60 days
   a new post every %v; reach and ad insights grow every %v
 `, base, base, cfg.userToken, cfg.demoToken, fmt.Sprintf("%d.%02d", DemoMinDailyBudget/100, DemoMinDailyBudget%100), DisapprovedPhrase,
-		cfg.noPayToken, w.lostPageNote(), cfg.postEvery, cfg.tick)
+		cfg.noPayToken, DeclinedPermission, cfg.declinedToken, w.lostPageNote(), cfg.appID, cfg.postEvery, cfg.tick)
 
 	var handler http.Handler = w.fake
 	if !cfg.quietPaths {

@@ -20,12 +20,26 @@ import (
 )
 
 // The sandbox's fixed tokens: the README documents them, so that they work
-// without reading the start-up output.
+// without reading the start-up output. They do not end: at any time they
+// are as good as a sign-in of a moment ago. The tokens network_a gives for
+// them in an exchange end 60 days after it, by the sandbox's clock.
 const (
-	DefaultUserToken  = "EAAsandbox0user0token"
-	DefaultDemoToken  = "EAAsandbox0demo0token"
-	DefaultNoPayToken = "EAAsandbox0nopay0token"
+	DefaultUserToken     = "EAAsandbox0user0token"
+	DefaultDemoToken     = "EAAsandbox0demo0token"
+	DefaultNoPayToken    = "EAAsandbox0nopay0token"
+	DefaultDeclinedToken = "EAAsandbox0declined0token"
 )
+
+// The sandbox's app: adboost exchanges sign-in tokens for long-lived ones
+// with it (NETWORK_A_APP_ID, NETWORK_A_APP_SECRET). The secret is the
+// sandbox's own, documented in the README, not a secret.
+const (
+	DefaultAppID     = "8090000000000001"
+	DefaultAppSecret = "sandbox0app0secret"
+)
+
+// The declined user's permission: the user signed in without granting it.
+const DeclinedPermission = networkafake.PermissionPagesManageAds
 
 // The page that loses its token (page_lost): a page of the
 // sandbox user whose page token the sandbox expires a while after it starts
@@ -38,6 +52,9 @@ const (
 // The ad account without a payment method (refused): the only
 // one of the no-payment user; every create in it is refused with code 200.
 const NoPayAccount = "act_3000"
+
+// The ad account of the declined user.
+const DeclinedAccount = "act_4000"
 
 // page is a page of the sandbox and what its posts talk about, and the
 // media of its network_b account (Page.B, whose Followers it starts with).
@@ -177,6 +194,21 @@ func demoPages() []page {
 	}
 }
 
+// declinedPages are the pages of the declined user: posts the demo
+// presets boost (#gymlife), so that a campaign gets as far as needing the
+// permission the user declined.
+func declinedPages() []page {
+	return []page{
+		{Page: networkafake.Page{ID: "7000021", Name: "Sandbox Yoga Loft", Token: "EAAsandbox0page0yoga", Followers: 700,
+			Picture: "https://picsum.photos/seed/sandbox-yoga/200"},
+			posts: []string{
+				"Sunrise yoga on the roof, Saturdays at 7 #gymlife",
+				"A new mat for every member this month",
+				"Stretch after your workout: our guide #gymlife",
+			}},
+	}
+}
+
 // DemoMinDailyBudget is the minimum daily budget of the demo user's ad
 // account, in euro cents: above the daily budget of the demo campaign 1006
 // (8.00), below the others', so network_a refuses that one campaign's ad
@@ -292,7 +324,7 @@ func (a *adGrowth) grow(elapsed float64, now time.Time, loc *time.Location) (tim
 
 // accountZones are the time zones of the sandbox's ad accounts that have
 // one; the others' days are UTC's.
-var accountZones = map[string]string{"act_2000": "Europe/Prague"}
+var accountZones = map[string]string{"act_2000": "Europe/Prague", "act_2001": "America/New_York"}
 
 // zones are accountZones loaded, by ad account.
 var zones = func() map[string]*time.Location {
@@ -316,13 +348,16 @@ func zone(accountID string) *time.Location {
 // tau is how fast a post's organic reach grows.
 const tau = time.Minute
 
-// newWorld seeds the sandbox at now: the sandbox user (cfg.userToken) with
-// four pages, the last of which loses its token cfg.pageLostAfter after now;
-// the demo user (cfg.demoToken) with the demo data set's two pages; an
-// active ad account each (after a disabled one for the sandbox user); the
-// no-payment user (cfg.noPayToken) with one page and an active ad account
-// without a payment method; a few posts of the last hours on every page, and
-// a few media of the last hours on every network_b account.
+// newWorld seeds the sandbox at now: the app of cfg (which exchanges
+// tokens); the sandbox user (cfg.userToken) with four pages, the last of
+// which loses its token cfg.pageLostAfter after now, and an active ad
+// account after a disabled one; the demo user (cfg.demoToken) with the demo
+// data set's two pages and two active ad accounts, in euros in Prague and
+// in dollars in New York; the no-payment user (cfg.noPayToken) with one page
+// and an active ad account without a payment method; the declined user
+// (cfg.declinedToken), who declined DeclinedPermission, with one page and an
+// active ad account; a few posts of the last hours on every page, and a few
+// media of the last hours on every network_b account.
 func newWorld(now time.Time, cfg config) *world {
 	seed := cfg.seed
 	w := &world{
@@ -340,38 +375,18 @@ func newWorld(now time.Time, cfg config) *world {
 	}
 	w.clock.Store(now.UnixNano())
 	w.fake.SetNow(func() time.Time { return time.Unix(0, w.clock.Load()) })
+	w.fake.SetApp(cfg.appID, cfg.appSecret)
 	w.fake.AfterCreate(w.review)
 	for _, c := range cities() {
 		w.fake.AddCity(c)
 	}
-	user := networkafake.User{Token: cfg.userToken, ID: "5550100", FirstName: "Sam", LastName: "Sandbox",
-		Email: "sam@sandbox.network-a.example",
-		AdAccounts: []networkafake.AdAccount{
-			{ID: "act_1001", Status: 2, Currency: "USD"}, // disabled: the engine takes the first active one
-			{ID: "act_1000", Status: 1, Currency: "USD"},
-		}}
-	for _, p := range sandboxPages() {
-		user.Pages = append(user.Pages, p.Page)
-		w.pages = append(w.pages, p)
+	for _, u := range sandboxUsers(cfg) {
+		for _, p := range u.pages {
+			u.Pages = append(u.Pages, p.Page)
+			w.pages = append(w.pages, p)
+		}
+		w.fake.AddUser(u.User)
 	}
-	w.fake.AddUser(user)
-	demo := networkafake.User{Token: cfg.demoToken, ID: "1000100", FirstName: "Dana", LastName: "Demo",
-		Email: "demo@adboost.example",
-		AdAccounts: []networkafake.AdAccount{{ID: "act_2000", Status: 1, Currency: "EUR", TimezoneName: accountZones["act_2000"],
-			MinDailyBudget: DemoMinDailyBudget}}}
-	for _, p := range demoPages() {
-		demo.Pages = append(demo.Pages, p.Page)
-		w.pages = append(w.pages, p)
-	}
-	w.fake.AddUser(demo)
-	noPay := networkafake.User{Token: cfg.noPayToken, ID: "5550200", FirstName: "Nico", LastName: "Nopay",
-		Email:      "nico@sandbox.network-a.example",
-		AdAccounts: []networkafake.AdAccount{{ID: NoPayAccount, Status: 1, Currency: "USD"}}}
-	for _, p := range noPayPages() {
-		noPay.Pages = append(noPay.Pages, p.Page)
-		w.pages = append(w.pages, p)
-	}
-	w.fake.AddUser(noPay)
 	w.fake.SetPaymentMethod(NoPayAccount, false)
 	w.turn = make([]int, len(w.pages))
 
@@ -385,6 +400,46 @@ func newWorld(now time.Time, cfg config) *world {
 	}
 	w.seedMedia(now)
 	return w
+}
+
+// seededUser is a user of the sandbox and the pages it starts with.
+type seededUser struct {
+	networkafake.User
+	pages []page
+}
+
+// sandboxUsers are the sandbox's users, in the order their pages publish:
+// the sandbox user, the demo user, the no-payment user and the declined
+// user, with the tokens of cfg. Their tokens have no issue time: they do
+// not end.
+func sandboxUsers(cfg config) []seededUser {
+	return []seededUser{
+		{User: networkafake.User{Token: cfg.userToken, ID: "5550100", FirstName: "Sam", LastName: "Sandbox",
+			Email: "sam@sandbox.network-a.example",
+			AdAccounts: []networkafake.AdAccount{
+				// disabled: the engine takes the first active one
+				{ID: "act_1001", Status: networkafake.AccountDisabled, Currency: "USD", Name: "Sam's old account",
+					DisableReason: networkafake.ReasonRiskPayment},
+				{ID: "act_1000", Status: networkafake.AccountActive, Currency: "USD", Name: "Sam Sandbox"},
+			}}, pages: sandboxPages()},
+		{User: networkafake.User{Token: cfg.demoToken, ID: "1000100", FirstName: "Dana", LastName: "Demo",
+			Email: "demo@adboost.example",
+			AdAccounts: []networkafake.AdAccount{
+				{ID: "act_2000", Status: networkafake.AccountActive, Currency: "EUR", Name: "Demo Studio Prague",
+					TimezoneName: accountZones["act_2000"], MinDailyBudget: DemoMinDailyBudget},
+				{ID: "act_2001", Status: networkafake.AccountActive, Currency: "USD", Name: "Demo Studio New York",
+					TimezoneName: accountZones["act_2001"]},
+			}}, pages: demoPages()},
+		{User: networkafake.User{Token: cfg.noPayToken, ID: "5550200", FirstName: "Nico", LastName: "Nopay",
+			Email:      "nico@sandbox.network-a.example",
+			AdAccounts: []networkafake.AdAccount{{ID: NoPayAccount, Status: networkafake.AccountActive, Currency: "USD", Name: "Nico Nopay"}}},
+			pages: noPayPages()},
+		{User: networkafake.User{Token: cfg.declinedToken, ID: "5550300", FirstName: "Dora", LastName: "Declined",
+			Email:       "dora@sandbox.network-a.example",
+			AdAccounts:  []networkafake.AdAccount{{ID: DeclinedAccount, Status: networkafake.AccountActive, Currency: "USD", Name: "Dora Declined"}},
+			Permissions: map[string]string{DeclinedPermission: networkafake.Declined}},
+			pages: declinedPages()},
+	}
 }
 
 // review is network_a's review of a new ad: an ad of a post that holds
