@@ -13,6 +13,10 @@ SANDBOX      := $(CURDIR)/.cache/adboost-sandbox
 # that is for development only (the README says how to make a real one).
 SANDBOX_ADDR ?= 127.0.0.1:8090
 DEV_TOKEN_ENCRYPTION_KEY := YWRib29zdC1tYWtlLXJ1bi1kZXYta2V5LTMyYnl0ZXM=
+# The sandbox's app (its id and secret are the sandbox's defaults): sign-ins
+# exchange their tokens for long-lived ones, as with network_a.
+SANDBOX_APP_ID     := 8090000000000001
+SANDBOX_APP_SECRET := sandbox0app0secret
 TEST_POSTGRES_IMAGE ?= adboost-postgres:15
 
 .PHONY: run build demo test vet generate check-generated tools postgres-image image image-check clean bench-scale bench-engine
@@ -27,6 +31,8 @@ run: build
 	sleep 0.3; kill -0 $$sandbox || { echo "make run: the sandbox did not start (is $(SANDBOX_ADDR) taken? set SANDBOX_ADDR)"; exit 1; }; \
 	ADBOOST_ENV=$${ADBOOST_ENV:-dev} \
 	NETWORK_A_API_URL=$${NETWORK_A_API_URL:-http://$(SANDBOX_ADDR)/v25.0} \
+	NETWORK_A_APP_ID=$${NETWORK_A_APP_ID:-$(SANDBOX_APP_ID)} \
+	NETWORK_A_APP_SECRET=$${NETWORK_A_APP_SECRET:-$(SANDBOX_APP_SECRET)} \
 	TOKEN_ENCRYPTION_KEY=$${TOKEN_ENCRYPTION_KEY:-$(DEV_TOKEN_ENCRYPTION_KEY)} \
 	ENGINE_INTERVAL=$${ENGINE_INTERVAL:-10s} \
 	$(ADBOOST) serve
