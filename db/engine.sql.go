@@ -9,6 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const engineCampaignDue = `-- name: EngineCampaignDue :many
@@ -18,7 +20,7 @@ FROM campaign AS c
 JOIN app_user AS u ON u.id = c.user_id
 WHERE c.active
   AND (c.page_id IS NOT NULL OR c.network_b_id IS NOT NULL)
-  AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date)
+  AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE coalesce(c.ad_account_timezone, 'UTC'))::date)
   AND u.network_a_token IS NOT NULL
 UNION
 SELECT n.campaign_id
@@ -35,7 +37,8 @@ ORDER BY 1
 // pages and presets. The tables of network_a's objects have
 // files of their own (network_a_*.sql).
 // The campaigns of one cycle, by id: every running campaign on a network_a
-// page or a network_b account (active, end date not past in UTC) of a user with a stored network_a
+// page or a network_b account (active, end date not past in its ad
+// account's time zone, UTC before it has one) of a user with a stored network_a
 // token (imported and demo users without one have nothing the engine could
 // do); every campaign the engine still runs on network_a or paused within
 // the last 28 days (to pause it, or to read its posts' statistics), whether
@@ -76,10 +79,10 @@ SELECT
     coalesce(c.user_id, n.user_id)::bigint                     AS user_id,
     (c.id IS NOT NULL)::boolean                                AS found,
     coalesce(c.active AND (c.end_date IS NULL
-             OR c.end_date >= (now() AT TIME ZONE 'UTC')::date), false)::boolean AS runs,
+             OR c.end_date >= (now() AT TIME ZONE coalesce(c.ad_account_timezone, 'UTC'))::date), false)::boolean AS runs,
     (CASE WHEN c.id IS NULL THEN 'deleted with its source'
           WHEN NOT c.active THEN 'deactivated'
-          WHEN c.end_date < (now() AT TIME ZONE 'UTC')::date
+          WHEN c.end_date < (now() AT TIME ZONE coalesce(c.ad_account_timezone, 'UTC'))::date
           THEN 'ended on ' || to_char(c.end_date, 'YYYY-MM-DD')
           ELSE '' END)::text                                   AS stop_reason,
     coalesce(c.page_id, 0)::bigint                             AS page_id,
@@ -112,11 +115,15 @@ SELECT
     sb.access_token                                            AS network_b_page_token,
     (sb.access_token_refused_at IS NOT NULL)::boolean          AS network_b_page_token_refused,
     u.network_a_token                                          AS user_token,
+    u.network_a_token_expires_at                               AS token_expires_at,
+    u.network_a_permissions_missing                            AS permissions_missing,
     (u.network_a_token_invalid_at IS NOT NULL)::boolean        AS token_invalid,
     coalesce(u.network_a_token_refusal, '')::text              AS token_refusal,
     coalesce(r.reach, 0)::integer                              AS reach_percent,
     n.ad_account_id,
     n.currency                                                 AS ad_account_currency,
+    c.ad_account_id                                            AS chosen_ad_account_id,
+    coalesce(c.ad_account_timezone, '')::text                  AS ad_account_timezone,
     n.campaign_object_id,
     n.adset_object_id,
     n.adset_b_object_id,
@@ -186,53 +193,58 @@ type EngineCampaignLoadParams struct {
 }
 
 type EngineCampaignLoadRow struct {
-	ID                       int64           `json:"id"`
-	Since                    time.Time       `json:"since"`
-	Rules                    json.RawMessage `json:"rules"`
-	BudgetType               string          `json:"budget_type"`
-	BudgetValue              string          `json:"budget_value"`
-	SpendCapReached          bool            `json:"spend_cap_reached"`
-	Spend                    string          `json:"spend"`
-	UserID                   int64           `json:"user_id"`
-	Found                    bool            `json:"found"`
-	Runs                     bool            `json:"runs"`
-	StopReason               string          `json:"stop_reason"`
-	PageID                   int64           `json:"page_id"`
-	Objective                string          `json:"objective"`
-	SetupMissing             string          `json:"setup_missing"`
-	PromotedObject           json.RawMessage `json:"promoted_object"`
-	SpecialAdCategories      []string        `json:"special_ad_categories"`
-	TargetingCountries       []string        `json:"targeting_countries"`
-	UnmappedCities           json.RawMessage `json:"unmapped_cities"`
-	PostInstagramUserID      string          `json:"post_instagram_user_id"`
-	PageToken                []byte          `json:"page_token"`
-	PageTokenRefused         bool            `json:"page_token_refused"`
-	NetworkBID               int64           `json:"network_b_id"`
-	NetworkBPageID           int64           `json:"network_b_page_id"`
-	NetworkBPageToken        []byte          `json:"network_b_page_token"`
-	NetworkBPageTokenRefused bool            `json:"network_b_page_token_refused"`
-	UserToken                []byte          `json:"user_token"`
-	TokenInvalid             bool            `json:"token_invalid"`
-	TokenRefusal             string          `json:"token_refusal"`
-	ReachPercent             int32           `json:"reach_percent"`
-	AdAccountID              *string         `json:"ad_account_id"`
-	AdAccountCurrency        *string         `json:"ad_account_currency"`
-	CampaignObjectID         *string         `json:"campaign_object_id"`
-	AdsetObjectID            *string         `json:"adset_object_id"`
-	AdsetBObjectID           *string         `json:"adset_b_object_id"`
-	NetworkAStatus           string          `json:"network_a_status"`
-	ResumeUnconfirmed        bool            `json:"resume_unconfirmed"`
-	ReadsInsights            bool            `json:"reads_insights"`
-	PendingAds               int64           `json:"pending_ads"`
-	RunningAds               []string        `json:"running_ads"`
-	BoostsEnded              bool            `json:"boosts_ended"`
-	RecentPosts              []int64         `json:"recent_posts"`
-	RecentMedia              []string        `json:"recent_media"`
-	RunningReviews           json.RawMessage `json:"running_reviews"`
+	ID                       int64              `json:"id"`
+	Since                    time.Time          `json:"since"`
+	Rules                    json.RawMessage    `json:"rules"`
+	BudgetType               string             `json:"budget_type"`
+	BudgetValue              string             `json:"budget_value"`
+	SpendCapReached          bool               `json:"spend_cap_reached"`
+	Spend                    string             `json:"spend"`
+	UserID                   int64              `json:"user_id"`
+	Found                    bool               `json:"found"`
+	Runs                     bool               `json:"runs"`
+	StopReason               string             `json:"stop_reason"`
+	PageID                   int64              `json:"page_id"`
+	Objective                string             `json:"objective"`
+	SetupMissing             string             `json:"setup_missing"`
+	PromotedObject           json.RawMessage    `json:"promoted_object"`
+	SpecialAdCategories      []string           `json:"special_ad_categories"`
+	TargetingCountries       []string           `json:"targeting_countries"`
+	UnmappedCities           json.RawMessage    `json:"unmapped_cities"`
+	PostInstagramUserID      string             `json:"post_instagram_user_id"`
+	PageToken                []byte             `json:"page_token"`
+	PageTokenRefused         bool               `json:"page_token_refused"`
+	NetworkBID               int64              `json:"network_b_id"`
+	NetworkBPageID           int64              `json:"network_b_page_id"`
+	NetworkBPageToken        []byte             `json:"network_b_page_token"`
+	NetworkBPageTokenRefused bool               `json:"network_b_page_token_refused"`
+	UserToken                []byte             `json:"user_token"`
+	TokenExpiresAt           pgtype.Timestamptz `json:"token_expires_at"`
+	PermissionsMissing       []string           `json:"permissions_missing"`
+	TokenInvalid             bool               `json:"token_invalid"`
+	TokenRefusal             string             `json:"token_refusal"`
+	ReachPercent             int32              `json:"reach_percent"`
+	AdAccountID              *string            `json:"ad_account_id"`
+	AdAccountCurrency        *string            `json:"ad_account_currency"`
+	ChosenAdAccountID        *string            `json:"chosen_ad_account_id"`
+	AdAccountTimezone        string             `json:"ad_account_timezone"`
+	CampaignObjectID         *string            `json:"campaign_object_id"`
+	AdsetObjectID            *string            `json:"adset_object_id"`
+	AdsetBObjectID           *string            `json:"adset_b_object_id"`
+	NetworkAStatus           string             `json:"network_a_status"`
+	ResumeUnconfirmed        bool               `json:"resume_unconfirmed"`
+	ReadsInsights            bool               `json:"reads_insights"`
+	PendingAds               int64              `json:"pending_ads"`
+	RunningAds               []string           `json:"running_ads"`
+	BoostsEnded              bool               `json:"boosts_ended"`
+	RecentPosts              []int64            `json:"recent_posts"`
+	RecentMedia              []string           `json:"recent_media"`
+	RunningReviews           json.RawMessage    `json:"running_reviews"`
 }
 
 // Everything one campaign's work needs: whether the campaign still exists
-// and should run (active, end date not past in UTC; else why not), what
+// and should run (active, end date not past in its ad account's time zone,
+// UTC before it has one; else why not), what
 // network_a requires that it lacks, or a post_budget beyond its budget
 // (needs_setup: checked before any call),
 // the objective its goal maps to, its page and the sealed
@@ -241,7 +253,11 @@ type EngineCampaignLoadRow struct {
 // token reads the account's media; served by source_network_b_key), the rules its preset adds (keywords and reach R only
 // when the preset allows advanced_settings; a reach of 0 asks nothing), and
 // what the engine made on network_a so far (null ids before the first boost;
-// a null currency with an ad account: a campaign started before 00094), and
+// a null currency with an ad account: a campaign started before 00094), the
+// ad account the user chose (chosen_ad_account_id; null: none) and the
+// campaign's ad account's time zone (” before it has one), when the
+// user's token ends (null: unknown) and the permissions the user did not
+// grant, and
 // whether its ads' statistics are still read (it runs on network_a, or was
 // paused there within the last 28 days), how many of its ad attempts an
 // earlier cycle left unfinished (network_a_attempt_pending_idx), the ids of
@@ -302,11 +318,15 @@ func (q *Queries) EngineCampaignLoad(ctx context.Context, arg EngineCampaignLoad
 		&i.NetworkBPageToken,
 		&i.NetworkBPageTokenRefused,
 		&i.UserToken,
+		&i.TokenExpiresAt,
+		&i.PermissionsMissing,
 		&i.TokenInvalid,
 		&i.TokenRefusal,
 		&i.ReachPercent,
 		&i.AdAccountID,
 		&i.AdAccountCurrency,
+		&i.ChosenAdAccountID,
+		&i.AdAccountTimezone,
 		&i.CampaignObjectID,
 		&i.AdsetObjectID,
 		&i.AdsetBObjectID,
