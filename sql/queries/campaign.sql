@@ -322,7 +322,8 @@ FOR UPDATE;
 -- kept for the ad set, and so are the special ad categories and the DSA
 -- beneficiary and payor (null: none), and the ad account the user chose
 -- (@ad_account_id with its name, currency and time zone as network_a
--- described it; null: none yet, the engine fixes one at the first boost).
+-- described it; null: none yet, the engine fixes one at the first boost;
+-- the history entry names it when there is one).
 -- The campaign's rules are @rules
 -- (checked whole by the caller) or, when null, the default rules of the
 -- preset's boosting condition. No row when the preset or a source is not the
@@ -393,8 +394,9 @@ logged AS (
         'rules', c.rules,
         'special_ad_categories', to_jsonb(c.special_ad_categories),
         'dsa_beneficiary', c.dsa_beneficiary,
-        'dsa_payor', c.dsa_payor,
-        'ad_account_id', c.ad_account_id)
+        'dsa_payor', c.dsa_payor)
+        || CASE WHEN c.ad_account_id IS NOT NULL
+                THEN jsonb_build_object('ad_account_id', c.ad_account_id) ELSE '{}' END
     FROM created AS c
 )
 SELECT c.id
