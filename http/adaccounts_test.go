@@ -206,10 +206,20 @@ func TestBoostedPageAdAccount(t *testing.T) {
 	if n := adAccountReads(fake); n != 1 {
 		t.Fatalf("%d reads of /me/adaccounts, want 1 within the minute", n)
 	}
+}
 
-	// The campaign boosted in act_1002: that account is fixed.
+// Once the campaign has boosted (its network_a campaign exists), another
+// ad_account_id is 409 with nothing written, the same one is taken; a user
+// without a network_a connection cannot choose one.
+func TestBoostedPageAdAccountFixed(t *testing.T) {
+	e, _ := adAccountsEnv(t)
+	ana := e.token(100)
+	var ok bool
+	e.post("/v1/boosted-pages/save/1", ana, map[string]any{"ad_account_id": "act_1002"}).ok(&ok)
+	us := map[string]any{"id": "act_1002", "name": "Ana's Gym US", "currency": "USD", "timezone_name": "America/New_York"}
+	entries := func() int { return e.sqlInt(`SELECT count(*) FROM campaign_history`) }
 	e.sqlExec(`INSERT INTO network_a_campaign (campaign_id, user_id, ad_account_id, currency) VALUES (1, 100, 'act_1002', 'USD')`)
-	logged = entries()
+	logged := entries()
 	e.post("/v1/boosted-pages/save/1", ana, map[string]any{"ad_account_id": "act_1001", "budget": "30.00"}).
 		fails(http.StatusConflict, "conflict", "ad_account_id: the ad account is fixed once the campaign has boosted")
 	if entries() != logged || e.sqlInt(`SELECT count(*) FROM campaign WHERE id = 1 AND campaign_budget_value = 30`) != 0 {

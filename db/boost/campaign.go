@@ -46,9 +46,11 @@ func (w *work) scope() networka.Scope {
 }
 
 // load reads the campaign and opens the user's token. It answers false when
-// there is nothing to work on (no campaign and no network_a object of it)
-// or no usable user token (then the state says so: a campaign that should
-// stop stays `pausing` with the reason, any other is `token_refused`).
+// there is nothing to work on (no campaign and no network_a object of it),
+// no usable user token (none, refused, or past its end: then the state says
+// so: a campaign that should stop stays `pausing` with the reason, any
+// other is `token_refused`), or a running campaign lacks a permission the
+// user did not grant (`token_refused` naming it).
 func (w *work) load(ctx context.Context) (bool, error) {
 	c, err := w.loadRow(ctx)
 	if errors.Is(err, pgx.ErrNoRows) {
