@@ -679,13 +679,14 @@ INSERT INTO campaign (
     campaign_budget_type, campaign_budget_value, adset_budget_sharing_enabled,
     campaign_bid_strategy_enabled, campaign_bid_strategy, campaign_bid_amount,
     goal, audience_targeting, hashtag, end_date, rules,
-    special_ad_categories, dsa_beneficiary, dsa_payor
+    special_ad_categories, dsa_beneficiary, dsa_payor, ad_account_id
 ) VALUES (
     $1, $2, $3, $4, $5, $6,
     $7, ($8::text)::numeric(12, 2), $9,
     $10, $11, ($12::text)::numeric(12, 2),
     $13, $14, $15, ($16::text)::date, $17::jsonb,
-    $18::text[], $19::text, $20::text
+    $18::text[], $19::text, $20::text,
+    $21::text
 )
 ON CONFLICT (id) DO UPDATE SET
     user_id                       = EXCLUDED.user_id,
@@ -707,6 +708,16 @@ ON CONFLICT (id) DO UPDATE SET
     special_ad_categories         = EXCLUDED.special_ad_categories,
     dsa_beneficiary               = EXCLUDED.dsa_beneficiary,
     dsa_payor                     = EXCLUDED.dsa_payor,
+    ad_account_id                 = coalesce(EXCLUDED.ad_account_id, campaign.ad_account_id),
+    ad_account_name               = CASE WHEN EXCLUDED.ad_account_id IS NULL
+                                           OR EXCLUDED.ad_account_id = campaign.ad_account_id
+                                         THEN campaign.ad_account_name END,
+    ad_account_currency           = CASE WHEN EXCLUDED.ad_account_id IS NULL
+                                           OR EXCLUDED.ad_account_id = campaign.ad_account_id
+                                         THEN campaign.ad_account_currency END,
+    ad_account_timezone           = CASE WHEN EXCLUDED.ad_account_id IS NULL
+                                           OR EXCLUDED.ad_account_id = campaign.ad_account_id
+                                         THEN campaign.ad_account_timezone END,
     updated_at                    = now()
 `
 
@@ -737,12 +748,15 @@ type CampaignUpsertParams struct {
 	SpecialAdCategories        []string        `json:"special_ad_categories"`
 	DsaBeneficiary             *string         `json:"dsa_beneficiary"`
 	DsaPayor                   *string         `json:"dsa_payor"`
+	AdAccountID                *string         `json:"ad_account_id"`
 }
 
 // Inserts a campaign of an import file, or updates the campaign with that id
 // (its rules too: @rules, checked whole by the caller, '{}' for none; its
 // special ad categories, '{}' for none; its DSA beneficiary and payor, null
-// for none).
+// for none; its ad account @ad_account_id, null keeping the one it has: the
+// engine learns the account's name, currency and time zone at its first
+// boost, and an account given anew forgets those of the one before).
 func (q *Queries) CampaignUpsert(ctx context.Context, arg []CampaignUpsertParams) *CampaignUpsertBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {
@@ -767,6 +781,7 @@ func (q *Queries) CampaignUpsert(ctx context.Context, arg []CampaignUpsertParams
 			a.SpecialAdCategories,
 			a.DsaBeneficiary,
 			a.DsaPayor,
+			a.AdAccountID,
 		}
 		batch.Queue(campaignUpsert, vals...)
 	}

@@ -8,7 +8,33 @@ package db
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
+
+const adAccountsUserToken = `-- name: AdAccountsUserToken :one
+SELECT u.network_a_token,
+       u.network_a_token_expires_at,
+       (u.network_a_token_invalid_at IS NOT NULL)::boolean AS token_invalid
+FROM app_user AS u
+WHERE u.id = $1
+`
+
+type AdAccountsUserTokenRow struct {
+	NetworkAToken          []byte             `json:"network_a_token"`
+	NetworkATokenExpiresAt pgtype.Timestamptz `json:"network_a_token_expires_at"`
+	TokenInvalid           bool               `json:"token_invalid"`
+}
+
+// GET /v1/ad-accounts: the user's sealed network_a token (null for a user
+// without one), when it ends (null: unknown), and whether network_a
+// refused it.
+func (q *Queries) AdAccountsUserToken(ctx context.Context, userID int64) (AdAccountsUserTokenRow, error) {
+	row := q.db.QueryRow(ctx, adAccountsUserToken, userID)
+	var i AdAccountsUserTokenRow
+	err := row.Scan(&i.NetworkAToken, &i.NetworkATokenExpiresAt, &i.TokenInvalid)
+	return i, err
+}
 
 const campaignAccessEmail = `-- name: CampaignAccessEmail :one
 SELECT coalesce(a.email, $1::text)::text AS email
@@ -32,6 +58,29 @@ func (q *Queries) CampaignAccessEmail(ctx context.Context, arg CampaignAccessEma
 	var email string
 	err := row.Scan(&email)
 	return email, err
+}
+
+const campaignAdAccountFixed = `-- name: CampaignAdAccountFixed :one
+SELECT coalesce(n.ad_account_id, '')::text AS ad_account_id
+FROM campaign AS c
+LEFT JOIN network_a_campaign AS n ON n.campaign_id = c.id
+WHERE c.user_id = $1
+  AND c.id = $2
+`
+
+type CampaignAdAccountFixedParams struct {
+	UserID int64 `json:"user_id"`
+	ID     int64 `json:"id"`
+}
+
+// boosted-pages/save: the ad account one campaign of the user is fixed to
+// (its network_a campaign's; ” before the campaign has boosted). No row
+// when the user has no such campaign.
+func (q *Queries) CampaignAdAccountFixed(ctx context.Context, arg CampaignAdAccountFixedParams) (string, error) {
+	row := q.db.QueryRow(ctx, campaignAdAccountFixed, arg.UserID, arg.ID)
+	var ad_account_id string
+	err := row.Scan(&ad_account_id)
+	return ad_account_id, err
 }
 
 const campaignBoostedPage = `-- name: CampaignBoostedPage :one
@@ -116,7 +165,8 @@ created AS (
     INSERT INTO campaign (
         user_id, page_id, network_b_id, preset_id, active,
         campaign_budget_value, goal, audience_targeting, hashtag, end_date, promoted_object, rules,
-        special_ad_categories, dsa_beneficiary, dsa_payor
+        special_ad_categories, dsa_beneficiary, dsa_payor,
+        ad_account_id, ad_account_name, ad_account_currency, ad_account_timezone
     )
     SELECT
         $1, $3, $4, u.id, true,
@@ -141,10 +191,17 @@ created AS (
         coalesce($10::jsonb,
                  (SELECT b.rules FROM boosting_condition AS b WHERE b.preset_id = u.id),
                  '{}'::jsonb),
-        $11::text[], $12::text, $13::text
+        $11::text[], $12::text, $13::text,
+        $14::text,
+        CASE WHEN $14::text IS NOT NULL THEN left($15::text, 255) END,
+        CASE WHEN $14::text IS NOT NULL AND $16::text ~ '^[A-Z]{3}$'
+             THEN $16::text END,
+        CASE WHEN $14::text IS NOT NULL
+             THEN network_a_timezone($17::text) END
     FROM usable AS u
     RETURNING id, user_id, preset_id, page_id, network_b_id, campaign_budget_value, goal,
-              audience_targeting, hashtag, end_date, rules, special_ad_categories, dsa_beneficiary, dsa_payor
+              audience_targeting, hashtag, end_date, rules, special_ad_categories, dsa_beneficiary, dsa_payor,
+              ad_account_id
 ),
 logged AS (
     INSERT INTO campaign_history (user_id, campaign_id, action, details)
@@ -161,6 +218,8 @@ logged AS (
         'special_ad_categories', to_jsonb(c.special_ad_categories),
         'dsa_beneficiary', c.dsa_beneficiary,
         'dsa_payor', c.dsa_payor)
+        || CASE WHEN c.ad_account_id IS NOT NULL
+                THEN jsonb_build_object('ad_account_id', c.ad_account_id) ELSE '{}' END
     FROM created AS c
 )
 SELECT c.id
@@ -181,6 +240,10 @@ type CampaignCreateParams struct {
 	SpecialAdCategories []string        `json:"special_ad_categories"`
 	DsaBeneficiary      *string         `json:"dsa_beneficiary"`
 	DsaPayor            *string         `json:"dsa_payor"`
+	AdAccountID         *string         `json:"ad_account_id"`
+	AdAccountName       *string         `json:"ad_account_name"`
+	AdAccountCurrency   *string         `json:"ad_account_currency"`
+	AdAccountTimezone   *string         `json:"ad_account_timezone"`
 }
 
 // boosted-pages/create: creates an active campaign of the user from a preset
@@ -189,7 +252,11 @@ type CampaignCreateParams struct {
 // one of the user's pages), and records its `created` history entry, in one
 // statement. The goal follows the preset's objective; a promoted object is
 // kept for the ad set, and so are the special ad categories and the DSA
-// beneficiary and payor (null: none). The campaign's rules are @rules
+// beneficiary and payor (null: none), and the ad account the user chose
+// (@ad_account_id with its name, currency and time zone as network_a
+// described it; null: none yet, the engine fixes one at the first boost;
+// the history entry names it when there is one).
+// The campaign's rules are @rules
 // (checked whole by the caller) or, when null, the default rules of the
 // preset's boosting condition. No row when the preset or a source is not the
 // user's to use.
@@ -208,6 +275,10 @@ func (q *Queries) CampaignCreate(ctx context.Context, arg CampaignCreateParams) 
 		arg.SpecialAdCategories,
 		arg.DsaBeneficiary,
 		arg.DsaPayor,
+		arg.AdAccountID,
+		arg.AdAccountName,
+		arg.AdAccountCurrency,
+		arg.AdAccountTimezone,
 	)
 	var id int64
 	err := row.Scan(&id)
@@ -260,11 +331,13 @@ const campaignSave = `-- name: CampaignSave :one
 WITH old AS (
     SELECT c.id, c.active, c.campaign_budget_type, c.campaign_budget_value, c.audience_targeting,
            c.hashtag, c.end_date, c.promoted_object, c.rules,
-           c.special_ad_categories, c.dsa_beneficiary, c.dsa_payor
+           c.special_ad_categories, c.dsa_beneficiary, c.dsa_payor, c.ad_account_id,
+           n.ad_account_id AS fixed_ad_account_id
     FROM campaign AS c
+    LEFT JOIN network_a_campaign AS n ON n.campaign_id = c.id
     WHERE c.user_id = $1
       AND c.id = $2
-    FOR UPDATE
+    FOR UPDATE OF c
 ),
 checked AS (
     SELECT old.id,
@@ -273,29 +346,42 @@ checked AS (
            (coalesce($4::boolean, false)
             AND coalesce(($3::text)::date, old.end_date)
                 < (now() AT TIME ZONE 'UTC')::date)::boolean AS end_date_passed,
-           coalesce(to_char(old.end_date, 'YYYY-MM-DD'), '')::text AS end_date
+           coalesce(to_char(old.end_date, 'YYYY-MM-DD'), '')::text AS end_date,
+           ($5::text IS NOT NULL AND old.fixed_ad_account_id IS NOT NULL
+            AND old.fixed_ad_account_id <> $5::text)::boolean AS ad_account_fixed
     FROM old
 ),
 saved AS (
     UPDATE campaign AS c SET
         active                = coalesce($4::boolean, c.active),
-        campaign_budget_value = coalesce(($5::text)::numeric(12, 2), c.campaign_budget_value),
-        audience_targeting    = coalesce($6::jsonb, c.audience_targeting),
-        hashtag               = coalesce($7::text, c.hashtag),
+        campaign_budget_value = coalesce(($6::text)::numeric(12, 2), c.campaign_budget_value),
+        audience_targeting    = coalesce($7::jsonb, c.audience_targeting),
+        hashtag               = coalesce($8::text, c.hashtag),
         end_date              = coalesce(($3::text)::date, c.end_date),
-        promoted_object       = coalesce($8::jsonb, c.promoted_object),
-        rules                 = coalesce($9::jsonb, c.rules),
-        special_ad_categories = coalesce($10::text[], c.special_ad_categories),
-        dsa_beneficiary       = CASE WHEN $11::boolean
-                                     THEN $12::text ELSE c.dsa_beneficiary END,
-        dsa_payor             = CASE WHEN $13::boolean
-                                     THEN $14::text ELSE c.dsa_payor END,
+        promoted_object       = coalesce($9::jsonb, c.promoted_object),
+        rules                 = coalesce($10::jsonb, c.rules),
+        special_ad_categories = coalesce($11::text[], c.special_ad_categories),
+        dsa_beneficiary       = CASE WHEN $12::boolean
+                                     THEN $13::text ELSE c.dsa_beneficiary END,
+        dsa_payor             = CASE WHEN $14::boolean
+                                     THEN $15::text ELSE c.dsa_payor END,
+        ad_account_id         = coalesce($5::text, c.ad_account_id),
+        ad_account_name       = CASE WHEN $5::text IS NOT NULL
+                                     THEN left($16::text, 255) ELSE c.ad_account_name END,
+        ad_account_currency   = CASE WHEN $5::text IS NOT NULL
+                                     THEN CASE WHEN $17::text ~ '^[A-Z]{3}$'
+                                               THEN $17::text END
+                                     ELSE c.ad_account_currency END,
+        ad_account_timezone   = CASE WHEN $5::text IS NOT NULL
+                                     THEN network_a_timezone($18::text)
+                                     ELSE c.ad_account_timezone END,
         updated_at            = now()
     FROM old
     JOIN checked ON checked.id = old.id
     WHERE c.id = old.id
       AND NOT checked.end_date_missing
       AND NOT checked.end_date_passed
+      AND NOT checked.ad_account_fixed
     RETURNING
         c.id,
         c.user_id,
@@ -311,7 +397,8 @@ saved AS (
              ('rules', old.rules, c.rules),
              ('special_ad_categories', to_jsonb(old.special_ad_categories), to_jsonb(c.special_ad_categories)),
              ('dsa_beneficiary', to_jsonb(old.dsa_beneficiary), to_jsonb(c.dsa_beneficiary)),
-             ('dsa_payor', to_jsonb(old.dsa_payor), to_jsonb(c.dsa_payor))
+             ('dsa_payor', to_jsonb(old.dsa_payor), to_jsonb(c.dsa_payor)),
+             ('ad_account_id', to_jsonb(old.ad_account_id), to_jsonb(c.ad_account_id))
          ) AS d (field, old, new)
          WHERE d.old IS DISTINCT FROM d.new) AS changes
 ),
@@ -330,6 +417,7 @@ logged AS (
 )
 SELECT checked.id, checked.end_date_missing::boolean AS end_date_missing,
        checked.end_date_passed::boolean AS end_date_passed, checked.end_date,
+       checked.ad_account_fixed::boolean AS ad_account_fixed,
        coalesce((SELECT s.active <> s.was_active FROM saved AS s), false)::boolean AS active_changed
 FROM checked
 `
@@ -339,6 +427,7 @@ type CampaignSaveParams struct {
 	ID                  int64           `json:"id"`
 	EndDate             *string         `json:"end_date"`
 	Active              *bool           `json:"active"`
+	AdAccountID         *string         `json:"ad_account_id"`
 	Budget              *string         `json:"budget"`
 	Targeting           json.RawMessage `json:"targeting"`
 	Hashtag             *string         `json:"hashtag"`
@@ -349,6 +438,9 @@ type CampaignSaveParams struct {
 	DsaBeneficiary      *string         `json:"dsa_beneficiary"`
 	SetDsaPayor         bool            `json:"set_dsa_payor"`
 	DsaPayor            *string         `json:"dsa_payor"`
+	AdAccountName       *string         `json:"ad_account_name"`
+	AdAccountCurrency   *string         `json:"ad_account_currency"`
+	AdAccountTimezone   *string         `json:"ad_account_timezone"`
 }
 
 type CampaignSaveRow struct {
@@ -356,6 +448,7 @@ type CampaignSaveRow struct {
 	EndDateMissing bool   `json:"end_date_missing"`
 	EndDatePassed  bool   `json:"end_date_passed"`
 	EndDate        string `json:"end_date"`
+	AdAccountFixed bool   `json:"ad_account_fixed"`
 	ActiveChanged  bool   `json:"active_changed"`
 }
 
@@ -363,14 +456,20 @@ type CampaignSaveRow struct {
 // null parameter keeps the field; @rules, checked whole by the caller,
 // replaces the campaign's rules whole; the DSA fields take
 // @dsa_beneficiary / @dsa_payor, null included, when @set_dsa_beneficiary /
-// @set_dsa_payor) and records, in the same statement, an `updated` history
+// @set_dsa_payor; the ad account takes @ad_account_id with its
+// @ad_account_name, @ad_account_currency and @ad_account_timezone, as
+// network_a described it, when @ad_account_id is given; a time zone
+// PostgreSQL does not know as a canonical name is kept as null) and
+// records, in the same statement, an `updated` history
 // entry with what changed ({"field": {"old", "new"}}; none when nothing
 // changed) and an `activated`/`deactivated` entry when `active` changed.
 // Nothing is written when the save would leave the campaign unable to run:
 // a lifetime budget without an end date (network_a refuses such an ad set;
 // `end_date_missing`), or `active` true with an end date that has passed
 // (UTC; the engine would never run it; `end_date_passed`, with the
-// campaign's `end_date` as YYYY-MM-DD). No row when the user has no such
+// campaign's `end_date` as YYYY-MM-DD), or another ad account than the
+// one its network_a campaign was made in (`ad_account_fixed`: the account
+// is fixed once the campaign has boosted). No row when the user has no such
 // campaign.
 func (q *Queries) CampaignSave(ctx context.Context, arg CampaignSaveParams) (CampaignSaveRow, error) {
 	row := q.db.QueryRow(ctx, campaignSave,
@@ -378,6 +477,7 @@ func (q *Queries) CampaignSave(ctx context.Context, arg CampaignSaveParams) (Cam
 		arg.ID,
 		arg.EndDate,
 		arg.Active,
+		arg.AdAccountID,
 		arg.Budget,
 		arg.Targeting,
 		arg.Hashtag,
@@ -388,6 +488,9 @@ func (q *Queries) CampaignSave(ctx context.Context, arg CampaignSaveParams) (Cam
 		arg.DsaBeneficiary,
 		arg.SetDsaPayor,
 		arg.DsaPayor,
+		arg.AdAccountName,
+		arg.AdAccountCurrency,
+		arg.AdAccountTimezone,
 	)
 	var i CampaignSaveRow
 	err := row.Scan(
@@ -395,6 +498,7 @@ func (q *Queries) CampaignSave(ctx context.Context, arg CampaignSaveParams) (Cam
 		&i.EndDateMissing,
 		&i.EndDatePassed,
 		&i.EndDate,
+		&i.AdAccountFixed,
 		&i.ActiveChanged,
 	)
 	return i, err

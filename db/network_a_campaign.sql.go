@@ -39,6 +39,7 @@ const networkACampaignAdSet = `-- name: NetworkACampaignAdSet :one
 WITH p AS (
     SELECT
         c.id, c.goal, c.audience_targeting, c.promoted_object, c.end_date, c.campaign_budget_type,
+        coalesce(c.ad_account_timezone, 'UTC') AS timezone,
         c.campaign_budget_value, c.campaign_bid_strategy_enabled, c.campaign_bid_strategy, c.campaign_bid_amount,
         n.currency,
         n.account_dsa_beneficiary,
@@ -79,7 +80,9 @@ f AS (
         || CASE WHEN $3::text IS NOT NULL
                 THEN jsonb_build_object('end_time', to_char($4::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
                 WHEN p.end_date IS NOT NULL
-                THEN jsonb_build_object('end_time', to_char(p.end_date, 'YYYY-MM-DD') || 'T23:59:59Z')
+                THEN jsonb_build_object('end_time', to_char(
+                         ((p.end_date + time '23:59:59') AT TIME ZONE p.timezone) AT TIME ZONE 'UTC',
+                         'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
                 ELSE '{}' END
         || CASE p.goal WHEN 'POST_ENGAGEMENT' THEN '{"destination_type": "ON_POST"}'::jsonb
                        WHEN 'VIDEO_VIEWS' THEN '{"destination_type": "ON_VIDEO"}'::jsonb
@@ -134,7 +137,8 @@ type NetworkACampaignAdSetRow struct {
 // audience_targeting as network_a takes it (network_a_adset_targeting:
 // cities by network_a's keys, the Advantage audience flag, network_b left
 // out for a page with no linked network_b account), end_time = end_date
-// 23:59:59 UTC (RFC 3339; absent without end date), destination_type
+// 23:59:59 in the ad account's time zone (UTC before the campaign has an
+// account), sent in UTC (RFC 3339; absent without end date), destination_type
 // ON_POST for POST_ENGAGEMENT and ON_VIDEO for VIDEO_VIEWS,
 // promoted_object as the campaign holds it, else {"page_id": the page} for
 // those two goals (absent otherwise), and, when the targeting reaches the
@@ -359,7 +363,7 @@ WITH resumed AS (
           SELECT 1 FROM campaign AS c
           WHERE c.id = n.campaign_id
             AND c.active
-            AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date))
+            AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE coalesce(c.ad_account_timezone, 'UTC'))::date))
     RETURNING n.campaign_id, n.user_id
 ),
 started AS (
@@ -392,15 +396,28 @@ func (q *Queries) NetworkACampaignResumed(ctx context.Context, campaignID int64)
 
 const networkACampaignStart = `-- name: NetworkACampaignStart :exec
 
-INSERT INTO network_a_campaign (campaign_id, user_id, ad_account_id, currency)
-SELECT c.id, c.user_id, $1,
-       CASE WHEN upper($2::text) ~ '^[A-Z]{3}$' THEN upper($2::text) END
-FROM campaign AS c
-WHERE c.id = $3
-ON CONFLICT (campaign_id) DO NOTHING
+WITH started AS (
+    INSERT INTO network_a_campaign (campaign_id, user_id, ad_account_id, currency)
+    SELECT c.id, c.user_id, $3,
+           CASE WHEN upper($4::text) ~ '^[A-Z]{3}$' THEN upper($4::text) END
+    FROM campaign AS c
+    WHERE c.id = $5
+    ON CONFLICT (campaign_id) DO NOTHING
+    RETURNING campaign_id, ad_account_id, currency
+)
+UPDATE campaign AS c
+SET ad_account_id       = s.ad_account_id,
+    ad_account_name     = left($1::text, 255),
+    ad_account_currency = s.currency,
+    ad_account_timezone = network_a_timezone($2::text),
+    updated_at          = now()
+FROM started AS s
+WHERE c.id = s.campaign_id
 `
 
 type NetworkACampaignStartParams struct {
+	Name        string `json:"name"`
+	Timezone    string `json:"timezone"`
 	AdAccountID string `json:"ad_account_id"`
 	Currency    string `json:"currency"`
 	CampaignID  int64  `json:"campaign_id"`
@@ -409,8 +426,17 @@ type NetworkACampaignStartParams struct {
 // What the engine made on network_a for each campaign.
 // The first boost of a campaign: remembers the ad account it uses and that
 // account's currency (kept for the campaign's life; a code that is not three
-// letters is kept as unknown). A second call keeps the first account.
+// letters is kept as unknown), and writes the account as network_a
+// describes it (@name, the currency, @timezone: null when PostgreSQL does
+// not know it as a canonical name) to the campaign, which answers it as its
+// ad_account. A second call keeps the first account.
 func (q *Queries) NetworkACampaignStart(ctx context.Context, arg NetworkACampaignStartParams) error {
-	_, err := q.db.Exec(ctx, networkACampaignStart, arg.AdAccountID, arg.Currency, arg.CampaignID)
+	_, err := q.db.Exec(ctx, networkACampaignStart,
+		arg.Name,
+		arg.Timezone,
+		arg.AdAccountID,
+		arg.Currency,
+		arg.CampaignID,
+	)
 	return err
 }

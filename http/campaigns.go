@@ -171,6 +171,11 @@ type campaignSaveRequest struct {
 	// absent keeps.
 	DSABeneficiary dsaText `json:"dsa_beneficiary"`
 	DSAPayor       dsaText `json:"dsa_payor"`
+	// AdAccountID is an addition: the network_a ad account ("act_…") the
+	// campaign spends through, one of the user's that may boost; absent,
+	// null or "" keeps the campaign's. It is fixed once the campaign has
+	// boosted.
+	AdAccountID string `json:"ad_account_id"`
 
 	targeting      *targeting
 	endDate        *string
@@ -207,8 +212,13 @@ func (r *campaignSaveRequest) validate() error {
 }
 
 // validateNetworkAFields checks the fields network_a requires of a campaign
-// today: its special ad categories and its DSA beneficiary and payor.
+// today: the form of its ad account's id, its special ad categories and its
+// DSA beneficiary and payor.
 func (r *campaignSaveRequest) validateNetworkAFields() (err error) {
+	r.AdAccountID = strings.TrimSpace(r.AdAccountID)
+	if err := checkAdAccountID(r.AdAccountID); err != nil {
+		return err
+	}
 	if r.categories, err = parseAdCategories(r.SpecialAdCategories); err != nil {
 		return err
 	}
@@ -251,7 +261,12 @@ func (s *Server) boostedPageSave(ctx context.Context, req *campaignSaveRequest) 
 	if err := s.checkCountries(ctx, s.q, req.targeting); err != nil {
 		return false, err
 	}
+	account, err := s.saveAdAccount(ctx, req)
+	if err != nil {
+		return false, err
+	}
 	p := req.params(userID(ctx), campaignRules)
+	p.AdAccountID, p.AdAccountName, p.AdAccountCurrency, p.AdAccountTimezone = account.ID, account.Name, account.Currency, account.Timezone
 	// The campaign, its history and, when it stops, its engine state and
 	// its pause on network_a: one transaction.
 	err = s.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
@@ -263,6 +278,8 @@ func (s *Server) boostedPageSave(ctx context.Context, req *campaignSaveRequest) 
 			return err
 		}
 		switch {
+		case saved.AdAccountFixed:
+			return errAdAccountFixed
 		case saved.EndDateMissing:
 			return badRequest("end_date is required: the campaign has a lifetime budget")
 		case saved.EndDatePassed:
@@ -285,6 +302,37 @@ func (s *Server) boostedPageSave(ctx context.Context, req *campaignSaveRequest) 
 		return false, err
 	}
 	return true, nil
+}
+
+// errAdAccountFixed answers a save that names another ad account than the
+// one the campaign's network_a campaign was made in.
+var errAdAccountFixed = conflict("ad_account_id: the ad account is fixed once the campaign has boosted")
+
+// saveAdAccount answers the ad account a save chooses, as network_a
+// describes it (none when the save names none): 409 when the campaign has
+// boosted in another one, 400 when it is not one of the user's accounts
+// that may boost, 404 when the user has no such campaign.
+func (s *Server) saveAdAccount(ctx context.Context, req *campaignSaveRequest) (adAccountParams, error) {
+	if req.AdAccountID == "" {
+		return adAccountParams{}, nil
+	}
+	fixed, err := s.q.CampaignAdAccountFixed(ctx, db.CampaignAdAccountFixedParams{UserID: userID(ctx), ID: req.id})
+	switch {
+	case isNoRows(err):
+		return adAccountParams{}, notFound("boosted page %d not found", req.id)
+	case err != nil:
+		return adAccountParams{}, err
+	case fixed == req.AdAccountID:
+		// The account it boosts in: nothing to choose, nothing to ask.
+		return adAccountParams{}, nil
+	case fixed != "":
+		return adAccountParams{}, errAdAccountFixed
+	}
+	a, err := s.chosenAdAccount(ctx, userID(ctx), req.AdAccountID)
+	if err != nil {
+		return adAccountParams{}, err
+	}
+	return newAdAccountParams(a), nil
 }
 
 // params answers the CampaignSave parameters of the request: a nil one
@@ -352,6 +400,9 @@ type campaignCreateRequest struct {
 	SpecialAdCategories json.RawMessage `json:"special_ad_categories"`
 	DSABeneficiary      dsaText         `json:"dsa_beneficiary"`
 	DSAPayor            dsaText         `json:"dsa_payor"`
+	// AdAccountID is an addition, as on save; absent, the engine takes the
+	// user's first usable account at the first boost.
+	AdAccountID string `json:"ad_account_id"`
 
 	targeting      *targeting
 	endDate        *string
@@ -398,10 +449,15 @@ func (r *campaignCreateRequest) validate() error {
 	return r.validateNetworkAFields()
 }
 
-// validateNetworkAFields checks the special ad categories ([] when absent),
+// validateNetworkAFields checks the form of the ad account's id, the
+// special ad categories ([] when absent),
 // the DSA beneficiary and payor, and the rules the categories and Advantage
 // audience impose on the targeting.
 func (r *campaignCreateRequest) validateNetworkAFields() (err error) {
+	r.AdAccountID = strings.TrimSpace(r.AdAccountID)
+	if err := checkAdAccountID(r.AdAccountID); err != nil {
+		return err
+	}
 	if r.categories, err = parseAdCategories(r.SpecialAdCategories); err != nil {
 		return err
 	}
@@ -428,6 +484,14 @@ func (s *Server) boostedPageCreate(ctx context.Context, req *campaignCreateReque
 		return nil, err
 	}
 	uid := userID(ctx)
+	var account adAccountParams
+	if req.AdAccountID != "" {
+		a, err := s.chosenAdAccount(ctx, uid, req.AdAccountID)
+		if err != nil {
+			return nil, err
+		}
+		account = newAdAccountParams(a)
+	}
 	nonZero := func(n Int) *int64 {
 		if n.V == 0 {
 			return nil
@@ -439,6 +503,7 @@ func (s *Server) boostedPageCreate(ctx context.Context, req *campaignCreateReque
 		Budget: req.Budget.V, Targeting: req.targeting.json, Hashtag: req.Hashtag, EndDate: req.endDate,
 		PromotedObject: req.promotedObject, Rules: campaignRules,
 		SpecialAdCategories: req.categories, DsaBeneficiary: req.DSABeneficiary.V, DsaPayor: req.DSAPayor.V,
+		AdAccountID: account.ID, AdAccountName: account.Name, AdAccountCurrency: account.Currency, AdAccountTimezone: account.Timezone,
 	}
 	var page json.RawMessage
 	err = db.InTx(ctx, s.pool, func(q *db.Queries) error {

@@ -23,7 +23,7 @@ var campaign2 = map[string]any{
 	"network_b": map[string]any{"id": 789, "name": "anasgym", "picture": "https://img.example/789.png"},
 	"preset":    map[string]any{"id": 2, "title": "Café buzz"},
 	// Inactive, never run by the engine.
-	"promoted_object": nil, "special_ad_categories": []any{}, "dsa_beneficiary": nil, "dsa_payor": nil,
+	"promoted_object": nil, "special_ad_categories": []any{}, "dsa_beneficiary": nil, "dsa_payor": nil, "ad_account": nil,
 	"engine": map[string]any{"state": "paused", "message": "", "checked_at": nil},
 	"rules":  noRules,
 }
@@ -54,7 +54,7 @@ func TestBoostedPageDetail(t *testing.T) {
 		"hashtag": "", "end_date": "", "page": nil,
 		"network_b": map[string]any{"id": 790, "name": "ana.travels", "picture": "https://img.example/790.png"},
 		"preset":    nil, "promoted_object": nil,
-		"special_ad_categories": []any{}, "dsa_beneficiary": nil, "dsa_payor": nil,
+		"special_ad_categories": []any{}, "dsa_beneficiary": nil, "dsa_payor": nil, "ad_account": nil,
 		"engine": map[string]any{"state": "waiting", "message": "", "checked_at": nil},
 		"rules":  noRules,
 	})
@@ -575,7 +575,7 @@ func TestBoostedPageCreate(t *testing.T) {
 		"network_b":             nil,
 		"preset":                map[string]any{"id": 1, "title": "Gym launch"},
 		"promoted_object":       nil,
-		"special_ad_categories": []any{}, "dsa_beneficiary": nil, "dsa_payor": nil,
+		"special_ad_categories": []any{}, "dsa_beneficiary": nil, "dsa_payor": nil, "ad_account": nil,
 		"engine": map[string]any{"state": "waiting", "message": "", "checked_at": nil},
 		"rules":  noRules,
 	}

@@ -465,7 +465,7 @@ func TestConformanceCatchesDrift(t *testing.T) {
 		"goal": "LINK_CLICKS", "audience_targeting": {"age_min": 18, "geo_locations": {"countries": ["CZ"]}},
 		"hashtag": "#gym", "end_date": "2030-12-31", "page": {"id": 456, "name": "Gym", "picture": ""},
 		"network_b": null, "preset": {"id": 1, "title": "Gym"},
-		"promoted_object": null, "special_ad_categories": [], "dsa_beneficiary": null, "dsa_payor": null,
+		"promoted_object": null, "special_ad_categories": [], "dsa_beneficiary": null, "dsa_payor": null, "ad_account": null,
 		"engine": {"state": "running", "message": "", "since": "2026-01-02 10:00:00", "checked_at": null},
 		"rules": {"min_reactions": 25, "min_comments": null, "min_shares": null, "min_engagement_rate": 2.5,
 			"post_age_min_hours": null, "post_age_max_hours": 48, "content_types": ["photo"], "exclude_keywords": null,

@@ -99,6 +99,8 @@ type Server struct {
 	bodies *bodyBudget
 	// answers keeps the catalogue's answers per catalogue version.
 	answers *answerCache
+	// adAccounts keeps each user's network_a ad accounts for a minute.
+	adAccounts *adAccountCache
 }
 
 // Route is one registered route, for the documentation and its tests.
@@ -138,7 +140,7 @@ func New(cfg Config, pool *pgxpool.Pool, tokens *auth.Tokens, log *slog.Logger) 
 	}
 	s := &Server{cfg: cfg, pool: pool, q: db.New(pool), tokens: tokens, log: log,
 		metrics: newRequestMetrics(cfg.Metrics), bodies: newBodyBudget(cfg.BodyMemory, cfg.BodyWait),
-		answers: newAnswerCache(answerCacheBytes)}
+		answers: newAnswerCache(answerCacheBytes), adAccounts: newAdAccountCache()}
 	if cfg.NetworkAAPIURL != "" {
 		n, err := networka.New(cfg.NetworkAAPIURL, networka.Options{Timeout: cfg.NetworkATimeout})
 		if err != nil {
@@ -202,6 +204,7 @@ func (s *Server) register(mux *http.ServeMux) {
 	s.bearer(mux, "GET /v1/agencies/services", s.handler(endpoint[empty, []db.Service](s.agencyServices)))
 
 	// Campaigns: boosted pages, boosted posts and their insights, geographic targeting.
+	s.bearer(mux, "GET /v1/ad-accounts", s.handler(endpoint[empty, []adAccount](s.adAccountsList)))
 	s.bearer(mux, "GET /v1/boosted-pages/detail/{id}", s.handler(endpoint[pathID, json.RawMessage](s.boostedPageDetail)))
 	s.bearer(mux, "POST /v1/boosted-pages/save/{id}", s.handler(endpoint[campaignSaveRequest, bool](s.boostedPageSave)))
 	s.bearer(mux, "POST /v1/boosted-pages/create", s.handler(endpoint[campaignCreateRequest, json.RawMessage](s.boostedPageCreate)))

@@ -644,10 +644,8 @@ func adName(campaignID, postID int64, p postRow) string {
 
 // adSet answers the campaign's ad set for the posts of network (network_a,
 // or network_b: an ad set of its own), creating the ad account's campaign
-// and the ad set at the first boost; "" when the campaign's ad account is
-// not active (`no_ad_account`): the account is the first active one at the
-// first boost, fixed from then on, and checked whenever there is something
-// to create.
+// and the ad set at the first boost; "" when the campaign's ad account may
+// not boost (`no_ad_account`, campaignObject).
 func (w *work) adSet(ctx context.Context, network string) (string, error) {
 	campaign, err := w.campaignObject(ctx)
 	if campaign == "" || err != nil {
@@ -711,10 +709,10 @@ func (w *work) adSet(ctx context.Context, network string) (string, error) {
 }
 
 // campaignObject answers the campaign's network_a campaign, creating it in
-// the ad account at the first boost; "" when the campaign's ad account is
-// not active (`no_ad_account`): the account is the first active one at the
-// first boost, fixed from then on, and checked once a work whenever there
-// is something to create.
+// the ad account at the first boost; "" when the campaign's ad account may
+// not boost (`no_ad_account`, with its status in words): the account is
+// the one the user chose, else the first usable one, fixed at the first
+// boost and checked once a work whenever there is something to create.
 func (w *work) campaignObject(ctx context.Context) (string, error) {
 	if w.accountChecked && w.c.CampaignObjectID != nil {
 		return *w.c.CampaignObjectID, nil
@@ -724,12 +722,11 @@ func (w *work) campaignObject(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if w.account != "" {
-		i := slices.IndexFunc(accounts, func(a networka.AdAccount) bool { return a.ID == w.account && a.Usable() })
-		if i < 0 {
-			w.out.observe(StateNoAdAccount, "the campaign's ad account "+w.account+" is not active on network_a")
+		a, ok := w.usableAccount(accounts, w.account, "the campaign's ad account")
+		if !ok {
 			return "", nil
 		}
-		if err := w.accountDefaults(ctx, accounts[i]); err != nil {
+		if err := w.accountDefaults(ctx, a); err != nil {
 			return "", err
 		}
 	}
@@ -745,22 +742,50 @@ func (w *work) campaignObject(ctx context.Context) (string, error) {
 	return w.createCampaign(ctx)
 }
 
-// startAccount fixes the campaign's ad account at its first boost: the
-// first usable one of the user's (none: `no_ad_account`; without a
-// currency: `refused`), unless another engine fixed one first.
-func (w *work) startAccount(ctx context.Context, accounts []networka.AdAccount) (bool, error) {
-	i := slices.IndexFunc(accounts, func(a networka.AdAccount) bool { return a.Usable() && a.ID != "" })
-	if i < 0 {
-		w.out.observe(StateNoAdAccount, "the user has no active network_a ad account")
-		w.log.Warn("engine: no ad made: the user has no active network_a ad account")
-		return false, nil
+// usableAccount finds the ad account id (what: how the state's message
+// names it) among the user's accounts; one network_a does not list, or
+// whose status may not boost, is `no_ad_account` saying why.
+func (w *work) usableAccount(accounts []networka.AdAccount, id, what string) (networka.AdAccount, bool) {
+	i := slices.IndexFunc(accounts, func(a networka.AdAccount) bool { return a.ID == id })
+	switch {
+	case i < 0:
+		w.out.observe(StateNoAdAccount, what+" "+id+" is not among the user's network_a ad accounts")
+		return networka.AdAccount{}, false
+	case !accounts[i].Usable():
+		w.out.observe(StateNoAdAccount, what+" may not boost: "+accountWords(accounts[i]))
+		return networka.AdAccount{}, false
 	}
-	chosen := accounts[i]
+	return accounts[i], true
+}
+
+// startAccount fixes the campaign's ad account at its first boost: the one
+// the user chose, else the first usable one of the user's (none:
+// `no_ad_account`, each account's status in words; without a currency:
+// `refused`), unless another engine fixed one first. The campaign keeps
+// the account's name, currency and time zone.
+func (w *work) startAccount(ctx context.Context, accounts []networka.AdAccount) (bool, error) {
+	var chosen networka.AdAccount
+	if w.c.ChosenAdAccountID != nil {
+		a, ok := w.usableAccount(accounts, *w.c.ChosenAdAccountID, "the ad account chosen for the campaign")
+		if !ok {
+			return false, nil
+		}
+		chosen = a
+	} else {
+		i := slices.IndexFunc(accounts, func(a networka.AdAccount) bool { return a.Usable() && a.ID != "" })
+		if i < 0 {
+			w.out.observe(StateNoAdAccount, noUsableAccount(accounts))
+			w.log.Warn("engine: no ad made: the user has no active network_a ad account")
+			return false, nil
+		}
+		chosen = accounts[i]
+	}
 	if chosen.Currency == "" {
 		w.out.observe(StateRefused, errNoCurrency)
 		return false, nil
 	}
-	if err := w.q.NetworkACampaignStart(ctx, db.NetworkACampaignStartParams{CampaignID: w.id, AdAccountID: chosen.ID, Currency: chosen.Currency}); err != nil {
+	if err := w.q.NetworkACampaignStart(ctx, db.NetworkACampaignStartParams{CampaignID: w.id, AdAccountID: chosen.ID,
+		Currency: chosen.Currency, Name: chosen.Name, Timezone: chosen.TimezoneName}); err != nil {
 		return false, err
 	}
 	// Another engine may have started it first with another account.
@@ -772,6 +797,7 @@ func (w *work) startAccount(ctx context.Context, accounts []networka.AdAccount) 
 	if c.AdAccountID != nil {
 		w.account = *c.AdAccountID
 	}
+	w.c.AdAccountTimezone = c.AdAccountTimezone
 	if w.account == chosen.ID {
 		return true, w.accountDefaults(ctx, chosen)
 	}

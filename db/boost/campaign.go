@@ -46,9 +46,11 @@ func (w *work) scope() networka.Scope {
 }
 
 // load reads the campaign and opens the user's token. It answers false when
-// there is nothing to work on (no campaign and no network_a object of it)
-// or no usable user token (then the state says so: a campaign that should
-// stop stays `pausing` with the reason, any other is `token_refused`).
+// there is nothing to work on (no campaign and no network_a object of it),
+// no usable user token (none, refused, or past its end: then the state says
+// so: a campaign that should stop stays `pausing` with the reason, any
+// other is `token_refused`), or a running campaign lacks a permission the
+// user did not grant (`token_refused` naming it).
 func (w *work) load(ctx context.Context) (bool, error) {
 	c, err := w.loadRow(ctx)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -69,6 +71,15 @@ func (w *work) load(ctx context.Context) (bool, error) {
 	}
 	why := ""
 	switch {
+	case c.UserToken != nil && c.TokenExpiresAt.Valid && !w.now.Before(c.TokenExpiresAt.Time):
+		// The token ended: no call is made with it, not even a pause's.
+		if c.Runs || c.NetworkAStatus == "ACTIVE" {
+			w.tokenRefused(tokenEndedMessage(c.TokenExpiresAt.Time), nil)
+		} else {
+			w.out.observe(StatePaused, "")
+		}
+		w.log.Debug("engine: campaign not worked on: the user's network_a token ended")
+		return false, nil
 	case c.TokenInvalid && c.TokenRefusal != "":
 		// network_a's refusal, in the words the refusal's work found.
 		if c.Runs || c.NetworkAStatus == "ACTIVE" {
@@ -87,7 +98,7 @@ func (w *work) load(ctx context.Context) (bool, error) {
 		}
 	}
 	if why == "" {
-		return true, nil
+		return w.permitted(), nil
 	}
 	switch {
 	case !c.Runs && c.NetworkAStatus == "ACTIVE":
@@ -99,6 +110,22 @@ func (w *work) load(ctx context.Context) (bool, error) {
 	}
 	w.log.Debug("engine: campaign not worked on", "reason", why)
 	return false, nil
+}
+
+// permitted tells whether the user granted the permissions a running
+// campaign needs; one that lacks some is `token_refused` naming them, and
+// makes no call. A campaign that should stop is paused whatever they are.
+func (w *work) permitted() bool {
+	if !w.c.Runs {
+		return true
+	}
+	missing := missingPermissions(w.c.PermissionsMissing, w.c.NetworkBID != 0)
+	if len(missing) == 0 {
+		return true
+	}
+	w.out.observe(StateTokenRefused, permissionsMessage(missing))
+	w.log.Debug("engine: campaign not worked on: permissions not granted", "missing", missing)
+	return false
 }
 
 // run is the campaign's state machine: a campaign that should not spend

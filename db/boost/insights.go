@@ -147,5 +147,8 @@ func (w *work) days(ctx context.Context) error {
 // accountLocation is the time zone of the campaign's ad account, in which
 // network_a reports its days; UTC while it is not known.
 func (w *work) accountLocation() *time.Location {
+	if loc := zone(w.c.AdAccountTimezone); loc != nil {
+		return loc
+	}
 	return time.UTC
 }

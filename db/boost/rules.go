@@ -27,10 +27,15 @@ func engagementRate(r rules.Rules) (int64, bool) {
 	return n.Int64(), true
 }
 
-// location is the campaign's time zone: hours.timezone, else UTC. A name
-// the time zone database does not know (validated at save) is UTC.
-func location(r rules.Rules) *time.Location {
+// location is the time zone the campaign's rules count days and hours
+// in: hours.timezone, else its ad account's (account; nil before it has
+// one), else UTC. A name the time zone database does not know (validated
+// at save) is UTC.
+func location(r rules.Rules, account *time.Location) *time.Location {
 	if r.Hours == nil {
+		if account != nil {
+			return account
+		}
 		return time.UTC
 	}
 	loc, err := time.LoadLocation(r.Hours.Timezone)
@@ -44,10 +49,10 @@ func location(r rules.Rules) *time.Location {
 var weekdays = [7]string{"sun", "mon", "tue", "wed", "thu", "fri", "sat"}
 
 // inHours tells whether boosts may happen at `at`: always without an hours
-// rule; else when the wall clock of its time zone is in [from, to) of one
+// rule; else when the wall clock of its time zone (location) is in [from, to) of one
 // of its days, a window whose to comes before its from running past
 // midnight into the next day (and belonging to the day it opened).
-func inHours(r rules.Rules, at time.Time) bool {
+func inHours(r rules.Rules, account *time.Location, at time.Time) bool {
 	h := r.Hours
 	if h == nil {
 		return true
@@ -57,7 +62,7 @@ func inHours(r rules.Rules, at time.Time) bool {
 	if !okFrom || !okTo {
 		return false
 	}
-	local := at.In(location(r))
+	local := at.In(location(r, account))
 	now := local.Hour()*60 + local.Minute()
 	day := weekdays[local.Weekday()]
 	before := weekdays[(local.Weekday()+6)%7]
@@ -76,25 +81,27 @@ func minutes(hhmm string) (int, bool) {
 }
 
 // dayStart is the start of the calendar day of `at` in the campaign's
-// time zone.
-func dayStart(r rules.Rules, at time.Time) time.Time {
-	local := at.In(location(r))
+// time zone (location).
+func dayStart(r rules.Rules, account *time.Location, at time.Time) time.Time {
+	local := at.In(location(r, account))
 	return time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, local.Location())
 }
 
 // room answers how many new posts the campaign may boost now (-1: no
 // limit): none outside its hours; at most max_posts_per_day less the
-// boosts of the campaign's day so far, both networks together; and with
+// boosts of the campaign's day so far (in hours.timezone, else its ad
+// account's time zone, else UTC), both networks together; and with
 // post_budget, as many as the campaign's budget still holds after the
 // post budgets of the boosts made today (a daily budget) or ever (a
 // lifetime one).
 func (w *work) room(ctx context.Context) (int, error) {
-	if !inHours(w.rules, w.now) {
+	account := zone(w.c.AdAccountTimezone)
+	if !inHours(w.rules, account, w.now) {
 		w.log.Debug("engine: outside the campaign's hours: no new boost")
 		return 0, nil
 	}
 	room := -1
-	today := dayStart(w.rules, w.now)
+	today := dayStart(w.rules, account, w.now)
 	if w.rules.MaxPostsPerDay != nil {
 		made, err := w.q.NetworkAAttemptBoostsSince(ctx, db.NetworkAAttemptBoostsSinceParams{CampaignID: w.id, Since: today})
 		if err != nil {

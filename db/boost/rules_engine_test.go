@@ -722,7 +722,8 @@ func TestRuleEngineHoursEntering(t *testing.T) {
 }
 
 // 8. max_posts_per_day: at most that many boosts a calendar day of the
-// campaign's time zone (hours.timezone, else UTC), both networks together,
+// campaign's time zone (hours.timezone, else its ad account's, else UTC),
+// both networks together,
 // the oldest qualifying posts first; the next day has room again.
 // Campaign 10 has page 456 and network_b account 789 (keywords fitness
 // and #run, reach ≥ 20 %).
@@ -732,6 +733,9 @@ func TestRuleEngineMaxPostsPerDay(t *testing.T) {
 		name  string
 		rules map[string]any
 		zone  string
+		// account is the time zone of the campaign's ad account ("": the
+		// campaign has none yet).
+		account string
 		// The cycles' clock, as the zone's wall clock: the first two on
 		// one day of the zone (the second on the next day in UTC for New
 		// York), the third on the next.
@@ -739,14 +743,25 @@ func TestRuleEngineMaxPostsPerDay(t *testing.T) {
 	}{
 		{"hours.timezone New York", map[string]any{"max_posts_per_day": 2,
 			"hours": map[string]any{"days": all, "from": "00:00", "to": "23:59", "timezone": "America/New_York"}},
-			"America/New_York", "2026-03-05 18:30:00", "2026-03-05 19:30:00", "2026-03-06 00:00:00"},
+			"America/New_York", "", "2026-03-05 18:30:00", "2026-03-05 19:30:00", "2026-03-06 00:00:00"},
+		{"the ad account's New York", map[string]any{"max_posts_per_day": 2},
+			"America/New_York", "America/New_York", "2026-03-05 18:30:00", "2026-03-05 19:30:00", "2026-03-06 00:00:00"},
+		{"hours.timezone Tokyo before the ad account's New York", map[string]any{"max_posts_per_day": 2,
+			"hours": map[string]any{"days": all, "from": "00:00", "to": "23:59", "timezone": "Asia/Tokyo"}},
+			"Asia/Tokyo", "America/New_York", "2026-03-05 08:00:00", "2026-03-05 23:00:00", "2026-03-06 00:00:00"},
 		{"UTC", map[string]any{"max_posts_per_day": 2},
-			"UTC", "2026-03-05 23:00:00", "2026-03-05 23:59:59", "2026-03-06 00:00:00"},
+			"UTC", "", "2026-03-05 23:00:00", "2026-03-05 23:59:59", "2026-03-06 00:00:00"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := &rulesWorld{newWorldB(t)}
 			w.deactivate(9)
 			w.save(10, c.rules)
+			if c.account != "" {
+				w.fake.UpdateUser(userToken, func(u *networkafake.User) {
+					u.AdAccounts = []networkafake.AdAccount{{ID: "act_1", Status: 1, Currency: "USD", TimezoneName: c.account}}
+				})
+				w.stSave(10, map[string]any{"ad_account_id": "act_1"})
+			}
 			first := rulesLocal(t, c.first, c.zone)
 			w.setNow(first)
 			// Three qualifying posts: the two oldest (page post 1, media 1)

@@ -487,12 +487,12 @@ func TestEngineStateNoAdAccount(t *testing.T) {
 	w := newWorld(t)
 	accounts := func(status int) {
 		w.fake.UpdateUser(userToken, func(u *networkafake.User) {
-			u.AdAccounts = []networkafake.AdAccount{{ID: "act_2", Status: 2, Currency: "USD"}, {ID: "act_1", Status: status, Currency: "USD"}}
+			u.AdAccounts = []networkafake.AdAccount{{ID: "act_2", Status: 2, DisableReason: 3, Currency: "USD"}, {ID: "act_1", Status: status, Currency: "USD"}}
 		})
 	}
 	accounts(2)
 	w.post("1", "#gym", time.Hour, 0)
-	const none = "the user has no active network_a ad account"
+	const none = "the user has no active network_a ad account: act_2 is disabled (reason: risky payment); act_1 is disabled"
 	for range 2 {
 		w.cycle()
 		w.stExpect(7, "no_ad_account", none)
@@ -519,7 +519,7 @@ func TestEngineStateNoAdAccount(t *testing.T) {
 	accounts(101) // closed
 	w.post("2", "#gym again", time.Minute, 0)
 	w.cycle()
-	gone := "the campaign's ad account act_1 is not active on network_a"
+	gone := "the campaign's ad account may not boost: act_1 is closed"
 	w.stExpect(7, "no_ad_account", gone)
 	if got := w.ids(w.list(7)); got != "1" {
 		t.Errorf("boosted %q with the ad account closed, want 1", got)

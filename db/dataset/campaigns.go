@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -45,6 +46,11 @@ type boostedPageRow struct {
 	SpecialAdCategories        []string        `json:"special_ad_categories"`
 	DSABeneficiary             *string         `json:"dsa_beneficiary"`
 	DSAPayor                   *string         `json:"dsa_payor"`
+	// AdAccountID is the network_a ad account ("act_…") the campaign
+	// spends through; absent or null keeps the one it has (none for a new
+	// campaign: the engine takes the user's first usable one). The engine
+	// learns its name, currency and time zone at the first boost.
+	AdAccountID *string `json:"ad_account_id"`
 }
 
 func loadBoostedPages(ctx context.Context, q *db.Queries, raw json.RawMessage, o Options) error {
@@ -130,6 +136,9 @@ func (r *boostedPageRow) params(o Options) (db.CampaignUpsertParams, error) {
 	if err := dsaText("dsa_payor", r.DSAPayor); err != nil {
 		return db.CampaignUpsertParams{}, err
 	}
+	if r.AdAccountID != nil && !adAccountID.MatchString(*r.AdAccountID) {
+		return db.CampaignUpsertParams{}, invalid("ad_account_id", "must be a network_a ad account id such as \"act_1234\", or null for none")
+	}
 	return db.CampaignUpsertParams{
 		ID: r.ID, UserID: r.UserID, PageID: pageID, NetworkBID: networkBID, PresetID: presetID,
 		Active:                     active,
@@ -147,8 +156,12 @@ func (r *boostedPageRow) params(o Options) (db.CampaignUpsertParams, error) {
 		SpecialAdCategories:        categories,
 		DsaBeneficiary:             r.DSABeneficiary,
 		DsaPayor:                   r.DSAPayor,
+		AdAccountID:                r.AdAccountID,
 	}, nil
 }
+
+// adAccountID is the form of a network_a ad account's id.
+var adAccountID = regexp.MustCompile(`^act_[0-9]{1,20}$`)
 
 // dsaText checks a row's DSA beneficiary or payor: absent or null for none,
 // else 1 to 512 characters, not blank.

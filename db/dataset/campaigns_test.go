@@ -130,6 +130,9 @@ func TestLoadCampaignsRefusesBadRows(t *testing.T) {
 		{"beneficiary too long", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "dsa_beneficiary": "` + strings.Repeat("é", 513) + `"}`), "boosted_pages[1].dsa_beneficiary: must be 1 to 512 characters"},
 		{"payor blank", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "dsa_payor": " "}`), "boosted_pages[1].dsa_payor: must be 1 to 512 characters"},
 		{"payor a number", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "dsa_payor": 5}`), "boosted_pages[1].dsa_payor"},
+		{"ad account without act_", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "ad_account_id": "1234"}`), "boosted_pages[1].ad_account_id: must be a network_a ad account id"},
+		{"ad account a number", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "ad_account_id": 1234}`), "boosted_pages[1].ad_account_id"},
+		{"ad account empty", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "ad_account_id": ""}`), "boosted_pages[1].ad_account_id"},
 		{"rules not an object", page(`{"id": 3, "user_id": 100, "page_id": 5, "campaign_budget_value": "1", "rules": "fast"}`), "boosted_pages[1].rules: must be an object"},
 		{"another user's campaign", post(`{"id": 9, "boosted_page_ids": [1, 2], "created": 1767225600}`), "boosted_posts[0].boosted_page_ids"},
 		{"unknown campaign", post(`{"id": 9, "boosted_page_ids": [77], "created": 1767225600}`), "boosted_posts[0].boosted_page_ids"},
@@ -194,6 +197,50 @@ func TestLoadCampaignNetworkAFields(t *testing.T) {
 	}
 	if got != "{}" {
 		t.Fatalf("after an import without them: %q, want {} and no DSA fields", got)
+	}
+}
+
+// A campaign row's ad_account_id is stored; a row imported again without
+// it keeps it (with what the engine learnt of it), one naming another
+// account forgets the name, currency and time zone of the one before.
+func TestLoadCampaignAdAccount(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	file := func(account string) string {
+		return `{"users": [{"id": 100, "email": "ana@example.com"}], "boosted_pages": [
+			{"id": 1, "user_id": 100, "page_id": 5, "campaign_budget_value": "1.00"` + account + `},
+			{"id": 2, "user_id": 100, "page_id": 5, "campaign_budget_value": "1.00"}]}`
+	}
+	read := func() string {
+		t.Helper()
+		var got string
+		err := pool.QueryRow(ctx, `SELECT string_agg(concat_ws(' ', c.id, coalesce(c.ad_account_id, '-'),
+				coalesce(c.ad_account_currency, '-'), coalesce(c.ad_account_timezone, '-')), '; ' ORDER BY c.id)
+			FROM campaign AS c`).Scan(&got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	for _, step := range []struct{ account, want string }{
+		{`, "ad_account_id": "act_1001"`, "1 act_1001 - -; 2 - - -"},
+		{``, "1 act_1001 EUR Europe/Prague; 2 - - -"},
+		{`, "ad_account_id": null`, "1 act_1001 EUR Europe/Prague; 2 - - -"},
+		{`, "ad_account_id": "act_1001"`, "1 act_1001 EUR Europe/Prague; 2 - - -"},
+		{`, "ad_account_id": "act_1002"`, "1 act_1002 - -; 2 - - -"},
+	} {
+		if err := dataset.Load(ctx, pool, strings.NewReader(file(step.account))); err != nil {
+			t.Fatal(err)
+		}
+		// What the engine learns at the first boost.
+		if _, err := pool.Exec(ctx, `UPDATE campaign SET ad_account_currency = 'EUR', ad_account_timezone = 'Europe/Prague'
+			WHERE id = 1 AND ad_account_id = 'act_1001' AND ad_account_currency IS NULL AND $1`, step.account == ""); err != nil {
+			t.Fatal(err)
+		}
+		if got := read(); got != step.want {
+			t.Fatalf("after importing %q: %s, want %s", step.account, got, step.want)
+		}
 	}
 }
 

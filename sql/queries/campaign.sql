@@ -194,23 +194,31 @@ WHERE c.user_id = @user_id
 -- null parameter keeps the field; @rules, checked whole by the caller,
 -- replaces the campaign's rules whole; the DSA fields take
 -- @dsa_beneficiary / @dsa_payor, null included, when @set_dsa_beneficiary /
--- @set_dsa_payor) and records, in the same statement, an `updated` history
+-- @set_dsa_payor; the ad account takes @ad_account_id with its
+-- @ad_account_name, @ad_account_currency and @ad_account_timezone, as
+-- network_a described it, when @ad_account_id is given; a time zone
+-- PostgreSQL does not know as a canonical name is kept as null) and
+-- records, in the same statement, an `updated` history
 -- entry with what changed ({"field": {"old", "new"}}; none when nothing
 -- changed) and an `activated`/`deactivated` entry when `active` changed.
 -- Nothing is written when the save would leave the campaign unable to run:
 -- a lifetime budget without an end date (network_a refuses such an ad set;
 -- `end_date_missing`), or `active` true with an end date that has passed
 -- (UTC; the engine would never run it; `end_date_passed`, with the
--- campaign's `end_date` as YYYY-MM-DD). No row when the user has no such
+-- campaign's `end_date` as YYYY-MM-DD), or another ad account than the
+-- one its network_a campaign was made in (`ad_account_fixed`: the account
+-- is fixed once the campaign has boosted). No row when the user has no such
 -- campaign.
 WITH old AS (
     SELECT c.id, c.active, c.campaign_budget_type, c.campaign_budget_value, c.audience_targeting,
            c.hashtag, c.end_date, c.promoted_object, c.rules,
-           c.special_ad_categories, c.dsa_beneficiary, c.dsa_payor
+           c.special_ad_categories, c.dsa_beneficiary, c.dsa_payor, c.ad_account_id,
+           n.ad_account_id AS fixed_ad_account_id
     FROM campaign AS c
+    LEFT JOIN network_a_campaign AS n ON n.campaign_id = c.id
     WHERE c.user_id = @user_id
       AND c.id = @id
-    FOR UPDATE
+    FOR UPDATE OF c
 ),
 checked AS (
     SELECT old.id,
@@ -219,7 +227,9 @@ checked AS (
            (coalesce(sqlc.narg(active)::boolean, false)
             AND coalesce((sqlc.narg(end_date)::text)::date, old.end_date)
                 < (now() AT TIME ZONE 'UTC')::date)::boolean AS end_date_passed,
-           coalesce(to_char(old.end_date, 'YYYY-MM-DD'), '')::text AS end_date
+           coalesce(to_char(old.end_date, 'YYYY-MM-DD'), '')::text AS end_date,
+           (sqlc.narg(ad_account_id)::text IS NOT NULL AND old.fixed_ad_account_id IS NOT NULL
+            AND old.fixed_ad_account_id <> sqlc.narg(ad_account_id)::text)::boolean AS ad_account_fixed
     FROM old
 ),
 saved AS (
@@ -236,12 +246,23 @@ saved AS (
                                      THEN sqlc.narg(dsa_beneficiary)::text ELSE c.dsa_beneficiary END,
         dsa_payor             = CASE WHEN @set_dsa_payor::boolean
                                      THEN sqlc.narg(dsa_payor)::text ELSE c.dsa_payor END,
+        ad_account_id         = coalesce(sqlc.narg(ad_account_id)::text, c.ad_account_id),
+        ad_account_name       = CASE WHEN sqlc.narg(ad_account_id)::text IS NOT NULL
+                                     THEN left(sqlc.narg(ad_account_name)::text, 255) ELSE c.ad_account_name END,
+        ad_account_currency   = CASE WHEN sqlc.narg(ad_account_id)::text IS NOT NULL
+                                     THEN CASE WHEN sqlc.narg(ad_account_currency)::text ~ '^[A-Z]{3}$'
+                                               THEN sqlc.narg(ad_account_currency)::text END
+                                     ELSE c.ad_account_currency END,
+        ad_account_timezone   = CASE WHEN sqlc.narg(ad_account_id)::text IS NOT NULL
+                                     THEN network_a_timezone(sqlc.narg(ad_account_timezone)::text)
+                                     ELSE c.ad_account_timezone END,
         updated_at            = now()
     FROM old
     JOIN checked ON checked.id = old.id
     WHERE c.id = old.id
       AND NOT checked.end_date_missing
       AND NOT checked.end_date_passed
+      AND NOT checked.ad_account_fixed
     RETURNING
         c.id,
         c.user_id,
@@ -257,7 +278,8 @@ saved AS (
              ('rules', old.rules, c.rules),
              ('special_ad_categories', to_jsonb(old.special_ad_categories), to_jsonb(c.special_ad_categories)),
              ('dsa_beneficiary', to_jsonb(old.dsa_beneficiary), to_jsonb(c.dsa_beneficiary)),
-             ('dsa_payor', to_jsonb(old.dsa_payor), to_jsonb(c.dsa_payor))
+             ('dsa_payor', to_jsonb(old.dsa_payor), to_jsonb(c.dsa_payor)),
+             ('ad_account_id', to_jsonb(old.ad_account_id), to_jsonb(c.ad_account_id))
          ) AS d (field, old, new)
          WHERE d.old IS DISTINCT FROM d.new) AS changes
 ),
@@ -276,6 +298,7 @@ logged AS (
 )
 SELECT checked.id, checked.end_date_missing::boolean AS end_date_missing,
        checked.end_date_passed::boolean AS end_date_passed, checked.end_date,
+       checked.ad_account_fixed::boolean AS ad_account_fixed,
        coalesce((SELECT s.active <> s.was_active FROM saved AS s), false)::boolean AS active_changed
 FROM checked;
 
@@ -297,7 +320,11 @@ FOR UPDATE;
 -- one of the user's pages), and records its `created` history entry, in one
 -- statement. The goal follows the preset's objective; a promoted object is
 -- kept for the ad set, and so are the special ad categories and the DSA
--- beneficiary and payor (null: none). The campaign's rules are @rules
+-- beneficiary and payor (null: none), and the ad account the user chose
+-- (@ad_account_id with its name, currency and time zone as network_a
+-- described it; null: none yet, the engine fixes one at the first boost;
+-- the history entry names it when there is one).
+-- The campaign's rules are @rules
 -- (checked whole by the caller) or, when null, the default rules of the
 -- preset's boosting condition. No row when the preset or a source is not the
 -- user's to use.
@@ -315,7 +342,8 @@ created AS (
     INSERT INTO campaign (
         user_id, page_id, network_b_id, preset_id, active,
         campaign_budget_value, goal, audience_targeting, hashtag, end_date, promoted_object, rules,
-        special_ad_categories, dsa_beneficiary, dsa_payor
+        special_ad_categories, dsa_beneficiary, dsa_payor,
+        ad_account_id, ad_account_name, ad_account_currency, ad_account_timezone
     )
     SELECT
         @user_id, sqlc.narg(page_id), sqlc.narg(network_b_id), u.id, true,
@@ -340,10 +368,17 @@ created AS (
         coalesce(sqlc.narg(rules)::jsonb,
                  (SELECT b.rules FROM boosting_condition AS b WHERE b.preset_id = u.id),
                  '{}'::jsonb),
-        @special_ad_categories::text[], sqlc.narg(dsa_beneficiary)::text, sqlc.narg(dsa_payor)::text
+        @special_ad_categories::text[], sqlc.narg(dsa_beneficiary)::text, sqlc.narg(dsa_payor)::text,
+        sqlc.narg(ad_account_id)::text,
+        CASE WHEN sqlc.narg(ad_account_id)::text IS NOT NULL THEN left(sqlc.narg(ad_account_name)::text, 255) END,
+        CASE WHEN sqlc.narg(ad_account_id)::text IS NOT NULL AND sqlc.narg(ad_account_currency)::text ~ '^[A-Z]{3}$'
+             THEN sqlc.narg(ad_account_currency)::text END,
+        CASE WHEN sqlc.narg(ad_account_id)::text IS NOT NULL
+             THEN network_a_timezone(sqlc.narg(ad_account_timezone)::text) END
     FROM usable AS u
     RETURNING id, user_id, preset_id, page_id, network_b_id, campaign_budget_value, goal,
-              audience_targeting, hashtag, end_date, rules, special_ad_categories, dsa_beneficiary, dsa_payor
+              audience_targeting, hashtag, end_date, rules, special_ad_categories, dsa_beneficiary, dsa_payor,
+              ad_account_id
 ),
 logged AS (
     INSERT INTO campaign_history (user_id, campaign_id, action, details)
@@ -360,10 +395,32 @@ logged AS (
         'special_ad_categories', to_jsonb(c.special_ad_categories),
         'dsa_beneficiary', c.dsa_beneficiary,
         'dsa_payor', c.dsa_payor)
+        || CASE WHEN c.ad_account_id IS NOT NULL
+                THEN jsonb_build_object('ad_account_id', c.ad_account_id) ELSE '{}' END
     FROM created AS c
 )
 SELECT c.id
 FROM created AS c;
+
+-- name: CampaignAdAccountFixed :one
+-- boosted-pages/save: the ad account one campaign of the user is fixed to
+-- (its network_a campaign's; '' before the campaign has boosted). No row
+-- when the user has no such campaign.
+SELECT coalesce(n.ad_account_id, '')::text AS ad_account_id
+FROM campaign AS c
+LEFT JOIN network_a_campaign AS n ON n.campaign_id = c.id
+WHERE c.user_id = @user_id
+  AND c.id = @id;
+
+-- name: AdAccountsUserToken :one
+-- GET /v1/ad-accounts: the user's sealed network_a token (null for a user
+-- without one), when it ends (null: unknown), and whether network_a
+-- refused it.
+SELECT u.network_a_token,
+       u.network_a_token_expires_at,
+       (u.network_a_token_invalid_at IS NOT NULL)::boolean AS token_invalid
+FROM app_user AS u
+WHERE u.id = @user_id;
 
 -- name: CampaignCreateCheck :one
 -- Tells why CampaignCreate created nothing: whether the preset is one the user
@@ -385,19 +442,22 @@ SELECT
 -- Inserts a campaign of an import file, or updates the campaign with that id
 -- (its rules too: @rules, checked whole by the caller, '{}' for none; its
 -- special ad categories, '{}' for none; its DSA beneficiary and payor, null
--- for none).
+-- for none; its ad account @ad_account_id, null keeping the one it has: the
+-- engine learns the account's name, currency and time zone at its first
+-- boost, and an account given anew forgets those of the one before).
 INSERT INTO campaign (
     id, user_id, page_id, network_b_id, preset_id, active,
     campaign_budget_type, campaign_budget_value, adset_budget_sharing_enabled,
     campaign_bid_strategy_enabled, campaign_bid_strategy, campaign_bid_amount,
     goal, audience_targeting, hashtag, end_date, rules,
-    special_ad_categories, dsa_beneficiary, dsa_payor
+    special_ad_categories, dsa_beneficiary, dsa_payor, ad_account_id
 ) VALUES (
     @id, @user_id, sqlc.narg(page_id), sqlc.narg(network_b_id), sqlc.narg(preset_id), @active,
     @campaign_budget_type, (@campaign_budget_value::text)::numeric(12, 2), @adset_budget_sharing_enabled,
     @campaign_bid_strategy_enabled, @campaign_bid_strategy, (@campaign_bid_amount::text)::numeric(12, 2),
     @goal, @audience_targeting, @hashtag, (sqlc.narg(end_date)::text)::date, @rules::jsonb,
-    @special_ad_categories::text[], sqlc.narg(dsa_beneficiary)::text, sqlc.narg(dsa_payor)::text
+    @special_ad_categories::text[], sqlc.narg(dsa_beneficiary)::text, sqlc.narg(dsa_payor)::text,
+    sqlc.narg(ad_account_id)::text
 )
 ON CONFLICT (id) DO UPDATE SET
     user_id                       = EXCLUDED.user_id,
@@ -419,4 +479,14 @@ ON CONFLICT (id) DO UPDATE SET
     special_ad_categories         = EXCLUDED.special_ad_categories,
     dsa_beneficiary               = EXCLUDED.dsa_beneficiary,
     dsa_payor                     = EXCLUDED.dsa_payor,
+    ad_account_id                 = coalesce(EXCLUDED.ad_account_id, campaign.ad_account_id),
+    ad_account_name               = CASE WHEN EXCLUDED.ad_account_id IS NULL
+                                           OR EXCLUDED.ad_account_id = campaign.ad_account_id
+                                         THEN campaign.ad_account_name END,
+    ad_account_currency           = CASE WHEN EXCLUDED.ad_account_id IS NULL
+                                           OR EXCLUDED.ad_account_id = campaign.ad_account_id
+                                         THEN campaign.ad_account_currency END,
+    ad_account_timezone           = CASE WHEN EXCLUDED.ad_account_id IS NULL
+                                           OR EXCLUDED.ad_account_id = campaign.ad_account_id
+                                         THEN campaign.ad_account_timezone END,
     updated_at                    = now();

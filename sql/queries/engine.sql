@@ -4,7 +4,8 @@
 
 -- name: EngineCampaignDue :many
 -- The campaigns of one cycle, by id: every running campaign on a network_a
--- page or a network_b account (active, end date not past in UTC) of a user with a stored network_a
+-- page or a network_b account (active, end date not past in its ad
+-- account's time zone, UTC before it has one) of a user with a stored network_a
 -- token (imported and demo users without one have nothing the engine could
 -- do); every campaign the engine still runs on network_a or paused within
 -- the last 28 days (to pause it, or to read its posts' statistics), whether
@@ -18,7 +19,7 @@ FROM campaign AS c
 JOIN app_user AS u ON u.id = c.user_id
 WHERE c.active
   AND (c.page_id IS NOT NULL OR c.network_b_id IS NOT NULL)
-  AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date)
+  AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE coalesce(c.ad_account_timezone, 'UTC'))::date)
   AND u.network_a_token IS NOT NULL
 UNION
 SELECT n.campaign_id
@@ -32,7 +33,8 @@ ORDER BY 1;
 
 -- name: EngineCampaignLoad :one
 -- Everything one campaign's work needs: whether the campaign still exists
--- and should run (active, end date not past in UTC; else why not), what
+-- and should run (active, end date not past in its ad account's time zone,
+-- UTC before it has one; else why not), what
 -- network_a requires that it lacks, or a post_budget beyond its budget
 -- (needs_setup: checked before any call),
 -- the objective its goal maps to, its page and the sealed
@@ -41,7 +43,11 @@ ORDER BY 1;
 -- token reads the account's media; served by source_network_b_key), the rules its preset adds (keywords and reach R only
 -- when the preset allows advanced_settings; a reach of 0 asks nothing), and
 -- what the engine made on network_a so far (null ids before the first boost;
--- a null currency with an ad account: a campaign started before 00094), and
+-- a null currency with an ad account: a campaign started before 00094), the
+-- ad account the user chose (chosen_ad_account_id; null: none) and the
+-- campaign's ad account's time zone ('' before it has one), when the
+-- user's token ends (null: unknown) and the permissions the user did not
+-- grant, and
 -- whether its ads' statistics are still read (it runs on network_a, or was
 -- paused there within the last 28 days), how many of its ad attempts an
 -- earlier cycle left unfinished (network_a_attempt_pending_idx), the ids of
@@ -77,10 +83,10 @@ SELECT
     coalesce(c.user_id, n.user_id)::bigint                     AS user_id,
     (c.id IS NOT NULL)::boolean                                AS found,
     coalesce(c.active AND (c.end_date IS NULL
-             OR c.end_date >= (now() AT TIME ZONE 'UTC')::date), false)::boolean AS runs,
+             OR c.end_date >= (now() AT TIME ZONE coalesce(c.ad_account_timezone, 'UTC'))::date), false)::boolean AS runs,
     (CASE WHEN c.id IS NULL THEN 'deleted with its source'
           WHEN NOT c.active THEN 'deactivated'
-          WHEN c.end_date < (now() AT TIME ZONE 'UTC')::date
+          WHEN c.end_date < (now() AT TIME ZONE coalesce(c.ad_account_timezone, 'UTC'))::date
           THEN 'ended on ' || to_char(c.end_date, 'YYYY-MM-DD')
           ELSE '' END)::text                                   AS stop_reason,
     coalesce(c.page_id, 0)::bigint                             AS page_id,
@@ -111,11 +117,15 @@ SELECT
     sb.access_token                                            AS network_b_page_token,
     (sb.access_token_refused_at IS NOT NULL)::boolean          AS network_b_page_token_refused,
     u.network_a_token                                          AS user_token,
+    u.network_a_token_expires_at                               AS token_expires_at,
+    u.network_a_permissions_missing                            AS permissions_missing,
     (u.network_a_token_invalid_at IS NOT NULL)::boolean        AS token_invalid,
     coalesce(u.network_a_token_refusal, '')::text              AS token_refusal,
     coalesce(r.reach, 0)::integer                              AS reach_percent,
     n.ad_account_id,
     n.currency                                                 AS ad_account_currency,
+    c.ad_account_id                                            AS chosen_ad_account_id,
+    coalesce(c.ad_account_timezone, '')::text                  AS ad_account_timezone,
     n.campaign_object_id,
     n.adset_object_id,
     n.adset_b_object_id,
