@@ -127,6 +127,9 @@ func withToken(e map[string]any, token string) map[string]any {
 	return e
 }
 
+// expiredAt is when the tests' expired token ended: 09:00 in Pacific time.
+var expiredAt = time.Date(2026, 11, 23, 17, 0, 0, 0, time.UTC)
+
 // TestBatch: each entry is answered as the same call alone, in order, with
 // its own token or the request's; creates run the hook; the batch is one
 // request and as many calls as entries.
@@ -135,6 +138,7 @@ func TestBatch(t *testing.T) {
 	twin, twinBase := world(t)
 	for _, x := range []*networkafake.Fake{f, twin} {
 		x.AddPost("456", networkafake.Post{ID: "456_9001", Message: "#gym"})
+		x.SetNow(func() time.Time { return expiredAt })
 		x.ExpireToken("EAAgone")
 	}
 	var hooked []string
@@ -174,7 +178,7 @@ func TestBatch(t *testing.T) {
 		0: `{"email":"ana@network-a.example","first_name":"Ana","id":"5550001","last_name":"Nováková"}`,
 		2: `{"followers_count":1200,"id":"456"}`,
 		3: `{"error":{"code":210,"fbtrace_id":"AbCdEf0fake","message":"(#210) A page access token is required to request this resource.","type":"OAuthException"}}`,
-		6: `{"error":{"code":190,"error_subcode":463,"fbtrace_id":"AbCdEf0fake","message":"Error validating access token: Session has expired on Monday, 23-Nov-26 09:00:00 PST.","type":"OAuthException"}}`,
+		6: `{"error":{"code":190,"error_subcode":463,"fbtrace_id":"AbCdEf0fake","message":"Error validating access token: Session has expired on Monday, 23-Nov-26 09:00:00 PST. The current time is Monday, 23-Nov-26 09:00:00 PST.","type":"OAuthException"}}`,
 	} {
 		if got[i].Body != w {
 			t.Errorf("entry %d = %s\nwant %s", i, got[i].Body, w)
@@ -230,6 +234,7 @@ func TestBatch(t *testing.T) {
 // body that is not a batch fails whole, and no call is handled.
 func TestBatchRefused(t *testing.T) {
 	f, base := world(t)
+	f.SetNow(func() time.Time { return expiredAt })
 	f.ExpireToken("EAAgone")
 	f.ResetCounts()
 	one := `{"batch":[{"method":"GET","relative_url":"me?fields=id,first_name,last_name,email"}]}`
@@ -240,7 +245,7 @@ func TestBatchRefused(t *testing.T) {
 	tooMany, _ := json.Marshal(map[string]any{"batch": many})
 	for _, tc := range []struct{ name, token, body, want string }{
 		{"no token", "", one, `400 {"error":{"code":190,"fbtrace_id":"AbCdEf0fake","message":"An active access token must be used to query information about the current user.","type":"OAuthException"}}`},
-		{"expired token", "EAAgone", one, `400 {"error":{"code":190,"error_subcode":463,"fbtrace_id":"AbCdEf0fake","message":"Error validating access token: Session has expired on Monday, 23-Nov-26 09:00:00 PST.","type":"OAuthException"}}`},
+		{"expired token", "EAAgone", one, `400 {"error":{"code":190,"error_subcode":463,"fbtrace_id":"AbCdEf0fake","message":"Error validating access token: Session has expired on Monday, 23-Nov-26 09:00:00 PST. The current time is Monday, 23-Nov-26 09:00:00 PST.","type":"OAuthException"}}`},
 		{"unknown token", "EAAnobody", one, `401 {"error":{"code":190,"fbtrace_id":"AbCdEf0fake","message":"Invalid OAuth access token - Cannot parse access token","type":"OAuthException"}}`},
 		{"51 entries", userToken, string(tooMany), `400 {"error":{"code":100,"fbtrace_id":"AbCdEf0fake","message":"(#100) Too many requests in batch message. Maximum batch size is 50","type":"OAuthException"}}`},
 		{"no entries", userToken, `{"batch":[]}`, `400 {"error":{"code":100,"fbtrace_id":"AbCdEf0fake","message":"(#100) The parameter batch is required and holds at least one request","type":"OAuthException"}}`},

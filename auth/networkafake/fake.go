@@ -1,5 +1,6 @@
 // Package networkafake is network_a in memory: the Graph-style API of
-// social sign-in (/me, /me/accounts) and of the boosting engine (pages, posts, post
+// social sign-in (/me, /me/accounts, /me/permissions, the exchange of a
+// token for a long-lived one) and of the boosting engine (pages, posts, post
 // insights, the network_b accounts linked to pages and their media, ad
 // accounts, the Marketing API's campaigns, ad sets, ads and their insights,
 // the city search, batches, usage headers), with the errors of a real one.
@@ -13,15 +14,46 @@
 // Authorization header ("Bearer TOKEN") or as the access_token parameter of
 // the query or of the body, and a body that is a form
 // (application/x-www-form-urlencoded) or a JSON object. Tokens are checked as
-// network_a checks them: a user's token on /me, /me/accounts and the
-// ad-account calls, a page's token (the access_token of /me/accounts) on the
-// calls about the page and its posts, and about the network_b account linked
-// to the page and its media. A read answers the fields it asks for that the
-// node has, its id always, and leaves out the others; without fields it
-// answers network_a's defaults (id and name of a user; id, name and
-// access_token of a page in /me/accounts; id and account_id of an ad
-// account; id of a campaign, ad set or ad). Only a fields parameter whose
-// brackets do not balance is refused.
+// network_a checks them: a user's token on /me, /me/accounts,
+// /me/permissions and the ad-account calls, a page's token (the
+// access_token of /me/accounts) on the calls about the page and its posts,
+// and about the network_b account linked to the page and its media. A read
+// answers the fields it asks for that the node has, its id always, and
+// leaves out the others; without fields it answers network_a's defaults
+// (id and name of a user; id, name and access_token of a page in
+// /me/accounts; id and account_id of an ad account; id of a campaign, ad
+// set or ad). Only a fields parameter whose brackets do not balance is
+// refused.
+//
+// Tokens end by the fake's clock (SetNow). A user's sign-in token ends
+// SignInTokenLifetime (an hour) after it was issued: User.Issued, or
+// IssueToken's time; a User without Issued has a token that does not end.
+// GET (or POST) /oauth/access_token?grant_type=fb_exchange_token&client_id=ID&client_secret=SECRET&fb_exchange_token=TOKEN
+// exchanges a user's token that has not ended for a new long-lived one of
+// the same user, {"access_token","token_type":"bearer","expires_in":5183944},
+// which ends ExchangedExpiresIn seconds later; only the app of SetApp may
+// exchange (another client_id: code 101, "Error validating application.
+// Invalid application ID."; another client_secret: code 1, "Error
+// validating client secret."). A page token ends with the user's token it
+// was last read with in /me/accounts, and does not end when that token is
+// long-lived or does not end itself. Past its end (or after ExpireToken) a
+// token is refused on every call with 400, code 190, subcode 463, "Error
+// validating access token: Session has expired on Monday, 23-Nov-26
+// 09:00:00 PST. The current time is …" (the times in Pacific time);
+// TokenEnd tells when a token ends. The value of client_secret, and the
+// app's secret wherever it appears, is "***" in what the fake records.
+//
+// GET /me/permissions answers the user's permissions,
+// {"data":[{"permission","status"}]}: public_profile, the
+// DefaultPermissions (granted unless User.Permissions says declined or
+// expired), then any other the user answered. A user who has not granted
+// ads_management is refused every call about ad accounts (/me/adaccounts,
+// /act_X/…, the calls about its campaigns, ad sets and ads) with 403, code
+// 200, "(#200) Ad account owner has NOT grant ads_management or ads_read
+// permission"; the posts of a page whose user has not granted
+// pages_read_engagement are refused with 403, code 10, "(#10) This
+// endpoint requires the 'pages_read_engagement' permission …". The other
+// permissions refuse nothing.
 //
 // A batch is POST / with the form fields batch (the entries as a JSON array
 // text), include_headers (the entries' headers unless it is false) and
@@ -35,7 +67,10 @@
 // carried out (no call is recorded for them).
 //
 // The calls it answers:
-//   - GET /me, /me/accounts (paged, see SetAccountsPageSize), /me/adaccounts;
+//   - GET /me, /me/accounts (paged, see SetAccountsPageSize),
+//     /me/adaccounts (paged by limit and after: id, name, account_status,
+//     currency, timezone_name, disable_reason, min_daily_budget and the
+//     DSA defaults), /me/permissions; GET and POST /oauth/access_token;
 //   - GET /{page_id}, /{page_id}/posts (newest first, paged, with since),
 //     /{post_id}/insights?metric=post_total_media_view_unique (the retired
 //     post_impressions_unique, like any other metric, is refused: code 100,
@@ -119,12 +154,13 @@
 // ad account without a payment method (SetPaymentMethod) answers code 200.
 // The subcodes of refusals about the post itself are PostSubcodes.
 //
-// The world is set up with AddUser, UpdateUser, AddPost, DeletePost,
+// The world is set up with AddUser, UpdateUser, IssueToken, AddPost, DeletePost,
 // AddMedia, DeleteMedia, AddCity, SetFollowers (of a page or a network_b
 // account), SetOrganicReach, SetMediaReach, SetMediaCounts, SetAdInsights,
 // SetAdInsightsDay, SetAdReview, SetAdReviewFeedback, SetObjectStatus and
-// SetPaymentMethod, read back with Posts, MediaOf, Objects and State, and
-// saved and restored whole with State and SetState; SetNow sets its clock.
+// SetPaymentMethod, read back with Posts, MediaOf, Objects, TokenEnd and State, and
+// saved and restored whole with State and SetState; SetNow sets its clock,
+// SetApp the app that may exchange tokens.
 // Switches make it fail the ways a network does: for every request
 // SetDown, SetFault and SetDelay (a batch is one request); for chosen calls
 // FailCalls (any error object), ExpireToken, ThrottleAccount;
@@ -150,6 +186,14 @@ type User struct {
 	Token, ID, FirstName, LastName, Email string
 	Pages                                 []Page
 	AdAccounts                            []AdAccount
+	// Issued is when Token was issued, by the fake's clock: it ends
+	// SignInTokenLifetime later, and the page tokens read with it end with
+	// it. Zero: Token does not end (nor do the page tokens read with it).
+	Issued time.Time `json:",omitzero"`
+	// Permissions are the statuses (Granted, Declined, Expired) of the
+	// permissions the user has answered, by name; each of
+	// DefaultPermissions it does not name is granted.
+	Permissions map[string]string `json:",omitempty"`
 }
 
 // Page is a page the user manages, with its own access token (answered in
@@ -170,7 +214,7 @@ type AccountB struct {
 // AdAccount is an ad account of the user (/me/adaccounts).
 type AdAccount struct {
 	ID       string // "act_1"
-	Status   int    // account_status; 1 = active, 9 = in grace period
+	Status   int    // account_status: AccountActive, AccountDisabled, …
 	Currency string
 	// Name is the account's name; "" answers the id as its name.
 	Name string `json:",omitempty"`
@@ -183,9 +227,42 @@ type AdAccount struct {
 	// for the EU's transparency fields; "" when it has none.
 	DefaultDSABeneficiary string `json:",omitempty"`
 	DefaultDSAPayor       string `json:",omitempty"`
-	// DisableReason is the account's disable_reason (0 = none).
+	// DisableReason is the account's disable_reason: ReasonNone (0),
+	// ReasonAdsIntegrityPolicy, …
 	DisableReason int `json:",omitempty"`
 }
+
+// The values of an ad account's account_status.
+const (
+	AccountActive            = 1
+	AccountDisabled          = 2
+	AccountUnsettled         = 3
+	AccountPendingRiskReview = 7
+	AccountPendingSettlement = 8
+	AccountInGracePeriod     = 9
+	AccountPendingClosure    = 100
+	AccountClosed            = 101
+)
+
+// The values of an ad account's disable_reason.
+const (
+	ReasonNone                           = 0
+	ReasonAdsIntegrityPolicy             = 1
+	ReasonAdsIPReview                    = 2
+	ReasonRiskPayment                    = 3
+	ReasonGrayAccountShutDown            = 4
+	ReasonAdsAFCReview                   = 5
+	ReasonBusinessIntegrityRAR           = 6
+	ReasonPermanentClose                 = 7
+	ReasonUnusedResellerAccount          = 8
+	ReasonUnusedAccount                  = 9
+	ReasonUmbrellaAdAccount              = 10
+	ReasonBusinessManagerIntegrityPolicy = 11
+	ReasonMisrepresentedAdAccount        = 12
+	ReasonAOABDeshareLegalEntity         = 13
+	ReasonCTXThreadReview                = 14
+	ReasonCompromisedAdAccount           = 15
+)
 
 // Post is a post of a page.
 type Post struct {
@@ -271,6 +348,8 @@ const DefaultAccountsPageSize = 3
 type Fake struct {
 	mu sync.Mutex
 	world
+
+	appID, appSecret string // SetApp
 
 	fault       Fault
 	delay       time.Duration
@@ -432,14 +511,17 @@ func (f *Fake) Objects(kind string) []Object {
 	return out
 }
 
-// ExpireToken makes every later call with the token (a user's or a page's)
-// answer 400 with OAuthException code 190, subcode 463, "Session has
-// expired"; a batch
-// sent with it fails whole. A token no user has can be expired too.
+// ExpireToken ends the token now by the fake's clock, whatever its end: every
+// later call with it (a user's, an exchanged one, a page's) answers 400
+// with OAuthException code 190, subcode 463, "Error validating access
+// token: Session has expired on …", and a batch sent with it fails whole.
+// A token no user has can be expired too.
 func (f *Fake) ExpireToken(token string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.expired[token] = true
+	if _, ok := f.expired[token]; !ok {
+		f.expired[token] = f.second()
+	}
 }
 
 // SetPaymentMethod gives the ad account ("act_1" or "1") a valid payment

@@ -30,7 +30,8 @@ func (f *Fake) record(c call) {
 	if c.query != "" {
 		path += "?" + c.query
 	}
-	f.calls = append(f.calls, Call{Method: c.method, Path: path, Token: c.token, Body: string(c.body), Batched: c.batched})
+	f.calls = append(f.calls, Call{Method: c.method, Path: f.maskSecrets(path), Token: c.token,
+		Body: f.maskSecrets(string(c.body)), Batched: c.batched})
 }
 
 // Requests answers every HTTP request received so far, in order; a batch is

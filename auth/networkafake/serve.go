@@ -26,6 +26,7 @@ const maxBody = 1 << 20
 type caller struct {
 	user   *User  // a user's token
 	pageID string // a page's token
+	token  string
 }
 
 // answer is one answer of the fake, written after the lock is released.
@@ -67,8 +68,8 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.nRequests++
 	if f.recording {
-		f.requests = append(f.requests, Request{Method: r.Method, Path: r.URL.RequestURI(),
-			Authorization: r.Header.Get("Authorization"), Body: string(body)})
+		f.requests = append(f.requests, Request{Method: r.Method, Path: f.maskSecrets(r.URL.RequestURI()),
+			Authorization: r.Header.Get("Authorization"), Body: f.maskSecrets(string(body))})
 	}
 	fault, delay := f.fault, f.delay
 	f.mu.Unlock()
@@ -199,8 +200,13 @@ func (f *Fake) handle(c call) (answer, *Object) {
 	var created *Object
 	if scripted, ok := f.scripted(c.method, c.path); ok {
 		a = scripted
+	} else if c.path == "oauth/access_token" && (c.method == http.MethodGet || c.method == http.MethodPost) {
+		a = f.exchange(exchangeParams(c))
+		account = ""
 	} else if denied != nil {
 		a = *denied
+	} else if refused := f.permissionRefusal(who, seg); refused != nil {
+		a = *refused
 	} else if t, ok := f.throttles[account]; ok && account != "" {
 		a = throttled(account, t)
 	} else {
@@ -212,25 +218,23 @@ func (f *Fake) handle(c call) (answer, *Object) {
 }
 
 // authorize answers who holds the token, or network_a's answer to a call
-// made with it.
+// made with it: past its end (ExpireToken, or its lifetime by the fake's
+// clock), 190 with subcode 463.
 func (f *Fake) authorize(token string) (caller, *answer) {
 	refuse := func(a answer) (caller, *answer) { return caller{}, &a }
 	if token == "" {
 		return refuse(oauthError(http.StatusBadRequest, "An active access token must be used to query information about the current user."))
 	}
-	if f.expired[token] {
-		// network_a tells an expired session by subcode 463.
-		a := oauthError(http.StatusBadRequest, "Error validating access token: Session has expired on Monday, 23-Nov-26 09:00:00 PST.")
-		a.body.(map[string]any)["error"].(map[string]any)["error_subcode"] = 463
-		return refuse(a)
+	if a := f.ended(token); a != nil {
+		return refuse(*a)
 	}
-	if u, ok := f.users[token]; ok {
-		return caller{user: u}, nil
+	if owner, ok := f.owner(token); ok {
+		return caller{user: f.users[owner], token: token}, nil
 	}
 	if id, ok := f.pageTokens[token]; ok {
-		return caller{pageID: id}, nil
+		return caller{pageID: id, token: token}, nil
 	}
-	return refuse(oauthError(http.StatusUnauthorized, "Invalid OAuth access token - Cannot parse access token"))
+	return refuse(invalidToken())
 }
 
 // route answers one call of an authorized caller, under f.mu. A create
@@ -242,7 +246,9 @@ func (f *Fake) route(method string, seg []string, q url.Values, who caller, toke
 	case method == http.MethodGet && len(seg) == 2 && seg[0] == "me" && seg[1] == "accounts":
 		return f.meAccounts(who, q, token, base)
 	case method == http.MethodGet && len(seg) == 2 && seg[0] == "me" && seg[1] == "adaccounts":
-		return f.meAdAccounts(who, q)
+		return f.meAdAccounts(who, q, token, base)
+	case method == http.MethodGet && len(seg) == 2 && seg[0] == "me" && seg[1] == "permissions":
+		return permissionsAnswer(who)
 	case method == http.MethodGet && len(seg) == 1 && seg[0] == "search":
 		return f.search(q)
 	case len(seg) == 2 && strings.HasPrefix(seg[0], "act_") && (seg[1] == "campaigns" || seg[1] == "adsets" || seg[1] == "ads"):
@@ -366,6 +372,9 @@ func (f *Fake) meAccounts(who caller, q url.Values, token, base string) answer {
 	data := []any{}
 	for i := max(after, 0); i < after+f.pageSize && i < len(pages); i++ {
 		data = append(data, f.pageFields(pages[i], want))
+		if slices.Contains(want, "access_token") {
+			f.readPageToken(token, pages[i])
+		}
 	}
 	out := map[string]any{"data": data}
 	nextAfter := after + f.pageSize
@@ -391,22 +400,28 @@ func (f *Fake) meAccounts(who caller, q url.Values, token, base string) answer {
 	return answer{status: http.StatusOK, body: out}
 }
 
-// meAdAccounts answers GET /me/adaccounts: the user's ad accounts, each
-// with its id and the fields asked for that it has; id and account_id
-// without fields, as network_a's default.
-func (f *Fake) meAdAccounts(who caller, q url.Values) answer {
+// meAdAccounts answers GET /me/adaccounts: the user's ad accounts, paged
+// (limit, 25 unless given, at most 100; after), each with its id and the
+// fields asked for that it has; id and account_id without fields, as
+// network_a's default.
+func (f *Fake) meAdAccounts(who caller, q url.Values, token, base string) answer {
 	if a := needUser(who); a != nil {
 		return *a
 	}
 	if a := checkFields(q, nil, nil); a != nil {
 		return *a
 	}
-	want := fieldNames(q, "id", "account_id")
-	data := []any{}
-	for _, acc := range who.user.AdAccounts {
-		data = append(data, adAccountFields(acc, want))
+	after, limit, bad := window(q, 100)
+	if bad != nil {
+		return *bad
 	}
-	return answer{status: http.StatusOK, body: map[string]any{"data": data}}
+	want := fieldNames(q, "id", "account_id")
+	accounts := who.user.AdAccounts
+	data := []any{}
+	for i := after; i < after+limit && i < len(accounts); i++ {
+		data = append(data, adAccountFields(accounts[i], want))
+	}
+	return paged(data, len(accounts), after, limit, q, base+"/me/adaccounts", token)
 }
 
 // hasAccount tells whether the caller is a user with the ad account.

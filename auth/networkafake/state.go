@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"time"
 )
 
 // State is the whole world of a Fake, as plain values that encode to JSON:
@@ -11,10 +12,20 @@ import (
 // switches (faults, delay, paging, hook, scripted failures, recording) and
 // the recorded requests, calls and counts are not part of it.
 type State struct {
-	Users   []User            `json:"users"`   // with each page's and network_b account's current followers
-	Expired []string          `json:"expired"` // expired tokens
-	Posts   map[string][]Post `json:"posts"`   // by page id, newest first
-	Objects []Object          `json:"objects"` // in creation order
+	Users   []User   `json:"users"`   // with each page's and network_b account's current followers
+	Expired []string `json:"expired"` // the tokens of ExpireToken
+	// ExpiredAt is when each of Expired was expired.
+	ExpiredAt map[string]time.Time `json:"expiredAt,omitempty"`
+	// Aliases map the tokens of exchanges and IssueToken to their user's
+	// User.Token; TokenEnds are the ends of the tokens that end besides a
+	// User's own; LongLived are the exchanged tokens, sorted; TokenSeq
+	// counts the exchanges.
+	Aliases   map[string]string    `json:"aliases,omitempty"`
+	TokenEnds map[string]time.Time `json:"tokenEnds,omitempty"`
+	LongLived []string             `json:"longLived,omitempty"`
+	TokenSeq  int                  `json:"tokenSeq,omitempty"`
+	Posts     map[string][]Post    `json:"posts"`   // by page id, newest first
+	Objects   []Object             `json:"objects"` // in creation order
 	// Insights are ads' lifetime figures by ad id, as SetAdInsights sets
 	// them: SetState keeps each as the figures of the day it is called.
 	// State answers every ad's figures in InsightDays instead.
@@ -50,10 +61,15 @@ func (f *Fake) State() State {
 	for _, t := range tokens {
 		s.Users = append(s.Users, f.userCopy(f.users[t]))
 	}
-	for t := range f.expired {
+	for t, at := range f.expired {
 		s.Expired = append(s.Expired, t)
+		if s.ExpiredAt == nil {
+			s.ExpiredAt = map[string]time.Time{}
+		}
+		s.ExpiredAt[t] = at
 	}
 	sort.Strings(s.Expired)
+	f.tokenState(&s)
 	for id := range f.noPayment {
 		s.NoPayment = append(s.NoPayment, id)
 	}
@@ -92,8 +108,9 @@ func (f *Fake) SetState(s State) {
 		w.addUser(u)
 	}
 	for _, t := range s.Expired {
-		w.expired[t] = true
+		w.expired[t] = s.ExpiredAt[t]
 	}
+	w.setTokenState(s)
 	for page, posts := range s.Posts {
 		for _, p := range posts {
 			w.placePost(page, p)

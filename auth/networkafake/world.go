@@ -1,21 +1,34 @@
 package networkafake
 
 import (
+	"maps"
 	"slices"
 	"sort"
+	"time"
 )
 
 // world is what State carries, with the indexes that keep every call's cost
 // independent of the number of objects and posts.
 type world struct {
-	users      map[string]*User  // by user token
-	pageTokens map[string]string // page token → page id
-	pages      map[string]*Page  // by id: the latest description of the page
-	expired    map[string]bool
-	posts      map[string]*Post   // by id
-	postPage   map[string]string  // post id → page id
-	pagePosts  map[string][]*Post // page id → posts, newest first
-	postSeq    int
+	users      map[string]*User     // by user token
+	pageTokens map[string]string    // page token → page id
+	pages      map[string]*Page     // by id: the latest description of the page
+	expired    map[string]time.Time // ExpireToken: token → when it was expired
+
+	// pageTokenUser is the User.Token of the user whose pages hold the page
+	// token (the last one added); aliases map the tokens of exchanges and
+	// IssueToken to their user's User.Token; ends are the ends of the
+	// tokens that end besides a User's own (exchanged, IssueToken's, page
+	// tokens read with a short-lived token); longLived are the exchanged.
+	pageTokenUser map[string]string
+	aliases       map[string]string
+	ends          map[string]time.Time
+	longLived     map[string]bool
+	tokenSeq      int
+	posts         map[string]*Post   // by id
+	postPage      map[string]string  // post id → page id
+	pagePosts     map[string][]*Post // page id → posts, newest first
+	postSeq       int
 
 	bPage        map[string]string   // network_b account id → the page that linked it last
 	media        map[string]*Media   // by id
@@ -52,37 +65,46 @@ type nameKey struct{ account, kind, name string }
 
 func newWorld() world {
 	return world{
-		users:        map[string]*User{},
-		pageTokens:   map[string]string{},
-		pages:        map[string]*Page{},
-		expired:      map[string]bool{},
-		posts:        map[string]*Post{},
-		postPage:     map[string]string{},
-		pagePosts:    map[string][]*Post{},
-		bPage:        map[string]string{},
-		media:        map[string]*Media{},
-		mediaAccount: map[string]string{},
-		accountMedia: map[string][]*Media{},
-		byID:         map[string]*Object{},
-		position:     map[string]int{},
-		byOwner:      map[ownerKey][]*Object{},
-		byName:       map[nameKey][]*Object{},
-		campaignAds:  map[string][]*Object{},
-		adAccounts:   map[string]*AdAccount{},
-		accountPages: map[string]map[string]bool{},
-		cityByKey:    map[string]City{},
-		days:         map[string][]dayFigures{},
-		reviews:      map[string]string{},
-		feedback:     map[string]ReviewFeedback{},
-		usage:        map[string]AccountUsage{},
-		throttles:    map[string]Throttle{},
-		noPayment:    map[string]bool{},
+		users:         map[string]*User{},
+		pageTokens:    map[string]string{},
+		pages:         map[string]*Page{},
+		expired:       map[string]time.Time{},
+		pageTokenUser: map[string]string{},
+		aliases:       map[string]string{},
+		ends:          map[string]time.Time{},
+		longLived:     map[string]bool{},
+		posts:         map[string]*Post{},
+		postPage:      map[string]string{},
+		pagePosts:     map[string][]*Post{},
+		bPage:         map[string]string{},
+		media:         map[string]*Media{},
+		mediaAccount:  map[string]string{},
+		accountMedia:  map[string][]*Media{},
+		byID:          map[string]*Object{},
+		position:      map[string]int{},
+		byOwner:       map[ownerKey][]*Object{},
+		byName:        map[nameKey][]*Object{},
+		campaignAds:   map[string][]*Object{},
+		adAccounts:    map[string]*AdAccount{},
+		accountPages:  map[string]map[string]bool{},
+		cityByKey:     map[string]City{},
+		days:          map[string][]dayFigures{},
+		reviews:       map[string]string{},
+		feedback:      map[string]ReviewFeedback{},
+		usage:         map[string]AccountUsage{},
+		throttles:     map[string]Throttle{},
+		noPayment:     map[string]bool{},
 	}
 }
 
 // addUser adds the user, or replaces the user with the same token, with
 // copies of its pages and ad accounts.
 func (w *world) addUser(u User) {
+	checkPermissions(u)
+	u.Permissions = maps.Clone(u.Permissions)
+	if !u.Issued.IsZero() {
+		u.Issued = u.Issued.UTC().Truncate(time.Second)
+	}
 	u.Pages = slices.Clone(u.Pages)
 	u.AdAccounts = slices.Clone(u.AdAccounts)
 	for i := range u.Pages {
@@ -96,6 +118,7 @@ func (w *world) addUser(u User) {
 		w.pages[p.ID] = &p
 		if p.Token != "" {
 			w.pageTokens[p.Token] = p.ID
+			w.pageTokenUser[p.Token] = u.Token
 		}
 	}
 	for i := range u.AdAccounts {
@@ -131,6 +154,7 @@ func (w *world) userCopy(u *User) User {
 		}
 	}
 	c.AdAccounts = slices.Clone(u.AdAccounts)
+	c.Permissions = maps.Clone(u.Permissions)
 	return c
 }
 
