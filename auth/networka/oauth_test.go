@@ -106,7 +106,9 @@ func TestExchangeRefusals(t *testing.T) {
 		check  func(error) bool
 	}{
 		{400, 190, func(err error) bool { return TokenRefused(err) && !errors.Is(err, ErrAppRefused) }},
-		{400, 101, func(err error) bool { return errors.Is(err, ErrAppRefused) && errors.Is(err, ErrUnavailable) && !TokenRefused(err) }},
+		{400, 101, func(err error) bool {
+			return errors.Is(err, ErrAppRefused) && errors.Is(err, ErrUnavailable) && !TokenRefused(err)
+		}},
 		{400, 1, func(err error) bool { return errors.Is(err, ErrUnavailable) && !TokenRefused(err) }},
 		{500, 2, func(err error) bool { return errors.Is(err, ErrUnavailable) }},
 	} {
