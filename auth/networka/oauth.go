@@ -53,7 +53,7 @@ type LongLived struct {
 // (never in a batch) and its errors name only the method and the path: the
 // secret and the tokens, which travel in the query, are in none of them.
 // A refusal of the token is an *Error of KindToken; a refusal of the app
-// wraps ErrAppRefused.
+// (its id, code 101, or its secret, code 1) wraps ErrAppRefused.
 func (c *Client) Exchange(ctx context.Context, app App, token string) (LongLived, error) {
 	if !app.Set() {
 		return LongLived{}, errors.New("network_a: the exchange needs the app's id and secret")
@@ -84,7 +84,10 @@ func (c *Client) Exchange(ctx context.Context, app App, token string) (LongLived
 	}
 	if err := c.read(cl, a, &out); err != nil {
 		var apiErr *Error
-		if errors.As(err, &apiErr) && apiErr.Kind() == KindRefused {
+		// Code 1 is the answer to a wrong secret (or grant): not passing,
+		// whatever it means elsewhere.
+		if errors.As(err, &apiErr) && (apiErr.Kind() == KindRefused ||
+			(apiErr.Code == 1 && !apiErr.Transient && apiErr.Status < 500)) {
 			return LongLived{}, fmt.Errorf("%w: %w: %s", ErrUnavailable, ErrAppRefused, apiErr.Error())
 		}
 		return LongLived{}, err
