@@ -153,6 +153,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		PublicBaseURL:         cfg.publicBaseURL,
 		AdvertiserAccessEmail: cfg.advertiserAccessEmail,
 		NetworkAAPIURL:        cfg.networkAURL,
+		NetworkAApp:           cfg.networkAApp,
 		TrustedProxies:        cfg.trustedProxies,
 		CORSAllowedOrigins:    cfg.corsOrigins,
 		Metrics:               metrics,
@@ -161,8 +162,11 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		Pauses:                pauses,
 		PostMaxAge:            cfg.enginePostMaxAge,
 	}, pool, tokens, log)
-	if cfg.networkAURL == "" {
+	switch {
+	case cfg.networkAURL == "":
 		log.Warn("NETWORK_A_API_URL is not set: social sign-up and sign-in answer 503")
+	case !cfg.networkAApp.Set():
+		log.Warn("NETWORK_A_APP_ID and NETWORK_A_APP_SECRET are not set: the network_a tokens of sign-ins are stored as given, and connections may end within hours")
 	}
 	srv := &http.Server{
 		Addr:              cfg.httpAddr,

@@ -34,6 +34,10 @@ type config struct {
 	// names no agency e-mail.
 	advertiserAccessEmail string
 	networkAURL           string // NETWORK_A_API_URL: empty turns social sign-in off
+	// networkAApp exchanges sign-in tokens for long-lived ones
+	// (NETWORK_A_APP_ID, NETWORK_A_APP_SECRET); unset: tokens are stored as
+	// given.
+	networkAApp networka.App
 	smtpURL               string // SMTP_URL: empty logs mails instead of sending them
 	mailFrom              string // MAIL_FROM: the sender of outgoing mails
 	// statementTimeout bounds each statement of the serving pool
@@ -110,6 +114,9 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 			return c, fmt.Errorf("NETWORK_A_API_URL: %w", err)
 		}
 	}
+	if c.networkAApp, err = networkAApp(getenv); err != nil {
+		return c, err
+	}
 	if c.smtpURL != "" {
 		if err := outbox.CheckSMTPURL(c.smtpURL); err != nil {
 			return c, err
@@ -143,6 +150,28 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 		return c, err
 	}
 	return c, nil
+}
+
+// appID is the shape of a network_a app id.
+var appID = regexp.MustCompile(`^[0-9]{1,32}$`)
+
+// networkAApp reads NETWORK_A_APP_ID and NETWORK_A_APP_SECRET: both or
+// neither. An error never shows the secret.
+func networkAApp(getenv func(string) string) (networka.App, error) {
+	app := networka.App{ID: strings.TrimSpace(getenv("NETWORK_A_APP_ID")), Secret: getenv("NETWORK_A_APP_SECRET")}
+	switch {
+	case app.ID == "" && app.Secret == "":
+		return app, nil
+	case app.ID == "":
+		return app, errors.New("NETWORK_A_APP_SECRET is set without NETWORK_A_APP_ID: set both, or neither")
+	case app.Secret == "":
+		return app, errors.New("NETWORK_A_APP_ID is set without NETWORK_A_APP_SECRET: set both, or neither")
+	case !appID.MatchString(app.ID):
+		return app, fmt.Errorf("NETWORK_A_APP_ID %q is not a network_a app id (digits)", app.ID)
+	case len(app.Secret) > 256 || strings.IndexFunc(app.Secret, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0:
+		return app, errors.New("NETWORK_A_APP_SECRET is not an app secret: at most 256 characters, no spaces or control characters")
+	}
+	return app, nil
 }
 
 // tokens answers the token issuer, refusing to run without a secret outside
