@@ -109,7 +109,9 @@ func TestExchangeRefusals(t *testing.T) {
 		{400, 101, func(err error) bool {
 			return errors.Is(err, ErrAppRefused) && errors.Is(err, ErrUnavailable) && !TokenRefused(err)
 		}},
-		{400, 1, func(err error) bool { return errors.Is(err, ErrAppRefused) && errors.Is(err, ErrUnavailable) && !TokenRefused(err) }},
+		{400, 1, func(err error) bool {
+			return errors.Is(err, ErrAppRefused) && errors.Is(err, ErrUnavailable) && !TokenRefused(err)
+		}},
 		{400, 4, func(err error) bool { return errors.Is(err, ErrUnavailable) && !errors.Is(err, ErrAppRefused) }},
 		{500, 2, func(err error) bool { return errors.Is(err, ErrUnavailable) }},
 	} {

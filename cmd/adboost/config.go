@@ -38,8 +38,8 @@ type config struct {
 	// (NETWORK_A_APP_ID, NETWORK_A_APP_SECRET); unset: tokens are stored as
 	// given.
 	networkAApp networka.App
-	smtpURL               string // SMTP_URL: empty logs mails instead of sending them
-	mailFrom              string // MAIL_FROM: the sender of outgoing mails
+	smtpURL     string // SMTP_URL: empty logs mails instead of sending them
+	mailFrom    string // MAIL_FROM: the sender of outgoing mails
 	// statementTimeout bounds each statement of the serving pool
 	// (DB_STATEMENT_TIMEOUT, default 5s; 0 turns it off).
 	statementTimeout time.Duration
