@@ -184,7 +184,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	mailDone := make(chan struct{})
 	go func() { defer close(mailDone); mailer.Run(mailCtx) }()
 	defer func() { stopMail(); waitOrHardStop("the mail sender", mailDone) }()
-	runner, err := engineRunner(pool, cfg, log)
+	runner, engine, err := engineRunner(pool, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -196,6 +196,13 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 			return fmt.Errorf("engine: %w", err)
 		}
 		log.Info("boosting engine started", "interval", cfg.engineInterval, "post_max_age", cfg.enginePostMaxAge)
+		// The reminders of connections that end soon are looked for at once,
+		// whatever the interval (the cycles look too).
+		if n, err := engine.SendReminders(ctx); err != nil {
+			log.Error("engine: the reminders of network_a connections that end", "err", err)
+		} else if n > 0 {
+			log.Info("engine: reminders of network_a connections that end enqueued", "reminders", n)
+		}
 		// The engine stops while requests in flight finish: the jobs being
 		// worked get 10 s, then their contexts end (a campaign's work stops
 		// between network_a calls, nothing half-written, and a later job
@@ -348,26 +355,27 @@ func demo(ctx context.Context, cfg config, log *slog.Logger) error {
 	return nil
 }
 
-// engineRunner answers the River runner of the boosting engine, or nil
-// (with a warning) when the engine is off: no TOKEN_ENCRYPTION_KEY or no
+// engineRunner answers the River runner of the boosting engine and the
+// engine, or nils (with a warning) when the engine is off: no TOKEN_ENCRYPTION_KEY or no
 // NETWORK_A_API_URL. With ENGINE_INTERVAL=0 it runs no cycle, but still
 // carries out the pauses.
-func engineRunner(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Runner, error) {
+func engineRunner(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Runner, *boost.Engine, error) {
 	switch {
 	case cfg.tokenCipher == nil:
 		log.Warn("TOKEN_ENCRYPTION_KEY is not set: network_a tokens are not stored and the boosting engine is off")
-		return nil, nil
+		return nil, nil, nil
 	case cfg.networkAURL == "":
 		log.Warn("NETWORK_A_API_URL is not set: the boosting engine is off")
-		return nil, nil
+		return nil, nil, nil
 	case cfg.engineInterval == 0:
-		log.Info("ENGINE_INTERVAL=0: the boosting engine runs no cycle; it still pauses the campaigns that stop")
+		log.Info("ENGINE_INTERVAL=0: the boosting engine runs no cycle; it still pauses the campaigns that stop and reminds of connections that end at start")
 	}
 	e, err := newEngine(pool, cfg, log)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return boost.NewRunner(pool, e, cfg.engineInterval, log)
+	r, err := boost.NewRunner(pool, e, cfg.engineInterval, log)
+	return r, e, err
 }
 
 func newEngine(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Engine, error) {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"adboost/auth/networka"
 	"adboost/auth/networkafake"
 	"adboost/db/dbtest"
@@ -105,9 +107,36 @@ func TestServeNetworkAApp(t *testing.T) {
 	}
 	const warning = "NETWORK_A_APP_ID and NETWORK_A_APP_SECRET are not set"
 
-	_, logs := serveLogged(t, vars())
+	// A user whose connection ends in 3 days is reminded at serve's start
+	// (no cycle runs: ENGINE_INTERVAL=0).
+	without := vars()
+	if err := run(context.Background(), []string{"migrate", "up"}, envOf(without), nil, io.Discard, quiet()); err != nil {
+		t.Fatal(err)
+	}
+	pool, err := pgxpool.New(context.Background(), without["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	end := time.Now().UTC().Add(3 * 24 * time.Hour)
+	if _, err := pool.Exec(context.Background(), `INSERT INTO app_user (id, email, first_name, network_a_token, network_a_token_expires_at)
+		VALUES (100, 'lea@example.com', 'Lea', $1, $2)`, make([]byte, 40), end); err != nil {
+		t.Fatal(err)
+	}
+	_, logs := serveLogged(t, without)
 	if n := strings.Count(logs.String(), warning); n != 1 {
 		t.Fatalf("the warning was logged %d times:\n%s", n, logs)
+	}
+	want := "lea@example.com adboost: your network_a connection ends on " + end.Format(time.DateOnly)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var got string
+		err := pool.QueryRow(context.Background(), `SELECT coalesce(string_agg(recipient || ' ' || subject, ','), '') FROM mail_outbox`).Scan(&got)
+		if err == nil && got == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("outbox %q (%v), want %q\n%s", got, err, want, logs)
+		}
 	}
 
 	withApp := vars()
@@ -129,8 +158,8 @@ func TestServeNetworkAApp(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&user); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("signup-sn: %d, %v", resp.StatusCode, err)
 	}
-	end, err := time.Parse(time.DateTime, *user.Connection.NetworkA.ExpiresAt)
-	if c := user.Connection.NetworkA; err != nil || c.Status != "ok" || time.Until(end) < 59*24*time.Hour {
+	longEnd, err := time.Parse(time.DateTime, *user.Connection.NetworkA.ExpiresAt)
+	if c := user.Connection.NetworkA; err != nil || c.Status != "ok" || time.Until(longEnd) < 59*24*time.Hour {
 		t.Fatalf("connection %+v (%v), want ok, ending in 60 days", c, err)
 	}
 	if strings.Contains(logs.String(), warning) || strings.Contains(logs.String(), "app/secret") {

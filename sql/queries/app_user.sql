@@ -207,7 +207,7 @@ WHERE u.network_a_token_expires_at > @now::timestamptz
        OR (u.network_a_token_expires_at <= sqlc.arg(now)::timestamptz + interval '1 day'
            AND u.network_a_reminded_1d IS DISTINCT FROM u.network_a_token_expires_at))
 RETURNING u.id, coalesce(u.network_a_token_expires_at, @now::timestamptz)::timestamptz AS expires_at,
-          u.network_a_reminded_1d = u.network_a_token_expires_at AS last_day;
+          u.network_a_reminded_1d IS NOT DISTINCT FROM u.network_a_token_expires_at AS last_day;
 
 -- name: UserReminderMail :execrows
 -- Queues the mail of a reminder in the outbox, while the user's token still
