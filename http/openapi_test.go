@@ -368,7 +368,7 @@ func lintOperation(t *testing.T, key string, op *openapi3.Operation, bearer bool
 		want = append(want, "401")
 	}
 	if op.RequestBody != nil {
-		want = append(want, "400", "413", "415")
+		want = append(want, "400", "413", "415", "429")
 		if op.RequestBody.Value.Content.Get("application/json") == nil {
 			t.Errorf("%s: the request body must be application/json", key)
 		}

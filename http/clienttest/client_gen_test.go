@@ -332,43 +332,43 @@ func (e BoostedPageGoal) Valid() bool {
 
 // Defines values for EngineState.
 const (
-	NeedsSetup      EngineState = "needs_setup"
-	NoAdAccount     EngineState = "no_ad_account"
-	PageLost        EngineState = "page_lost"
-	Paused          EngineState = "paused"
-	Pausing         EngineState = "pausing"
-	Refused         EngineState = "refused"
-	Running         EngineState = "running"
-	SpendCapReached EngineState = "spend_cap_reached"
-	Throttled       EngineState = "throttled"
-	TokenRefused    EngineState = "token_refused"
-	Waiting         EngineState = "waiting"
+	EngineStateNeedsSetup      EngineState = "needs_setup"
+	EngineStateNoAdAccount     EngineState = "no_ad_account"
+	EngineStatePageLost        EngineState = "page_lost"
+	EngineStatePaused          EngineState = "paused"
+	EngineStatePausing         EngineState = "pausing"
+	EngineStateRefused         EngineState = "refused"
+	EngineStateRunning         EngineState = "running"
+	EngineStateSpendCapReached EngineState = "spend_cap_reached"
+	EngineStateThrottled       EngineState = "throttled"
+	EngineStateTokenRefused    EngineState = "token_refused"
+	EngineStateWaiting         EngineState = "waiting"
 )
 
 // Valid indicates whether the value is a known member of the EngineState enum.
 func (e EngineState) Valid() bool {
 	switch e {
-	case NeedsSetup:
+	case EngineStateNeedsSetup:
 		return true
-	case NoAdAccount:
+	case EngineStateNoAdAccount:
 		return true
-	case PageLost:
+	case EngineStatePageLost:
 		return true
-	case Paused:
+	case EngineStatePaused:
 		return true
-	case Pausing:
+	case EngineStatePausing:
 		return true
-	case Refused:
+	case EngineStateRefused:
 		return true
-	case Running:
+	case EngineStateRunning:
 		return true
-	case SpendCapReached:
+	case EngineStateSpendCapReached:
 		return true
-	case Throttled:
+	case EngineStateThrottled:
 		return true
-	case TokenRefused:
+	case EngineStateTokenRefused:
 		return true
-	case Waiting:
+	case EngineStateWaiting:
 		return true
 	default:
 		return false
@@ -498,6 +498,36 @@ func (e HistoryEntryAction) Valid() bool {
 	case PostStopped:
 		return true
 	case Updated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NetworkAConnectionStatus.
+const (
+	NetworkAConnectionStatusExpired            NetworkAConnectionStatus = "expired"
+	NetworkAConnectionStatusExpiring           NetworkAConnectionStatus = "expiring"
+	NetworkAConnectionStatusMissingPermissions NetworkAConnectionStatus = "missing_permissions"
+	NetworkAConnectionStatusNotConnected       NetworkAConnectionStatus = "not_connected"
+	NetworkAConnectionStatusOk                 NetworkAConnectionStatus = "ok"
+	NetworkAConnectionStatusRefused            NetworkAConnectionStatus = "refused"
+)
+
+// Valid indicates whether the value is a known member of the NetworkAConnectionStatus enum.
+func (e NetworkAConnectionStatus) Valid() bool {
+	switch e {
+	case NetworkAConnectionStatusExpired:
+		return true
+	case NetworkAConnectionStatusExpiring:
+		return true
+	case NetworkAConnectionStatusMissingPermissions:
+		return true
+	case NetworkAConnectionStatusNotConnected:
+		return true
+	case NetworkAConnectionStatusOk:
+		return true
+	case NetworkAConnectionStatusRefused:
 		return true
 	default:
 		return false
@@ -1340,6 +1370,12 @@ type CampaignEngine struct {
 	State EngineState `json:"state"`
 }
 
+// Connection The state of the user's connections to the social networks.
+type Connection struct {
+	// NetworkA The user's network_a connection: the stored network_a token the boosting engine works with. `status` is the first that applies of `not_connected` (no stored token: a password-only user), `expired` (past `expires_at`: sign in again with `login-sn`), `refused` (network_a refused the token), `missing_permissions` (the user did not grant some that boosting needs: sign in with `login-sn` again and grant them), `expiring` (it ends within 7 days; reminder mails go out 7 days and 1 day before) and `ok`. A `login-sn` renews it whole: the token, its end, the permissions and the pages' tokens.
+	NetworkA NetworkAConnection `json:"network_a"`
+}
+
 // CountString A count, as a decimal string.
 //
 // Examples: 1200
@@ -1467,6 +1503,19 @@ type IntLike1 = string
 //
 // Examples: 12.50
 type Money = string
+
+// NetworkAConnection The user's network_a connection: the stored network_a token the boosting engine works with. `status` is the first that applies of `not_connected` (no stored token: a password-only user), `expired` (past `expires_at`: sign in again with `login-sn`), `refused` (network_a refused the token), `missing_permissions` (the user did not grant some that boosting needs: sign in with `login-sn` again and grant them), `expiring` (it ends within 7 days; reminder mails go out 7 days and 1 day before) and `ok`. A `login-sn` renews it whole: the token, its end, the permissions and the pages' tokens.
+type NetworkAConnection struct {
+	// ExpiresAt When the token ends, `YYYY-MM-DD HH:MM:SS` UTC; null when unknown (the service has no network_a app id and secret to exchange it for a long-lived one) or not connected.
+	ExpiresAt *DateTime `json:"expires_at"`
+
+	// MissingPermissions The permissions boosting needs that the user has not granted, sorted: `ads_management`, `pages_manage_ads`, `pages_read_engagement`, `pages_show_list`, and, when a page has a linked network_b account, `instagram_basic` and `instagram_manage_insights`. The campaigns that need them are `token_refused`.
+	MissingPermissions []string                 `json:"missing_permissions"`
+	Status             NetworkAConnectionStatus `json:"status"`
+}
+
+// NetworkAConnectionStatus defines model for NetworkAConnection.Status.
+type NetworkAConnectionStatus string
 
 // OpenAPIDocument An OpenAPI 3.1 document.
 type OpenAPIDocument struct {
@@ -2039,6 +2088,9 @@ type UserFields struct {
 	// AgencyName Name of that agency; empty when none.
 	AgencyName string `json:"agency_name"`
 
+	// Connection The state of the user's connections to the social networks.
+	Connection Connection `json:"connection"`
+
 	// CreditBalance A decimal amount with exactly two decimals.
 	//
 	// Examples: 12.50
@@ -2062,6 +2114,9 @@ type UserWithToken struct {
 
 	// AgencyName Name of that agency; empty when none.
 	AgencyName string `json:"agency_name"`
+
+	// Connection The state of the user's connections to the social networks.
+	Connection Connection `json:"connection"`
 
 	// CreditBalance A decimal amount with exactly two decimals.
 	//
@@ -2140,6 +2195,14 @@ type RateLimited struct {
 
 // SocialTokenRefused defines model for SocialTokenRefused.
 type SocialTokenRefused struct {
+	Error interface{} `json:"error"`
+
+	// Message What went wrong, for people; names the offending field where there is one.
+	Message string `json:"message"`
+}
+
+// TooManyBodies defines model for TooManyBodies.
+type TooManyBodies struct {
 	Error interface{} `json:"error"`
 
 	// Message What went wrong, for people; names the offending field where there is one.
@@ -8179,6 +8242,11 @@ type AgencyListResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// AgencyListResponse429Headers the declared response headers of an HTTP 429 response for AgencyList
+type AgencyListResponse429Headers struct {
+	RetryAfter int
+}
+
 type AgencyListResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8192,12 +8260,16 @@ type AgencyListResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *AgencyListResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AgencyListResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8223,6 +8295,11 @@ func (r AgencyListResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r AgencyListResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AgencyListResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -8476,6 +8553,11 @@ type BillingSaveResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BillingSaveResponse429Headers the declared response headers of an HTTP 429 response for BillingSave
+type BillingSaveResponse429Headers struct {
+	RetryAfter int
+}
+
 type BillingSaveResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8489,12 +8571,16 @@ type BillingSaveResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BillingSaveResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BillingSaveResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8520,6 +8606,11 @@ func (r BillingSaveResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BillingSaveResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BillingSaveResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -8653,6 +8744,11 @@ type BoostedPageCountResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPageCountResponse429Headers the declared response headers of an HTTP 429 response for BoostedPageCount
+type BoostedPageCountResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPageCountResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8666,12 +8762,16 @@ type BoostedPageCountResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPageCountResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPageCountResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8697,6 +8797,11 @@ func (r BoostedPageCountResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPageCountResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPageCountResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -8743,6 +8848,11 @@ type BoostedPageCreateResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPageCreateResponse429Headers the declared response headers of an HTTP 429 response for BoostedPageCreate
+type BoostedPageCreateResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPageCreateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8760,12 +8870,16 @@ type BoostedPageCreateResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPageCreateResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPageCreateResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8801,6 +8915,11 @@ func (r BoostedPageCreateResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPageCreateResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPageCreateResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9012,6 +9131,11 @@ func (r BoostedPageDetailResponse) ContentType() string {
 	return ""
 }
 
+// GeoLocationSearchResponse429Headers the declared response headers of an HTTP 429 response for GeoLocationSearch
+type GeoLocationSearchResponse429Headers struct {
+	RetryAfter int
+}
+
 type GeoLocationSearchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9023,10 +9147,14 @@ type GeoLocationSearchResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GeoLocationSearchResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9047,6 +9175,11 @@ func (r GeoLocationSearchResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r GeoLocationSearchResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GeoLocationSearchResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9088,6 +9221,11 @@ func (r GeoLocationSearchResponse) ContentType() string {
 	return ""
 }
 
+// GeoLocationsByCodeResponse429Headers the declared response headers of an HTTP 429 response for GeoLocationsByCode
+type GeoLocationsByCodeResponse429Headers struct {
+	RetryAfter int
+}
+
 type GeoLocationsByCodeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9099,10 +9237,14 @@ type GeoLocationsByCodeResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GeoLocationsByCodeResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9123,6 +9265,11 @@ func (r GeoLocationsByCodeResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r GeoLocationsByCodeResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GeoLocationsByCodeResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9256,6 +9403,11 @@ type BoostedPageSaveResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPageSaveResponse429Headers the declared response headers of an HTTP 429 response for BoostedPageSave
+type BoostedPageSaveResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPageSaveResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9271,12 +9423,16 @@ type BoostedPageSaveResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPageSaveResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPageSaveResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9307,6 +9463,11 @@ func (r BoostedPageSaveResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPageSaveResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPageSaveResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9436,6 +9597,11 @@ type BoostedPageSourcesResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPageSourcesResponse429Headers the declared response headers of an HTTP 429 response for BoostedPageSources
+type BoostedPageSourcesResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPageSourcesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9449,12 +9615,16 @@ type BoostedPageSourcesResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPageSourcesResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPageSourcesResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9480,6 +9650,11 @@ func (r BoostedPageSourcesResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPageSourcesResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPageSourcesResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9526,6 +9701,11 @@ type BoostedPostBatchInsightsResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPostBatchInsightsResponse429Headers the declared response headers of an HTTP 429 response for BoostedPostBatchInsights
+type BoostedPostBatchInsightsResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPostBatchInsightsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9539,12 +9719,16 @@ type BoostedPostBatchInsightsResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPostBatchInsightsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPostBatchInsightsResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9570,6 +9754,11 @@ func (r BoostedPostBatchInsightsResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPostBatchInsightsResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPostBatchInsightsResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9616,6 +9805,11 @@ type BoostedPostCountResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPostCountResponse429Headers the declared response headers of an HTTP 429 response for BoostedPostCount
+type BoostedPostCountResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPostCountResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9629,12 +9823,16 @@ type BoostedPostCountResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPostCountResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPostCountResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9660,6 +9858,11 @@ func (r BoostedPostCountResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPostCountResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPostCountResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9706,6 +9909,11 @@ type BoostedPostListResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPostListResponse429Headers the declared response headers of an HTTP 429 response for BoostedPostList
+type BoostedPostListResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPostListResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9719,12 +9927,16 @@ type BoostedPostListResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPostListResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPostListResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9750,6 +9962,11 @@ func (r BoostedPostListResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPostListResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPostListResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9963,6 +10180,11 @@ func (r PresetAvailableResponse) ContentType() string {
 	return ""
 }
 
+// PresetBrowseResponse429Headers the declared response headers of an HTTP 429 response for PresetBrowse
+type PresetBrowseResponse429Headers struct {
+	RetryAfter int
+}
+
 type PresetBrowseResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9974,10 +10196,14 @@ type PresetBrowseResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PresetBrowseResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9998,6 +10224,11 @@ func (r PresetBrowseResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PresetBrowseResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PresetBrowseResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -10039,6 +10270,11 @@ func (r PresetBrowseResponse) ContentType() string {
 	return ""
 }
 
+// PresetCountResponse429Headers the declared response headers of an HTTP 429 response for PresetCount
+type PresetCountResponse429Headers struct {
+	RetryAfter int
+}
+
 type PresetCountResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10050,10 +10286,14 @@ type PresetCountResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PresetCountResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10074,6 +10314,11 @@ func (r PresetCountResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PresetCountResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PresetCountResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -10202,6 +10447,11 @@ type ReviewSubmitResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// ReviewSubmitResponse429Headers the declared response headers of an HTTP 429 response for ReviewSubmit
+type ReviewSubmitResponse429Headers struct {
+	RetryAfter int
+}
+
 type ReviewSubmitResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10217,12 +10467,16 @@ type ReviewSubmitResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ReviewSubmitResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReviewSubmitResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10253,6 +10507,11 @@ func (r ReviewSubmitResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r ReviewSubmitResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ReviewSubmitResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -10479,6 +10738,11 @@ type UserLoginSNResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// UserLoginSNResponse429Headers the declared response headers of an HTTP 429 response for UserLoginSN
+type UserLoginSNResponse429Headers struct {
+	RetryAfter int
+}
+
 type UserLoginSNResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10494,12 +10758,16 @@ type UserLoginSNResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UserLoginSNResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UserLoginSNResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10530,6 +10798,11 @@ func (r UserLoginSNResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r UserLoginSNResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UserLoginSNResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -10576,6 +10849,11 @@ type UserPreSignupSNResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// UserPreSignupSNResponse429Headers the declared response headers of an HTTP 429 response for UserPreSignupSN
+type UserPreSignupSNResponse429Headers struct {
+	RetryAfter int
+}
+
 type UserPreSignupSNResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10592,12 +10870,16 @@ type UserPreSignupSNResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UserPreSignupSNResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UserPreSignupSNResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10626,6 +10908,11 @@ func (r UserPreSignupSNResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r UserPreSignupSNResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UserPreSignupSNResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -10790,6 +11077,11 @@ type UserSignupSNResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// UserSignupSNResponse429Headers the declared response headers of an HTTP 429 response for UserSignupSN
+type UserSignupSNResponse429Headers struct {
+	RetryAfter int
+}
+
 type UserSignupSNResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10805,12 +11097,16 @@ type UserSignupSNResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UserSignupSNResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UserSignupSNResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10841,6 +11137,11 @@ func (r UserSignupSNResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r UserSignupSNResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UserSignupSNResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -12133,6 +12434,13 @@ func ParseAgencyListResponse(rsp *http.Response) (*AgencyListResponse, error) {
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12160,6 +12468,16 @@ func ParseAgencyListResponse(rsp *http.Response) (*AgencyListResponse, error) {
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers AgencyListResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -12394,6 +12712,13 @@ func ParseBillingSaveResponse(rsp *http.Response) (*BillingSaveResponse, error) 
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12421,6 +12746,16 @@ func ParseBillingSaveResponse(rsp *http.Response) (*BillingSaveResponse, error) 
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BillingSaveResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -12551,6 +12886,13 @@ func ParseBoostedPageCountResponse(rsp *http.Response) (*BoostedPageCountRespons
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12578,6 +12920,16 @@ func ParseBoostedPageCountResponse(rsp *http.Response) (*BoostedPageCountRespons
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPageCountResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -12646,6 +12998,13 @@ func ParseBoostedPageCreateResponse(rsp *http.Response) (*BoostedPageCreateRespo
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12673,6 +13032,16 @@ func ParseBoostedPageCreateResponse(rsp *http.Response) (*BoostedPageCreateRespo
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPageCreateResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -12870,6 +13239,13 @@ func ParseGeoLocationSearchResponse(rsp *http.Response) (*GeoLocationSearchRespo
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12884,6 +13260,19 @@ func ParseGeoLocationSearchResponse(rsp *http.Response) (*GeoLocationSearchRespo
 		}
 		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GeoLocationSearchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -12931,6 +13320,13 @@ func ParseGeoLocationsByCodeResponse(rsp *http.Response) (*GeoLocationsByCodeRes
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12945,6 +13341,19 @@ func ParseGeoLocationsByCodeResponse(rsp *http.Response) (*GeoLocationsByCodeRes
 		}
 		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GeoLocationsByCodeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13082,6 +13491,13 @@ func ParseBoostedPageSaveResponse(rsp *http.Response) (*BoostedPageSaveResponse,
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13109,6 +13525,16 @@ func ParseBoostedPageSaveResponse(rsp *http.Response) (*BoostedPageSaveResponse,
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPageSaveResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13237,6 +13663,13 @@ func ParseBoostedPageSourcesResponse(rsp *http.Response) (*BoostedPageSourcesRes
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13264,6 +13697,16 @@ func ParseBoostedPageSourcesResponse(rsp *http.Response) (*BoostedPageSourcesRes
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPageSourcesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13318,6 +13761,13 @@ func ParseBoostedPostBatchInsightsResponse(rsp *http.Response) (*BoostedPostBatc
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13345,6 +13795,16 @@ func ParseBoostedPostBatchInsightsResponse(rsp *http.Response) (*BoostedPostBatc
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPostBatchInsightsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13399,6 +13859,13 @@ func ParseBoostedPostCountResponse(rsp *http.Response) (*BoostedPostCountRespons
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13426,6 +13893,16 @@ func ParseBoostedPostCountResponse(rsp *http.Response) (*BoostedPostCountRespons
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPostCountResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13480,6 +13957,13 @@ func ParseBoostedPostListResponse(rsp *http.Response) (*BoostedPostListResponse,
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13507,6 +13991,16 @@ func ParseBoostedPostListResponse(rsp *http.Response) (*BoostedPostListResponse,
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPostListResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13687,6 +14181,13 @@ func ParsePresetBrowseResponse(rsp *http.Response) (*PresetBrowseResponse, error
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13701,6 +14202,19 @@ func ParsePresetBrowseResponse(rsp *http.Response) (*PresetBrowseResponse, error
 		}
 		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers PresetBrowseResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13748,6 +14262,13 @@ func ParsePresetCountResponse(rsp *http.Response) (*PresetCountResponse, error) 
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13762,6 +14283,19 @@ func ParsePresetCountResponse(rsp *http.Response) (*PresetCountResponse, error) 
 		}
 		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers PresetCountResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13902,6 +14436,13 @@ func ParseReviewSubmitResponse(rsp *http.Response) (*ReviewSubmitResponse, error
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13929,6 +14470,16 @@ func ParseReviewSubmitResponse(rsp *http.Response) (*ReviewSubmitResponse, error
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ReviewSubmitResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -14155,6 +14706,13 @@ func ParseUserLoginSNResponse(rsp *http.Response) (*UserLoginSNResponse, error) 
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14182,6 +14740,16 @@ func ParseUserLoginSNResponse(rsp *http.Response) (*UserLoginSNResponse, error) 
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers UserLoginSNResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -14239,6 +14807,13 @@ func ParseUserPreSignupSNResponse(rsp *http.Response) (*UserPreSignupSNResponse,
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14266,6 +14841,16 @@ func ParseUserPreSignupSNResponse(rsp *http.Response) (*UserPreSignupSNResponse,
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers UserPreSignupSNResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -14439,6 +15024,13 @@ func ParseUserSignupSNResponse(rsp *http.Response) (*UserSignupSNResponse, error
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14466,6 +15058,16 @@ func ParseUserSignupSNResponse(rsp *http.Response) (*UserSignupSNResponse, error
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers UserSignupSNResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
