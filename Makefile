@@ -27,6 +27,8 @@ run: build
 	sleep 0.3; kill -0 $$sandbox || { echo "make run: the sandbox did not start (is $(SANDBOX_ADDR) taken? set SANDBOX_ADDR)"; exit 1; }; \
 	ADBOOST_ENV=$${ADBOOST_ENV:-dev} \
 	NETWORK_A_API_URL=$${NETWORK_A_API_URL:-http://$(SANDBOX_ADDR)/v25.0} \
+	NETWORK_A_APP_ID=$${NETWORK_A_APP_ID:-8090000000000001} \
+	NETWORK_A_APP_SECRET=$${NETWORK_A_APP_SECRET:-sandbox0app0secret} \
 	TOKEN_ENCRYPTION_KEY=$${TOKEN_ENCRYPTION_KEY:-$(DEV_TOKEN_ENCRYPTION_KEY)} \
 	ENGINE_INTERVAL=$${ENGINE_INTERVAL:-10s} \
 	$(ADBOOST) serve

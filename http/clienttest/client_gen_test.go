@@ -1847,7 +1847,10 @@ type RulesHours struct {
 	// From Examples: 09:00
 	From string `json:"from"`
 
-	// Timezone Examples: Europe/Prague
+	// Timezone A name of the IANA time zone database as it spells it (`Europe/Prague`, `America/Argentina/Buenos_Aires`, `UTC`); other spellings of a zone file (`Europe//Prague`, `Europe/./Prague`, `posix/Europe/Prague`, `right/UTC`, `europe/prague`) and `localtime` or `Local` are refused with 400 naming `rules.hours.timezone`.
+	//
+	//
+	// Examples: Europe/Prague
 	Timezone string `json:"timezone"`
 
 	// To Examples: 17:00
@@ -4700,7 +4703,7 @@ type ClientInterface interface {
 
 	// UserDetail The signed-in user
 	//
-	// The User object of the user the access token belongs to.
+	// The User object of the user the access token belongs to, with the state of the user's network_a connection (`connection`).
 	//
 	// Corresponds with GET /v1/user/detail (the `UserDetail` operationId).
 	UserDetail(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4725,7 +4728,7 @@ type ClientInterface interface {
 
 	// UserLoginSNWithBody Sign in with a network_a token
 	//
-	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4734,7 +4737,7 @@ type ClientInterface interface {
 
 	// UserLoginSN Sign in with a network_a token
 	//
-	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4783,7 +4786,7 @@ type ClientInterface interface {
 
 	// UserSignupSNWithBody Sign up with a network_a token
 	//
-	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4792,7 +4795,7 @@ type ClientInterface interface {
 
 	// UserSignupSN Sign up with a network_a token
 	//
-	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5657,7 +5660,7 @@ func (c *Client) ReviewSubmit(ctx context.Context, body ReviewSubmitJSONRequestB
 
 // UserDetail The signed-in user
 //
-// The User object of the user the access token belongs to.
+// The User object of the user the access token belongs to, with the state of the user's network_a connection (`connection`).
 //
 // Corresponds with GET /v1/user/detail (the `UserDetail` operationId).
 func (c *Client) UserDetail(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5712,7 +5715,7 @@ func (c *Client) UserLoginPassword(ctx context.Context, body UserLoginPasswordJS
 
 // UserLoginSNWithBody Sign in with a network_a token
 //
-// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5731,7 +5734,7 @@ func (c *Client) UserLoginSNWithBody(ctx context.Context, contentType string, bo
 
 // UserLoginSN Sign in with a network_a token
 //
-// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5830,7 +5833,7 @@ func (c *Client) UserSave(ctx context.Context, body UserSaveJSONRequestBody, req
 
 // UserSignupSNWithBody Sign up with a network_a token
 //
-// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5849,7 +5852,7 @@ func (c *Client) UserSignupSNWithBody(ctx context.Context, contentType string, b
 
 // UserSignupSN Sign up with a network_a token
 //
-// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7801,7 +7804,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserDetailWithResponse The signed-in user
 	//
-	// The User object of the user the access token belongs to.
+	// The User object of the user the access token belongs to, with the state of the user's network_a connection (`connection`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7828,7 +7831,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserLoginSNWithBodyWithResponse Sign in with a network_a token
 	//
-	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7837,7 +7840,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserLoginSNWithResponse Sign in with a network_a token
 	//
-	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7886,7 +7889,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserSignupSNWithBodyWithResponse Sign up with a network_a token
 	//
-	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7895,7 +7898,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserSignupSNWithResponse Sign up with a network_a token
 	//
-	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11954,7 +11957,7 @@ func (c *ClientWithResponses) ReviewSubmitWithResponse(ctx context.Context, body
 
 // UserDetailWithResponse The signed-in user
 //
-// The User object of the user the access token belongs to.
+// The User object of the user the access token belongs to, with the state of the user's network_a connection (`connection`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -11999,7 +12002,7 @@ func (c *ClientWithResponses) UserLoginPasswordWithResponse(ctx context.Context,
 
 // UserLoginSNWithBodyWithResponse Sign in with a network_a token
 //
-// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12014,7 +12017,7 @@ func (c *ClientWithResponses) UserLoginSNWithBodyWithResponse(ctx context.Contex
 
 // UserLoginSNWithResponse Sign in with a network_a token
 //
-// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12093,7 +12096,7 @@ func (c *ClientWithResponses) UserSaveWithResponse(ctx context.Context, body Use
 
 // UserSignupSNWithBodyWithResponse Sign up with a network_a token
 //
-// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12108,7 +12111,7 @@ func (c *ClientWithResponses) UserSignupSNWithBodyWithResponse(ctx context.Conte
 
 // UserSignupSNWithResponse Sign up with a network_a token
 //
-// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
