@@ -319,6 +319,9 @@ func storeNetworkA(ctx context.Context, q *db.Queries, userID int64, c connectio
 		return nil
 	}
 	p := db.UserNetworkATokenSaveParams{ID: userID, NetworkAToken: c.sealed.user, PermissionsMissing: c.missing}
+	if p.PermissionsMissing == nil {
+		p.PermissionsMissing = []string{}
+	}
 	if c.expiresAt != nil {
 		p.ExpiresAt = pgtype.Timestamptz{Time: *c.expiresAt, Valid: true}
 	}
