@@ -196,13 +196,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 			return fmt.Errorf("engine: %w", err)
 		}
 		log.Info("boosting engine started", "interval", cfg.engineInterval, "post_max_age", cfg.enginePostMaxAge)
-		// The reminders of connections that end soon are looked for at once,
-		// whatever the interval (the cycles look too).
-		if n, err := engine.SendReminders(ctx); err != nil {
-			log.Error("engine: the reminders of network_a connections that end", "err", err)
-		} else if n > 0 {
-			log.Info("engine: reminders of network_a connections that end enqueued", "reminders", n)
-		}
+		remindAtStart(ctx, engine, log)
 		// The engine stops while requests in flight finish: the jobs being
 		// worked get 10 s, then their contexts end (a campaign's work stops
 		// between network_a calls, nothing half-written, and a later job
@@ -237,6 +231,16 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}()
 	// Serve ends within the grace, cancelling what still runs.
 	return httpapi.Serve(ctx, srv, ln, httpapi.DefaultShutdownGrace)
+}
+
+// remindAtStart enqueues the reminders of network_a connections that end
+// soon at serve's start, whatever the interval (the cycles look too).
+func remindAtStart(ctx context.Context, engine *boost.Engine, log *slog.Logger) {
+	if n, err := engine.SendReminders(ctx); err != nil {
+		log.Error("engine: the reminders of network_a connections that end", "err", err)
+	} else if n > 0 {
+		log.Info("engine: reminders of network_a connections that end enqueued", "reminders", n)
+	}
 }
 
 // newMetrics answers the registry of GET /metrics with the collectors of

@@ -80,7 +80,6 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 		publicBaseURL: strings.TrimRight(getenv("PUBLIC_BASE_URL"), "/"),
 
 		advertiserAccessEmail: strings.TrimSpace(getenv("ADVERTISER_ACCESS_EMAIL")),
-		networkAURL:           getenv("NETWORK_A_API_URL"),
 		smtpURL:               getenv("SMTP_URL"),
 		mailFrom:              or(getenv("MAIL_FROM"), outbox.DefaultFrom),
 	}
@@ -109,12 +108,7 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 	if c.trustedProxies, err = httpapi.ParseTrustedProxies(getenv("TRUSTED_PROXIES")); err != nil {
 		return c, err
 	}
-	if c.networkAURL != "" {
-		if _, err := networka.New(c.networkAURL, networka.Options{}); err != nil {
-			return c, fmt.Errorf("NETWORK_A_API_URL: %w", err)
-		}
-	}
-	if c.networkAApp, err = networkAApp(getenv); err != nil {
+	if c.networkAURL, c.networkAApp, err = networkASettings(getenv); err != nil {
 		return c, err
 	}
 	if c.smtpURL != "" {
@@ -155,23 +149,29 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 // appID is the shape of a network_a app id.
 var appID = regexp.MustCompile(`^[0-9]{1,32}$`)
 
-// networkAApp reads NETWORK_A_APP_ID and NETWORK_A_APP_SECRET: both or
-// neither. An error never shows the secret.
-func networkAApp(getenv func(string) string) (networka.App, error) {
-	app := networka.App{ID: strings.TrimSpace(getenv("NETWORK_A_APP_ID")), Secret: getenv("NETWORK_A_APP_SECRET")}
+// networkASettings reads NETWORK_A_API_URL, and NETWORK_A_APP_ID with
+// NETWORK_A_APP_SECRET: both or neither. An error never shows the secret.
+func networkASettings(getenv func(string) string) (apiURL string, app networka.App, err error) {
+	apiURL = getenv("NETWORK_A_API_URL")
+	if apiURL != "" {
+		if _, err := networka.New(apiURL, networka.Options{}); err != nil {
+			return "", app, fmt.Errorf("NETWORK_A_API_URL: %w", err)
+		}
+	}
+	app = networka.App{ID: strings.TrimSpace(getenv("NETWORK_A_APP_ID")), Secret: getenv("NETWORK_A_APP_SECRET")}
 	switch {
 	case app.ID == "" && app.Secret == "":
-		return app, nil
+		return apiURL, app, nil
 	case app.ID == "":
-		return app, errors.New("NETWORK_A_APP_SECRET is set without NETWORK_A_APP_ID: set both, or neither")
+		return "", app, errors.New("NETWORK_A_APP_SECRET is set without NETWORK_A_APP_ID: set both, or neither")
 	case app.Secret == "":
-		return app, errors.New("NETWORK_A_APP_ID is set without NETWORK_A_APP_SECRET: set both, or neither")
+		return "", app, errors.New("NETWORK_A_APP_ID is set without NETWORK_A_APP_SECRET: set both, or neither")
 	case !appID.MatchString(app.ID):
-		return app, fmt.Errorf("NETWORK_A_APP_ID %q is not a network_a app id (digits)", app.ID)
+		return "", app, fmt.Errorf("NETWORK_A_APP_ID %q is not a network_a app id (digits)", app.ID)
 	case len(app.Secret) > 256 || strings.IndexFunc(app.Secret, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0:
-		return app, errors.New("NETWORK_A_APP_SECRET is not an app secret: at most 256 characters, no spaces or control characters")
+		return "", app, errors.New("NETWORK_A_APP_SECRET is not an app secret: at most 256 characters, no spaces or control characters")
 	}
-	return app, nil
+	return apiURL, app, nil
 }
 
 // tokens answers the token issuer, refusing to run without a secret outside

@@ -38,9 +38,9 @@ func TestNetworkAAppSettings(t *testing.T) {
 		{"42", secret + " x", networka.App{}, "NETWORK_A_APP_SECRET is not an app secret"},
 		{"42", strings.Repeat("s", 257), networka.App{}, "NETWORK_A_APP_SECRET is not an app secret"},
 	} {
-		cfg, err := loadConfig(envOf(map[string]string{"NETWORK_A_APP_ID": tc.id, "NETWORK_A_APP_SECRET": tc.secret}), quiet())
+		cfg, err := loadConfig(envOf(map[string]string{"NETWORK_A_API_URL": "http://127.0.0.1:1/v25.0", "NETWORK_A_APP_ID": tc.id, "NETWORK_A_APP_SECRET": tc.secret}), quiet())
 		switch {
-		case tc.err == "" && (err != nil || cfg.networkAApp != tc.want):
+		case tc.err == "" && (err != nil || cfg.networkAApp != tc.want || cfg.networkAURL != "http://127.0.0.1:1/v25.0"):
 			t.Errorf("%q/%q: %+v, %v; want %+v", tc.id, tc.secret, cfg.networkAApp, err, tc.want)
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("%q/%q: %v; want %q", tc.id, tc.secret, err, tc.err)
