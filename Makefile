@@ -111,6 +111,13 @@ geodata:
 	go run ./db/geodata/gen -iso-codes /usr/share/iso-codes/json -npm $(GEODATA_NPM)/node_modules -out db/geodata
 	go test ./db/geodata/
 
+## timezones: regenerate db/rules/timezones.gen.go, the time zone names adboost accepts, from the
+## toolchain's time zone database (the one time/tzdata embeds); a test fails while they differ
+.PHONY: timezones
+timezones:
+	go run ./cmd/adboost-tzgen -zip "$$(go env GOROOT)/lib/time/zoneinfo.zip" -out db/rules/timezones.gen.go
+	go test -count=1 ./cmd/adboost-tzgen/ ./db/rules/
+
 ## docs-assets: vendor Swagger UI for GET /docs from the npm package swagger-ui-dist (pinned); commit http/docs
 SWAGGER_UI_VERSION := 5.35.0
 DOCS_NPM           ?= $(CURDIR)/.cache/docs-npm

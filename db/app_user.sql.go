@@ -7,6 +7,10 @@ package db
 
 import (
 	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const userCredentials = `-- name: UserCredentials :one
@@ -69,23 +73,34 @@ func (q *Queries) UserIDBySnid(ctx context.Context, snid int64) (int64, error) {
 
 const userNetworkATokenSave = `-- name: UserNetworkATokenSave :exec
 UPDATE app_user SET
-    network_a_token            = $1,
-    network_a_token_invalid_at = NULL,
-    network_a_token_refusal    = NULL,
-    updated_at                 = now()
-WHERE id = $2
+    network_a_token               = $1,
+    network_a_token_expires_at    = $2::timestamptz,
+    network_a_permissions_missing = $3::text[],
+    network_a_token_invalid_at    = NULL,
+    network_a_token_refusal       = NULL,
+    updated_at                    = now()
+WHERE id = $4
 `
 
 type UserNetworkATokenSaveParams struct {
-	NetworkAToken []byte `json:"network_a_token"`
-	ID            int64  `json:"id"`
+	NetworkAToken      []byte             `json:"network_a_token"`
+	ExpiresAt          pgtype.Timestamptz `json:"expires_at"`
+	PermissionsMissing []string           `json:"permissions_missing"`
+	ID                 int64              `json:"id"`
 }
 
 // signup-sn, login-sn: stores the user's sealed network_a token in place of
-// the last one and clears the mark of a refused token, so that the engine
-// takes up the user's campaigns again.
+// the last one, with its end (NULL: unknown) and the needed permissions it
+// lacks, and clears the mark of a refused token, so that the engine takes
+// up the user's campaigns again. The reminders follow the new end: they
+// were marked with the end they were sent for.
 func (q *Queries) UserNetworkATokenSave(ctx context.Context, arg UserNetworkATokenSaveParams) error {
-	_, err := q.db.Exec(ctx, userNetworkATokenSave, arg.NetworkAToken, arg.ID)
+	_, err := q.db.Exec(ctx, userNetworkATokenSave,
+		arg.NetworkAToken,
+		arg.ExpiresAt,
+		arg.PermissionsMissing,
+		arg.ID,
+	)
 	return err
 }
 
@@ -98,25 +113,47 @@ SELECT
     u.phone_number,
     coalesce(u.agency_id, 0)::bigint  AS agency_id,
     coalesce(a.username, '')::text    AS agency_name,
-    u.credit_balance::text            AS credit_balance
+    u.credit_balance::text            AS credit_balance,
+    jsonb_build_object('network_a', CASE
+        WHEN u.network_a_token IS NULL THEN jsonb_build_object(
+            'status', 'not_connected', 'expires_at', NULL, 'missing_permissions', '[]'::jsonb)
+        ELSE jsonb_build_object(
+            'status', CASE
+                WHEN u.network_a_token_expires_at <= now() THEN 'expired'
+                WHEN u.network_a_token_invalid_at IS NOT NULL THEN 'refused'
+                WHEN cardinality(u.network_a_permissions_missing) > 0 THEN 'missing_permissions'
+                WHEN u.network_a_token_expires_at <= now() + interval '7 days' THEN 'expiring'
+                ELSE 'ok'
+            END,
+            'expires_at', to_char(u.network_a_token_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
+            'missing_permissions', to_jsonb(u.network_a_permissions_missing))
+    END)::jsonb                       AS connection
 FROM app_user AS u
 LEFT JOIN agency AS a ON a.id = u.agency_id
 WHERE u.id = $1
 `
 
 type UserProfileRow struct {
-	Snid          int64  `json:"snid"`
-	Email         string `json:"email"`
-	FirstName     string `json:"first_name"`
-	LastName      string `json:"last_name"`
-	PhoneNumber   string `json:"phone_number"`
-	AgencyID      int64  `json:"agency_id"`
-	AgencyName    string `json:"agency_name"`
-	CreditBalance string `json:"credit_balance"`
+	Snid          int64           `json:"snid"`
+	Email         string          `json:"email"`
+	FirstName     string          `json:"first_name"`
+	LastName      string          `json:"last_name"`
+	PhoneNumber   string          `json:"phone_number"`
+	AgencyID      int64           `json:"agency_id"`
+	AgencyName    string          `json:"agency_name"`
+	CreditBalance string          `json:"credit_balance"`
+	Connection    json.RawMessage `json:"connection"`
 }
 
 // The User object of the interface: the user with the name of their agency.
 // Absent numbers answer 0 and absent texts an empty string, as the declared types demand.
+// connection is the state of the user's network_a connection,
+// {"network_a": {"status", "expires_at", "missing_permissions"}}: the
+// status is the first that applies of not_connected (no stored token: a
+// password-only user), expired (past its end), refused (network_a refused
+// it), missing_permissions (some needed permission was not granted),
+// expiring (it ends within 7 days) and ok; expires_at is the token's end
+// written as created_at is (null when unknown or not connected).
 func (q *Queries) UserProfile(ctx context.Context, id int64) (UserProfileRow, error) {
 	row := q.db.QueryRow(ctx, userProfile, id)
 	var i UserProfileRow
@@ -129,8 +166,92 @@ func (q *Queries) UserProfile(ctx context.Context, id int64) (UserProfileRow, er
 		&i.AgencyID,
 		&i.AgencyName,
 		&i.CreditBalance,
+		&i.Connection,
 	)
 	return i, err
+}
+
+const userReminderMail = `-- name: UserReminderMail :execrows
+INSERT INTO mail_outbox (recipient, subject, body)
+SELECT u.email, $1::text,
+       'Hello' || coalesce(' ' || nullif(u.first_name, ''), '') || E',\n\n' || $2::text
+FROM app_user AS u
+WHERE u.id = $3
+  AND u.network_a_token_expires_at = $4::timestamptz
+  AND u.email ~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$'
+`
+
+type UserReminderMailParams struct {
+	Subject   string    `json:"subject"`
+	Body      string    `json:"body"`
+	ID        int64     `json:"id"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// Queues the mail of a reminder in the outbox, while the user's token still
+// ends at @expires_at (a token renewed since needs no reminder of the old
+// end): the greeting with the user's first name, then @body.
+func (q *Queries) UserReminderMail(ctx context.Context, arg UserReminderMailParams) (int64, error) {
+	result, err := q.db.Exec(ctx, userReminderMail,
+		arg.Subject,
+		arg.Body,
+		arg.ID,
+		arg.ExpiresAt,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const userRemindersTake = `-- name: UserRemindersTake :many
+UPDATE app_user AS u SET
+    network_a_reminded_1d = CASE
+        WHEN u.network_a_token_expires_at <= $1::timestamptz + interval '1 day'
+        THEN u.network_a_token_expires_at ELSE u.network_a_reminded_1d END,
+    network_a_reminded_7d = u.network_a_token_expires_at
+WHERE u.network_a_token_expires_at > $1::timestamptz
+  AND u.network_a_token_expires_at <= $1::timestamptz + interval '7 days'
+  AND u.network_a_token IS NOT NULL
+  AND u.network_a_token_invalid_at IS NULL
+  AND (u.network_a_reminded_7d IS DISTINCT FROM u.network_a_token_expires_at
+       OR (u.network_a_token_expires_at <= $1::timestamptz + interval '1 day'
+           AND u.network_a_reminded_1d IS DISTINCT FROM u.network_a_token_expires_at))
+RETURNING u.id, coalesce(u.network_a_token_expires_at, $1::timestamptz)::timestamptz AS expires_at,
+          u.network_a_reminded_1d IS NOT DISTINCT FROM u.network_a_token_expires_at AS last_day
+`
+
+type UserRemindersTakeRow struct {
+	ID        int64     `json:"id"`
+	ExpiresAt time.Time `json:"expires_at"`
+	LastDay   bool      `json:"last_day"`
+}
+
+// The reminders due at @now, marked as sent in the same statement: a user
+// whose stored token ends within 7 days (and after @now) gets the 7-day
+// reminder once per end, and within a day the 1-day one, once per end too
+// (a token found within its last day skips the 7-day one). A concurrent
+// take waits for the row and then finds it marked, so each reminder is
+// answered once whatever the number of instances. A refused token is left
+// out: its user was told already. Served by app_user_network_a_token_expires_idx.
+func (q *Queries) UserRemindersTake(ctx context.Context, now time.Time) ([]UserRemindersTakeRow, error) {
+	rows, err := q.db.Query(ctx, userRemindersTake, now)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []UserRemindersTakeRow{}
+	for rows.Next() {
+		var i UserRemindersTakeRow
+		if err := rows.Scan(&i.ID, &i.ExpiresAt, &i.LastDay); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const userSettingsSave = `-- name: UserSettingsSave :one

@@ -11,11 +11,14 @@ import (
 	"net/http"
 	"net/mail"
 	"regexp"
+	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"adboost/auth"
 	"adboost/auth/networka"
@@ -90,6 +93,9 @@ func (s *Server) networkAError(ctx context.Context, err error) error {
 	switch {
 	case errors.Is(err, networka.ErrToken):
 		return badRequest("access-token is not a network_a access token")
+	case errors.Is(err, networka.ErrAppRefused):
+		s.log.ErrorContext(ctx, "network_a refused the exchange of a token: check NETWORK_A_APP_ID and NETWORK_A_APP_SECRET", "err", err)
+		return unavailable("network_a refused this service's app settings; try again later")
 	case errors.Is(err, networka.ErrUnavailable) && ctx.Err() != nil:
 		s.log.WarnContext(ctx, "sign-in deadline passed while calling network_a", "err", err)
 		return unavailable("the sign-in took longer than %s, network_a answering too slowly; try again later", s.cfg.SignInTimeout)
@@ -144,11 +150,7 @@ func (s *Server) userSignupSn(ctx context.Context, req *signupRequest) (userWith
 			return userWithToken{}, badRequest("email is required: network_a's e-mail address %q is not a valid one", email)
 		}
 	}
-	pages, err := n.Accounts(ctx, req.AccessToken)
-	if err != nil {
-		return userWithToken{}, s.networkAError(ctx, err)
-	}
-	sealed, err := s.sealTokens(req.AccessToken, pages)
+	conn, err := s.connect(ctx, n, req.AccessToken)
 	if err != nil {
 		return userWithToken{}, err
 	}
@@ -173,7 +175,7 @@ func (s *Server) userSignupSn(ctx context.Context, req *signupRequest) (userWith
 		case err != nil:
 			return err
 		}
-		return storeNetworkA(ctx, q, id, pages, sealed)
+		return storeNetworkA(ctx, q, id, conn)
 	})
 	if err != nil {
 		return userWithToken{}, err
@@ -198,21 +200,18 @@ func (s *Server) userLoginSn(ctx context.Context, req *socialRequest) (userWithT
 	} else if err != nil {
 		return userWithToken{}, err
 	}
-	pages, err := n.Accounts(ctx, req.AccessToken)
-	if err != nil {
-		return userWithToken{}, s.networkAError(ctx, err)
-	}
-	sealed, err := s.sealTokens(req.AccessToken, pages)
+	conn, err := s.connect(ctx, n, req.AccessToken)
 	if err != nil {
 		return userWithToken{}, err
 	}
-	// The new tokens, and the pauses they unblock (campaigns that should stop
-	// but waited for a working token): enqueued, not waited for.
+	// Everything at once: the new tokens, their end, the permissions, and the
+	// pauses they unblock (campaigns that should stop but waited for a
+	// working token), enqueued, not waited for.
 	err = s.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		if err := storeNetworkA(ctx, q, id, pages, sealed); err != nil {
+		if err := storeNetworkA(ctx, q, id, conn); err != nil {
 			return err
 		}
-		if sealed == nil {
+		if conn.sealed == nil {
 			return nil
 		}
 		pausing, err := q.EnginePausingCampaigns(ctx, id)
@@ -258,17 +257,75 @@ func (s *Server) sealTokens(userToken string, pages []networka.Page) (*sealedTok
 	return sealed, nil
 }
 
+// connection is what a sign-in learnt from network_a: the user's pages,
+// and, when tokens are stored, the sealed tokens, the user token's end
+// (nil: unknown) and the needed permissions it lacks.
+type connection struct {
+	pages     []networka.Page
+	sealed    *sealedTokens
+	expiresAt *time.Time
+	missing   []string
+}
+
+// connect reads from network_a what a sign-in with the token stores. When
+// tokens are stored (TokenCipher) and the app is known (NetworkAApp), the
+// token is first exchanged for a long-lived one, whose end is kept, and
+// everything else is read with it, so that the pages' tokens last as long;
+// then the pages and the permissions granted, of which the missing needed
+// ones are kept (network_b's too when a page has a linked network_b
+// account).
+func (s *Server) connect(ctx context.Context, n *networka.Client, token string) (connection, error) {
+	var c connection
+	store := s.cfg.TokenCipher != nil
+	if store && s.cfg.NetworkAApp.Set() {
+		long, err := n.Exchange(ctx, s.cfg.NetworkAApp, token)
+		if err != nil {
+			return c, s.networkAError(ctx, err)
+		}
+		token = long.Token
+		if long.ExpiresIn > 0 {
+			end := time.Now().Add(long.ExpiresIn).Truncate(time.Second)
+			c.expiresAt = &end
+		}
+	}
+	var err error
+	if c.pages, err = n.Accounts(ctx, token); err != nil {
+		return c, s.networkAError(ctx, err)
+	}
+	if !store {
+		return c, nil
+	}
+	granted, err := n.Permissions(ctx, token)
+	if err != nil {
+		return c, s.networkAError(ctx, err)
+	}
+	needed := [][]string{networka.NeededPermissions}
+	if slices.ContainsFunc(c.pages, func(p networka.Page) bool { return p.NetworkB != nil }) {
+		needed = append(needed, networka.NeededPermissionsNetworkB)
+	}
+	c.missing = networka.Missing(granted, needed...)
+	c.sealed, err = s.sealTokens(token, c.pages)
+	return c, err
+}
+
 // storeNetworkA writes what a sign-in learnt from network_a: the user's
-// pages (refreshSources) and, when sealed, the user's token, which also ends
-// a mark of a refused one.
-func storeNetworkA(ctx context.Context, q *db.Queries, userID int64, pages []networka.Page, sealed *sealedTokens) error {
-	if err := refreshSources(ctx, q, userID, pages, sealed); err != nil {
+// pages (refreshSources) and, when sealed, the user's token with its end and
+// missing permissions, which also ends a mark of a refused one.
+func storeNetworkA(ctx context.Context, q *db.Queries, userID int64, c connection) error {
+	if err := refreshSources(ctx, q, userID, c.pages, c.sealed); err != nil {
 		return err
 	}
-	if sealed == nil {
+	if c.sealed == nil {
 		return nil
 	}
-	return q.UserNetworkATokenSave(ctx, db.UserNetworkATokenSaveParams{ID: userID, NetworkAToken: sealed.user})
+	p := db.UserNetworkATokenSaveParams{ID: userID, NetworkAToken: c.sealed.user, PermissionsMissing: c.missing}
+	if p.PermissionsMissing == nil {
+		p.PermissionsMissing = []string{}
+	}
+	if c.expiresAt != nil {
+		p.ExpiresAt = pgtype.Timestamptz{Time: *c.expiresAt, Valid: true}
+	}
+	return q.UserNetworkATokenSave(ctx, p)
 }
 
 // refreshSources writes the user's network_a pages, with their network_b

@@ -1,9 +1,12 @@
 package httpapi_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -281,12 +284,13 @@ func TestBodyMemoryIsBounded(t *testing.T) {
 	if len(body) > 1<<20 {
 		t.Fatal("body over 1 MiB")
 	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 200}}
-	defer client.CloseIdleConnections()
+	// From 50 client addresses, 4 each: one address may send only a few
+	// bodies at once (TestSlowBodiesOfOneAddress).
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	statuses := map[int]int{}
-	for range 200 {
+	for i := range 200 {
+		client := clientFrom(t, fmt.Sprintf("127.0.0.%d", 10+i%50))
 		wg.Go(func() {
 			resp, err := client.Post(e.srv.URL+"/v1/presets/count", "application/json", bytes.NewReader(body))
 			status := 0
@@ -396,5 +400,124 @@ func TestSignupBesideOpenCatalogueWrite(t *testing.T) {
 	got := e.post("/v1/user/signup-sn", "", map[string]any{"access-token": anaToken}).object()
 	if got["email"] != "ana@network-a.example" {
 		t.Fatalf("signup-sn beside an open catalogue write = %v", got)
+	}
+}
+
+// clientFrom is an HTTP client whose connections leave from the loopback
+// address from (127.0.0.x).
+func clientFrom(t *testing.T, from string) *http.Client {
+	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+	transport := &http.Transport{DialContext: dialer.DialContext}
+	t.Cleanup(transport.CloseIdleConnections)
+	return &http.Client{Transport: transport}
+}
+
+// slowBody opens a connection from 127.0.0.1 that posts a body declared as
+// 1 MiB to login-password and sends one byte of it; it is closed when the
+// test ends, and reads time out after 10 s.
+func slowBody(t *testing.T, url string) net.Conn {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", strings.TrimPrefix(url, "http://"), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if err := conn.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	head := "POST /v1/user/login-password HTTP/1.1\r\nHost: adboost.test\r\nContent-Type: application/json\r\n" +
+		"Content-Length: " + strconv.Itoa(1<<20) + "\r\n\r\n{"
+	if _, err := io.WriteString(conn, head); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+// 16 connections from one address that each declare 1 MiB to the public
+// login-password and send one byte hold 4 body reads (4 MiB of the 16 MiB
+// budget): the others answer 429 after a second, and the requests of
+// other addresses, and that address's requests without a body, go on at
+// once. The reads end with their connections.
+func TestSlowBodiesOfOneAddress(t *testing.T) {
+	e := newEnv(t) // the default budget: 16 MiB, 5 s of wait
+	e.load(usersFixture)
+	conns := make([]net.Conn, 16)
+	for i := range conns {
+		conns[i] = slowBody(t, e.srv.URL)
+	}
+	// 12 of them are answered 429 once their second of waiting has passed;
+	// 4 are being read, answerless (until their connections end).
+	type answer struct {
+		status int
+		header http.Header
+		body   string
+		err    error
+	}
+	answers := make(chan answer, len(conns))
+	for _, c := range conns {
+		go func() {
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				answers <- answer{err: err}
+				return
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			answers <- answer{status: resp.StatusCode, header: resp.Header, body: string(body)}
+		}()
+	}
+	for range 12 {
+		a := <-answers
+		var netErr net.Error
+		switch {
+		case errors.As(a.err, &netErr) && netErr.Timeout():
+			t.Fatal("fewer than 12 slow requests were refused within 10 s")
+		case a.err != nil:
+			t.Fatal(a.err)
+		case a.status != http.StatusTooManyRequests || a.header.Get("Retry-After") != "1" || !strings.Contains(a.body, `"error":"rate_limited"`):
+			t.Fatalf("a slow request answered %d %s", a.status, a.body)
+		}
+	}
+	if held := e.api.BodyBytesPeak(); held != 4<<20 {
+		t.Fatalf("body bytes held at most %d, want 4 MiB", held)
+	}
+
+	// Another address signs in at once.
+	start := time.Now()
+	var user map[string]any
+	e.do(request{method: http.MethodPost, path: "/v1/user/login-password", from: "127.0.0.2",
+		body: map[string]string{"email": "bob@example.com", "password": "bob-password"}}).ok(&user)
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("another address's sign-in took %v", d)
+	}
+	// The slow address's requests without a body go on; with a body they
+	// wait their second and are refused.
+	var goals []map[string]any
+	e.get("/v1/presets/optimization-goals", "").ok(&goals)
+	start = time.Now()
+	e.post("/v1/user/login-password", "", map[string]string{"email": "bob@example.com", "password": "bob-password"}).
+		fails(http.StatusTooManyRequests, "rate_limited", "at once from this address")
+	if d := time.Since(start); d < time.Second {
+		t.Fatalf("refused after %v, want after a second of waiting", d)
+	}
+
+	// The 4 read are still unanswered. Their connections end: their reads
+	// are given back.
+	select {
+	case a := <-answers:
+		t.Fatalf("a 13th slow request answered: %d %s %v", a.status, a.body, a.err)
+	default:
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		r := e.post("/v1/user/login-password", "", map[string]string{"email": "bob@example.com", "password": "bob-password"})
+		if r.status == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the address is still refused: %d %s", r.status, r.body)
+		}
 	}
 }

@@ -368,7 +368,7 @@ func lintOperation(t *testing.T, key string, op *openapi3.Operation, bearer bool
 		want = append(want, "401")
 	}
 	if op.RequestBody != nil {
-		want = append(want, "400", "413", "415")
+		want = append(want, "400", "413", "415", "429")
 		if op.RequestBody.Value.Content.Get("application/json") == nil {
 			t.Errorf("%s: the request body must be application/json", key)
 		}
@@ -448,7 +448,8 @@ func TestConformanceCatchesDrift(t *testing.T) {
 	unauth := http.Header{"Content-Type": {"application/json"}, "Www-Authenticate": {"Bearer"}}
 	tagged := http.Header{"Content-Type": {"application/json"}, "Etag": {`W/"q0uVc3NzdrYxMTIzNDU2Nzg5MGFi"`}, "Cache-Control": {"no-cache"}}
 	user := `{"snid": 1, "email": "a@b.cd", "first_name": "A", "last_name": "B", "phone_number": "",
-		"agency_id": 10, "agency_name": "n", "credit_balance": "1.50"}`
+		"agency_id": 10, "agency_name": "n", "credit_balance": "1.50",
+		"connection": {"network_a": {"status": "expiring", "expires_at": "2026-12-01 10:00:00", "missing_permissions": []}}}`
 	withToken := strings.TrimSuffix(user, "}") + `, "access_token": "t"}`
 	login := `{"email": "a@b.cd", "password": "secret-pass"}`
 	agency := `{"id": 10, "username": "northwind", "description": "d", "about": "a", "image": "", "website": "",
@@ -508,6 +509,10 @@ func TestConformanceCatchesDrift(t *testing.T) {
 		{"a field not described", get("/v1/user/detail", authed, 200, jsonHeader, withToken), "access_token"},
 		{"the token missing from a sign-in", post("/v1/user/login-password", login, 200, jsonHeader, user), "access_token"},
 		{"null for a string", get("/v1/user/detail", authed, 200, jsonHeader, strings.Replace(user, `"A"`, `null`, 1)), "first_name"},
+		{"a connection not connected", get("/v1/user/detail", authed, 200, jsonHeader, strings.Replace(strings.Replace(user, `"expiring"`, `"not_connected"`, 1), `"2026-12-01 10:00:00"`, `null`, 1)), ""},
+		{"a connection status not described", get("/v1/user/detail", authed, 200, jsonHeader, strings.Replace(user, `"expiring"`, `"lost"`, 1)), "status"},
+		{"a connection's end in RFC 3339", get("/v1/user/detail", authed, 200, jsonHeader, strings.Replace(user, `2026-12-01 10:00:00`, `2026-12-01T10:00:00Z`, 1)), "expires_at"},
+		{"the connection missing", get("/v1/user/detail", authed, 200, jsonHeader, strings.Replace(user, `, "missing_permissions": []`, ``, 1)), "missing_permissions"},
 		{"a status not described", get("/v1/user/detail", authed, 409, jsonHeader, `{"error": "conflict", "message": "m"}`), "status is not supported"},
 		{"the wrong code for the status", get("/v1/user/detail", authed, 404, jsonHeader, `{"error": "bad_request", "message": "m"}`), "not_found"},
 		{"an envelope with another field", get("/v1/user/detail", authed, 404, jsonHeader, `{"error": "not_found", "message": "m", "id": 3}`), "id"},

@@ -36,6 +36,11 @@ type Config struct {
 	// NetworkAAPIURL is the base URL of network_a's Graph-style API; empty
 	// makes the social sign-in routes answer 503 unavailable.
 	NetworkAAPIURL string
+	// NetworkAApp is adboost's app on network_a (NETWORK_A_APP_ID,
+	// NETWORK_A_APP_SECRET): with it signup-sn and login-sn exchange the
+	// token they are given for a long-lived one; without it the token is
+	// stored as given, its end unknown.
+	NetworkAApp networka.App
 	// NetworkATimeout bounds each request to network_a (default 5 s).
 	NetworkATimeout time.Duration
 	// SignInTimeout bounds a whole sign-up or sign-in, every network_a call

@@ -6,6 +6,9 @@
 //   - The access token travels only in the Authorization header (or, in a
 //     batch, in the entry that needs it): never in a URL, a log line or an
 //     error. A token that cannot be a bearer token is not sent (ErrToken).
+//     The exchange for a long-lived token (oauth.go) is the one call whose
+//     query carries a token and the app's secret, as network_a's protocol
+//     has it: it too names only its method and path in errors and logs.
 //   - Redirects are refused: network_a answers directly.
 //   - Each call's deadline is its caller's context, bounded by the client's
 //     Timeout per request.

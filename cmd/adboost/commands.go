@@ -153,6 +153,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		PublicBaseURL:         cfg.publicBaseURL,
 		AdvertiserAccessEmail: cfg.advertiserAccessEmail,
 		NetworkAAPIURL:        cfg.networkAURL,
+		NetworkAApp:           cfg.networkAApp,
 		TrustedProxies:        cfg.trustedProxies,
 		CORSAllowedOrigins:    cfg.corsOrigins,
 		Metrics:               metrics,
@@ -161,8 +162,11 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		Pauses:                pauses,
 		PostMaxAge:            cfg.enginePostMaxAge,
 	}, pool, tokens, log)
-	if cfg.networkAURL == "" {
+	switch {
+	case cfg.networkAURL == "":
 		log.Warn("NETWORK_A_API_URL is not set: social sign-up and sign-in answer 503")
+	case !cfg.networkAApp.Set():
+		log.Warn("NETWORK_A_APP_ID and NETWORK_A_APP_SECRET are not set: the network_a tokens of sign-ins are stored as given, and connections may end within hours")
 	}
 	srv := &http.Server{
 		Addr:              cfg.httpAddr,
@@ -180,7 +184,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	mailDone := make(chan struct{})
 	go func() { defer close(mailDone); mailer.Run(mailCtx) }()
 	defer func() { stopMail(); waitOrHardStop("the mail sender", mailDone) }()
-	runner, err := engineRunner(pool, cfg, log)
+	runner, engine, err := engineRunner(pool, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -192,6 +196,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 			return fmt.Errorf("engine: %w", err)
 		}
 		log.Info("boosting engine started", "interval", cfg.engineInterval, "post_max_age", cfg.enginePostMaxAge)
+		remindAtStart(ctx, engine, log)
 		// The engine stops while requests in flight finish: the jobs being
 		// worked get 10 s, then their contexts end (a campaign's work stops
 		// between network_a calls, nothing half-written, and a later job
@@ -226,6 +231,16 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}()
 	// Serve ends within the grace, cancelling what still runs.
 	return httpapi.Serve(ctx, srv, ln, httpapi.DefaultShutdownGrace)
+}
+
+// remindAtStart enqueues the reminders of network_a connections that end
+// soon at serve's start, whatever the interval (the cycles look too).
+func remindAtStart(ctx context.Context, engine *boost.Engine, log *slog.Logger) {
+	if n, err := engine.SendReminders(ctx); err != nil {
+		log.Error("engine: the reminders of network_a connections that end", "err", err)
+	} else if n > 0 {
+		log.Info("engine: reminders of network_a connections that end enqueued", "reminders", n)
+	}
 }
 
 // newMetrics answers the registry of GET /metrics with the collectors of
@@ -344,26 +359,27 @@ func demo(ctx context.Context, cfg config, log *slog.Logger) error {
 	return nil
 }
 
-// engineRunner answers the River runner of the boosting engine, or nil
-// (with a warning) when the engine is off: no TOKEN_ENCRYPTION_KEY or no
+// engineRunner answers the River runner of the boosting engine and the
+// engine, or nils (with a warning) when the engine is off: no TOKEN_ENCRYPTION_KEY or no
 // NETWORK_A_API_URL. With ENGINE_INTERVAL=0 it runs no cycle, but still
 // carries out the pauses.
-func engineRunner(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Runner, error) {
+func engineRunner(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Runner, *boost.Engine, error) {
 	switch {
 	case cfg.tokenCipher == nil:
 		log.Warn("TOKEN_ENCRYPTION_KEY is not set: network_a tokens are not stored and the boosting engine is off")
-		return nil, nil
+		return nil, nil, nil
 	case cfg.networkAURL == "":
 		log.Warn("NETWORK_A_API_URL is not set: the boosting engine is off")
-		return nil, nil
+		return nil, nil, nil
 	case cfg.engineInterval == 0:
-		log.Info("ENGINE_INTERVAL=0: the boosting engine runs no cycle; it still pauses the campaigns that stop")
+		log.Info("ENGINE_INTERVAL=0: the boosting engine runs no cycle; it still pauses the campaigns that stop and reminds of connections that end at start")
 	}
 	e, err := newEngine(pool, cfg, log)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return boost.NewRunner(pool, e, cfg.engineInterval, log)
+	r, err := boost.NewRunner(pool, e, cfg.engineInterval, log)
+	return r, e, err
 }
 
 func newEngine(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Engine, error) {

@@ -34,8 +34,12 @@ type config struct {
 	// names no agency e-mail.
 	advertiserAccessEmail string
 	networkAURL           string // NETWORK_A_API_URL: empty turns social sign-in off
-	smtpURL               string // SMTP_URL: empty logs mails instead of sending them
-	mailFrom              string // MAIL_FROM: the sender of outgoing mails
+	// networkAApp exchanges sign-in tokens for long-lived ones
+	// (NETWORK_A_APP_ID, NETWORK_A_APP_SECRET); unset: tokens are stored as
+	// given.
+	networkAApp networka.App
+	smtpURL     string // SMTP_URL: empty logs mails instead of sending them
+	mailFrom    string // MAIL_FROM: the sender of outgoing mails
 	// statementTimeout bounds each statement of the serving pool
 	// (DB_STATEMENT_TIMEOUT, default 5s; 0 turns it off).
 	statementTimeout time.Duration
@@ -76,7 +80,6 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 		publicBaseURL: strings.TrimRight(getenv("PUBLIC_BASE_URL"), "/"),
 
 		advertiserAccessEmail: strings.TrimSpace(getenv("ADVERTISER_ACCESS_EMAIL")),
-		networkAURL:           getenv("NETWORK_A_API_URL"),
 		smtpURL:               getenv("SMTP_URL"),
 		mailFrom:              or(getenv("MAIL_FROM"), outbox.DefaultFrom),
 	}
@@ -105,10 +108,8 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 	if c.trustedProxies, err = httpapi.ParseTrustedProxies(getenv("TRUSTED_PROXIES")); err != nil {
 		return c, err
 	}
-	if c.networkAURL != "" {
-		if _, err := networka.New(c.networkAURL, networka.Options{}); err != nil {
-			return c, fmt.Errorf("NETWORK_A_API_URL: %w", err)
-		}
+	if c.networkAURL, c.networkAApp, err = networkASettings(getenv); err != nil {
+		return c, err
 	}
 	if c.smtpURL != "" {
 		if err := outbox.CheckSMTPURL(c.smtpURL); err != nil {
@@ -143,6 +144,34 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 		return c, err
 	}
 	return c, nil
+}
+
+// appID is the shape of a network_a app id.
+var appID = regexp.MustCompile(`^[0-9]{1,32}$`)
+
+// networkASettings reads NETWORK_A_API_URL, and NETWORK_A_APP_ID with
+// NETWORK_A_APP_SECRET: both or neither. An error never shows the secret.
+func networkASettings(getenv func(string) string) (apiURL string, app networka.App, err error) {
+	apiURL = getenv("NETWORK_A_API_URL")
+	if apiURL != "" {
+		if _, err := networka.New(apiURL, networka.Options{}); err != nil {
+			return "", app, fmt.Errorf("NETWORK_A_API_URL: %w", err)
+		}
+	}
+	app = networka.App{ID: strings.TrimSpace(getenv("NETWORK_A_APP_ID")), Secret: getenv("NETWORK_A_APP_SECRET")}
+	switch {
+	case app.ID == "" && app.Secret == "":
+		return apiURL, app, nil
+	case app.ID == "":
+		return "", app, errors.New("NETWORK_A_APP_SECRET is set without NETWORK_A_APP_ID: set both, or neither")
+	case app.Secret == "":
+		return "", app, errors.New("NETWORK_A_APP_ID is set without NETWORK_A_APP_SECRET: set both, or neither")
+	case !appID.MatchString(app.ID):
+		return "", app, fmt.Errorf("NETWORK_A_APP_ID %q is not a network_a app id (digits)", app.ID)
+	case len(app.Secret) > 256 || strings.IndexFunc(app.Secret, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0:
+		return "", app, errors.New("NETWORK_A_APP_SECRET is not an app secret: at most 256 characters, no spaces or control characters")
+	}
+	return apiURL, app, nil
 }
 
 // tokens answers the token issuer, refusing to run without a secret outside

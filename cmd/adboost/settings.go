@@ -30,6 +30,8 @@ var settings = []setting{
 	{"SERVICE_FIXED_FEE", "`0.00`", "added to every preset `price` and `original_price`"},
 	{"PUBLIC_BASE_URL", "`http://HTTP_ADDR`", "makes stored relative image paths absolute, and starts the links of verification mails"},
 	{"NETWORK_A_API_URL", "none: social sign-up and sign-in answer 503 `unavailable`", "base URL of network_a's Graph-style API"},
+	{"NETWORK_A_APP_ID", "none: the network_a token a sign-in gives is stored as given and may end within hours (`serve` warns)", "adboost's app id on network_a (digits); with `NETWORK_A_APP_SECRET`, `signup-sn` and `login-sn` exchange the token they are given for a long-lived one (60 days) and store its end"},
+	{"NETWORK_A_APP_SECRET", "none", "the app's secret, set together with `NETWORK_A_APP_ID`; sent to network_a in the exchange only, never logged or answered"},
 	{"SMTP_URL", "none: mails are logged instead of sent", "`smtp://user:pass@host:port` for outgoing verification mails (STARTTLS when offered)"},
 	{"MAIL_FROM", "`" + outbox.DefaultFrom + "`", "sender of outgoing mails"},
 	{"ADVERTISER_ACCESS_EMAIL", "none", "answer of `boosted-pages/access-data` when the campaign's preset has no agency e-mail"},

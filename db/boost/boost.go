@@ -203,11 +203,13 @@ func (e *CycleError) Error() string {
 	return fmt.Sprintf("engine: %d campaign(s) failed: %s", len(ids), strings.Join(parts, "; "))
 }
 
-// Cycle runs one cycle over every due campaign, Workers at a time, then
+// Cycle enqueues the reminders due (SendReminders), runs one cycle over
+// every due campaign, Workers at a time, then
 // sends the mails about the states that need the users (SendNotices), and
 // answers a *CycleError naming the campaigns it could not process (failed,
 // or being worked on by another engine).
 func (e *Engine) Cycle(ctx context.Context) error {
+	e.remind(ctx) // the reminders of network_a connections that end soon (reminders.go)
 	ids, err := e.Due(ctx)
 	if err != nil {
 		return fmt.Errorf("engine: listing the campaigns: %w", err)

@@ -161,6 +161,7 @@ func NewRunner(pool *pgxpool.Pool, e *Engine, interval time.Duration, log *slog.
 	river.AddWorker(workersBundle, &cycleWorker{r: r})
 	river.AddWorker(workersBundle, &campaignWorker{r: r})
 	river.AddWorker(workersBundle, &pauseWorker{r: r})
+	addReminderWorker(workersBundle, e)
 	var periodic []*river.PeriodicJob
 	if interval > 0 {
 		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(interval),
@@ -251,9 +252,10 @@ type cycleWorker struct {
 	r *Runner
 }
 
-// Work sends the mails about what the previous cycle found, then enqueues
-// this cycle's campaigns.
+// Work enqueues the reminders due, sends the mails about what the previous
+// cycle found, then enqueues this cycle's campaigns.
 func (w *cycleWorker) Work(ctx context.Context, job *river.Job[CycleArgs]) error {
+	w.r.engine.remind(ctx)
 	if _, err := w.r.engine.SendNotices(ctx); err != nil {
 		w.r.engine.log.Error("engine: the mails of the last cycle", "err", err)
 	}

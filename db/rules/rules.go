@@ -30,6 +30,7 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"maps"
 	"regexp"
 	"slices"
@@ -149,7 +150,6 @@ const (
 	maxKeywordLength  = 100
 	maxPostDays       = 90
 	maxPostsPerDay    = 1000
-	maxTimezoneLength = 64
 )
 
 // Parse checks a rules object as a client sent it, whole, and answers it in
@@ -458,12 +458,34 @@ func hours(field string, raw json.RawMessage) (*Hours, error) {
 }
 
 // checkTimezone accepts the names of the IANA time zone database ("UTC"
-// included); "" and "Local", which time.LoadLocation also takes, are not
-// names of a zone.
+// included) as its list spells them (IsTimezone).
 func checkTimezone(name string) error {
-	if name == "" || name == "Local" || len(name) > maxTimezoneLength || strings.ContainsRune(name, 0) {
-		return fmt.Errorf("not a time zone name")
+	if !IsTimezone(name) {
+		return fmt.Errorf("%q is not a time zone name", name)
 	}
-	_, err := time.LoadLocation(name)
-	return err
+	return nil
+}
+
+// IsTimezone tells whether name is a name of the IANA time zone database
+// as Go embeds it (time/tzdata; timezones.gen.go lists them), spelled as
+// the list spells it. time.LoadLocation takes more: any file under the
+// host's zoneinfo ("Europe/./Prague", "Europe//Prague",
+// "posix/Europe/Prague", "right/UTC"), "Local" and "localtime" (the host's
+// own zone), "" (UTC); none of them is a name here, and every name here
+// loads on any host, the service image without zoneinfo included.
+func IsTimezone(name string) bool {
+	_, found := slices.BinarySearch(timezoneNames, name)
+	return found
+}
+
+// TimezoneNames answers every name IsTimezone accepts, in order.
+func TimezoneNames() iter.Seq[string] { return slices.Values(timezoneNames) }
+
+// Location answers the time zone of a name that IsTimezone accepts, and
+// an error for any other.
+func Location(name string) (*time.Location, error) {
+	if !IsTimezone(name) {
+		return nil, fmt.Errorf("%q is not an IANA time zone name", name)
+	}
+	return time.LoadLocation(name)
 }

@@ -97,3 +97,60 @@ func TestErrorNamesField(t *testing.T) {
 		t.Fatalf("error of an array = %#v", err)
 	}
 }
+
+// Only the names of the IANA database as Go embeds it are time zones, as
+// its list spells them: the other names time.LoadLocation takes on a host
+// with zoneinfo files are refused, naming the field.
+func TestTimezoneNames(t *testing.T) {
+	for _, name := range []string{"Europe/Prague", "UTC", "America/Argentina/Buenos_Aires", "Etc/GMT+5", "Asia/Kolkata", "GB"} {
+		if !rules.IsTimezone(name) {
+			t.Errorf("%q refused", name)
+		}
+		loc, err := rules.Location(name)
+		if err != nil || loc.String() != name {
+			t.Errorf("Location(%q) = %v, %v", name, loc, err)
+		}
+		raw := `{"hours": {"days": ["mon"], "from": "09:00", "to": "17:00", "timezone": "` + name + `"}}`
+		if r, err := rules.Parse(json.RawMessage(raw), rules.Limits{}); err != nil || r.Hours.Timezone != name {
+			t.Errorf("%s: %+v, %v", raw, r.Hours, err)
+		}
+	}
+	for _, name := range []string{"Europe/./Prague", "Europe//Prague", "posix/Europe/Prague", "right/UTC", "localtime",
+		"Local", "", "europe/prague", "EUROPE/PRAGUE", "Europe/Prague/", "/Europe/Prague", "./UTC", "../zoneinfo/UTC",
+		"Europe/Prague\x00", " UTC", "Mars/Olympus", "posixrules", "zone.tab", "tzdata.zi", "leapseconds"} {
+		if rules.IsTimezone(name) {
+			t.Errorf("%q accepted", name)
+		}
+		if loc, err := rules.Location(name); err == nil {
+			t.Errorf("Location(%q) = %v", name, loc)
+		}
+		raw, _ := json.Marshal(map[string]any{"hours": map[string]any{"days": []string{"mon"}, "from": "09:00", "to": "17:00", "timezone": name}})
+		_, err := rules.Parse(raw, rules.Limits{})
+		var re *rules.Error
+		if !errors.As(err, &re) || re.Field != "hours.timezone" {
+			t.Errorf("%q: %v, want a refusal of hours.timezone", name, err)
+		}
+	}
+}
+
+// Every name of the list loads, and fits the schema's 64 characters.
+func TestEveryTimezoneLoads(t *testing.T) {
+	n := 0
+	for _, name := range []string{"Africa/Abidjan", "Zulu"} {
+		if !rules.IsTimezone(name) {
+			t.Fatalf("%q is not in the list: it is not the whole database", name)
+		}
+	}
+	for name := range rules.TimezoneNames() {
+		n++
+		if len(name) > 64 {
+			t.Errorf("%q is longer than 64 characters", name)
+		}
+		if _, err := time.LoadLocation(name); err != nil {
+			t.Errorf("%q: %v", name, err)
+		}
+	}
+	if n < 400 {
+		t.Fatalf("%d names, want the whole database", n)
+	}
+}

@@ -333,43 +333,43 @@ func (e BoostedPageGoal) Valid() bool {
 
 // Defines values for EngineState.
 const (
-	NeedsSetup      EngineState = "needs_setup"
-	NoAdAccount     EngineState = "no_ad_account"
-	PageLost        EngineState = "page_lost"
-	Paused          EngineState = "paused"
-	Pausing         EngineState = "pausing"
-	Refused         EngineState = "refused"
-	Running         EngineState = "running"
-	SpendCapReached EngineState = "spend_cap_reached"
-	Throttled       EngineState = "throttled"
-	TokenRefused    EngineState = "token_refused"
-	Waiting         EngineState = "waiting"
+	EngineStateNeedsSetup      EngineState = "needs_setup"
+	EngineStateNoAdAccount     EngineState = "no_ad_account"
+	EngineStatePageLost        EngineState = "page_lost"
+	EngineStatePaused          EngineState = "paused"
+	EngineStatePausing         EngineState = "pausing"
+	EngineStateRefused         EngineState = "refused"
+	EngineStateRunning         EngineState = "running"
+	EngineStateSpendCapReached EngineState = "spend_cap_reached"
+	EngineStateThrottled       EngineState = "throttled"
+	EngineStateTokenRefused    EngineState = "token_refused"
+	EngineStateWaiting         EngineState = "waiting"
 )
 
 // Valid indicates whether the value is a known member of the EngineState enum.
 func (e EngineState) Valid() bool {
 	switch e {
-	case NeedsSetup:
+	case EngineStateNeedsSetup:
 		return true
-	case NoAdAccount:
+	case EngineStateNoAdAccount:
 		return true
-	case PageLost:
+	case EngineStatePageLost:
 		return true
-	case Paused:
+	case EngineStatePaused:
 		return true
-	case Pausing:
+	case EngineStatePausing:
 		return true
-	case Refused:
+	case EngineStateRefused:
 		return true
-	case Running:
+	case EngineStateRunning:
 		return true
-	case SpendCapReached:
+	case EngineStateSpendCapReached:
 		return true
-	case Throttled:
+	case EngineStateThrottled:
 		return true
-	case TokenRefused:
+	case EngineStateTokenRefused:
 		return true
-	case Waiting:
+	case EngineStateWaiting:
 		return true
 	default:
 		return false
@@ -383,6 +383,7 @@ const (
 	ErrorErrorInternal             ErrorError = "internal"
 	ErrorErrorInvalidCredentials   ErrorError = "invalid_credentials"
 	ErrorErrorMethodNotAllowed     ErrorError = "method_not_allowed"
+	ErrorErrorNotConnected         ErrorError = "not_connected"
 	ErrorErrorNotFound             ErrorError = "not_found"
 	ErrorErrorPayloadTooLarge      ErrorError = "payload_too_large"
 	ErrorErrorRateLimited          ErrorError = "rate_limited"
@@ -403,6 +404,8 @@ func (e ErrorError) Valid() bool {
 	case ErrorErrorInvalidCredentials:
 		return true
 	case ErrorErrorMethodNotAllowed:
+		return true
+	case ErrorErrorNotConnected:
 		return true
 	case ErrorErrorNotFound:
 		return true
@@ -499,6 +502,36 @@ func (e HistoryEntryAction) Valid() bool {
 	case PostStopped:
 		return true
 	case Updated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NetworkAConnectionStatus.
+const (
+	NetworkAConnectionStatusExpired            NetworkAConnectionStatus = "expired"
+	NetworkAConnectionStatusExpiring           NetworkAConnectionStatus = "expiring"
+	NetworkAConnectionStatusMissingPermissions NetworkAConnectionStatus = "missing_permissions"
+	NetworkAConnectionStatusNotConnected       NetworkAConnectionStatus = "not_connected"
+	NetworkAConnectionStatusOk                 NetworkAConnectionStatus = "ok"
+	NetworkAConnectionStatusRefused            NetworkAConnectionStatus = "refused"
+)
+
+// Valid indicates whether the value is a known member of the NetworkAConnectionStatus enum.
+func (e NetworkAConnectionStatus) Valid() bool {
+	switch e {
+	case NetworkAConnectionStatusExpired:
+		return true
+	case NetworkAConnectionStatusExpiring:
+		return true
+	case NetworkAConnectionStatusMissingPermissions:
+		return true
+	case NetworkAConnectionStatusNotConnected:
+		return true
+	case NetworkAConnectionStatusOk:
+		return true
+	case NetworkAConnectionStatusRefused:
 		return true
 	default:
 		return false
@@ -841,6 +874,30 @@ func (e DocsAssetParamsAsset) Valid() bool {
 	}
 }
 
+// AdAccount One of the user's network_a ad accounts, as network_a answers it.
+type AdAccount struct {
+	// AccountStatus network_a's account_status: 1 active, 2 disabled, 3 unsettled, 7 pending risk review, 8 pending settlement, 9 in grace period, 100 pending closure, 101 closed.
+	AccountStatus int `json:"account_status"`
+
+	// Currency ISO 4217 code, e.g. EUR
+	Currency string `json:"currency"`
+
+	// Id Examples: act_1001
+	Id   string `json:"id"`
+	Name string `json:"name"`
+
+	// TimezoneName The account's IANA time zone, e.g. Europe/Prague
+	TimezoneName string `json:"timezone_name"`
+
+	// Usable Whether the account may boost: account_status 1 or 9.
+	Usable bool `json:"usable"`
+}
+
+// AdAccountIDInput A network_a ad account id, `act_` then digits; null or empty for none.
+//
+// Examples: act_1001
+type AdAccountIDInput = string
+
 // AdReview defines model for AdReview.
 type AdReview struct {
 	// Reason network_a's reason, for `disapproved` and `with_issues`; null for `pending` and `approved`.
@@ -1071,7 +1128,18 @@ type BoolLike2 = string
 // BoostedPage A campaign. `page`, `network_b` and `preset` are null exactly when `page_id`, `network_b_id` and `preset_id` are 0. `promoted_object`, `special_ad_categories`, `dsa_beneficiary`, `dsa_payor`, `engine` and `rules` are additions to the spec.
 // While it runs, the engine boosts the posts of its page that meet its rules, and the media of its network_b account alike (the account is read through network_a with the token of the page it is linked to; one with both ids boosts both). Both networks' ads live in one network_a campaign `adboost-<id>`: the page's posts in the ad set `adboost-<id>`, the account's media in the ad set `adboost-<id>-network_b`, whose targeting is the campaign's with `publisher_platforms` `["network_b"]` (`network_b_positions` kept). Deactivating the campaign pauses both.
 type BoostedPage struct {
-	Active                    bool `json:"active"`
+	Active bool `json:"active"`
+
+	// AdAccount An addition to the spec. The network_a ad account the campaign spends through, as network_a described it when the user chose it or the engine fixed it at the first boost (without a choice, the user's first usable account); null before. Its `timezone_name` is the campaign's day: the end date ends at 23:59:59 there, and the rules count days and hours there unless `rules.hours.timezone` names another zone. Fields network_a did not give (an account fixed before adboost kept them) are null.
+	//
+	//
+	// Examples: {"currency":"EUR","id":"act_1001","name":"Ana's Gym EUR","timezone_name":"Europe/Prague"}
+	AdAccount *struct {
+		Currency     *string `json:"currency"`
+		Id           string  `json:"id"`
+		Name         *string `json:"name"`
+		TimezoneName *string `json:"timezone_name"`
+	} `json:"ad_account"`
 	AdsetBudgetSharingEnabled bool `json:"adset_budget_sharing_enabled"`
 
 	// AudienceTargeting The audience targeting of a campaign as stored: the `Targeting` that was sent, without its null and empty members, integers as JSON numbers and country codes in capitals.
@@ -1341,6 +1409,12 @@ type CampaignEngine struct {
 	State EngineState `json:"state"`
 }
 
+// Connection The state of the user's connections to the social networks.
+type Connection struct {
+	// NetworkA The user's network_a connection: the stored network_a token the boosting engine works with. `status` is the first that applies of `not_connected` (no stored token: a password-only user), `expired` (past `expires_at`: sign in again with `login-sn`), `refused` (network_a refused the token), `missing_permissions` (the user did not grant some that boosting needs: sign in with `login-sn` again and grant them), `expiring` (it ends within 7 days; reminder mails go out 7 days and 1 day before) and `ok`. A `login-sn` renews it whole: the token, its end, the permissions and the pages' tokens.
+	NetworkA NetworkAConnection `json:"network_a"`
+}
+
 // CountString A count, as a decimal string.
 //
 // Examples: 1200
@@ -1468,6 +1542,19 @@ type IntLike1 = string
 //
 // Examples: 12.50
 type Money = string
+
+// NetworkAConnection The user's network_a connection: the stored network_a token the boosting engine works with. `status` is the first that applies of `not_connected` (no stored token: a password-only user), `expired` (past `expires_at`: sign in again with `login-sn`), `refused` (network_a refused the token), `missing_permissions` (the user did not grant some that boosting needs: sign in with `login-sn` again and grant them), `expiring` (it ends within 7 days; reminder mails go out 7 days and 1 day before) and `ok`. A `login-sn` renews it whole: the token, its end, the permissions and the pages' tokens.
+type NetworkAConnection struct {
+	// ExpiresAt When the token ends, `YYYY-MM-DD HH:MM:SS` UTC; null when unknown (the service has no network_a app id and secret to exchange it for a long-lived one) or not connected.
+	ExpiresAt *DateTime `json:"expires_at"`
+
+	// MissingPermissions The permissions boosting needs that the user has not granted, sorted: `ads_management`, `pages_manage_ads`, `pages_read_engagement`, `pages_show_list`, and, when a page has a linked network_b account, `instagram_basic` and `instagram_manage_insights`. The campaigns that need them are `token_refused`.
+	MissingPermissions []string                 `json:"missing_permissions"`
+	Status             NetworkAConnectionStatus `json:"status"`
+}
+
+// NetworkAConnectionStatus defines model for NetworkAConnection.Status.
+type NetworkAConnectionStatus string
 
 // OpenAPIDocument An OpenAPI 3.1 document.
 type OpenAPIDocument struct {
@@ -1799,7 +1886,10 @@ type RulesHours struct {
 	// From Examples: 09:00
 	From string `json:"from"`
 
-	// Timezone Examples: Europe/Prague
+	// Timezone A name of the IANA time zone database as it spells it (`Europe/Prague`, `America/Argentina/Buenos_Aires`, `UTC`); other spellings of a zone file (`Europe//Prague`, `Europe/./Prague`, `posix/Europe/Prague`, `right/UTC`, `europe/prague`) and `localtime` or `Local` are refused with 400 naming `rules.hours.timezone`.
+	//
+	//
+	// Examples: Europe/Prague
 	Timezone string `json:"timezone"`
 
 	// To Examples: 17:00
@@ -2074,6 +2164,9 @@ type UserFields struct {
 	// AgencyName Name of that agency; empty when none.
 	AgencyName string `json:"agency_name"`
 
+	// Connection The state of the user's connections to the social networks.
+	Connection Connection `json:"connection"`
+
 	// CreditBalance A decimal amount with exactly two decimals.
 	//
 	// Examples: 12.50
@@ -2097,6 +2190,9 @@ type UserWithToken struct {
 
 	// AgencyName Name of that agency; empty when none.
 	AgencyName string `json:"agency_name"`
+
+	// Connection The state of the user's connections to the social networks.
+	Connection Connection `json:"connection"`
 
 	// CreditBalance A decimal amount with exactly two decimals.
 	//
@@ -2133,6 +2229,14 @@ type Conflict struct {
 	Message string `json:"message"`
 }
 
+// ConflictOrNotConnected defines model for ConflictOrNotConnected.
+type ConflictOrNotConnected struct {
+	Error interface{} `json:"error"`
+
+	// Message What went wrong, for people; names the offending field where there is one.
+	Message string `json:"message"`
+}
+
 // Internal defines model for Internal.
 type Internal struct {
 	Error interface{} `json:"error"`
@@ -2143,6 +2247,14 @@ type Internal struct {
 
 // InvalidCredentials defines model for InvalidCredentials.
 type InvalidCredentials struct {
+	Error interface{} `json:"error"`
+
+	// Message What went wrong, for people; names the offending field where there is one.
+	Message string `json:"message"`
+}
+
+// NotConnected defines model for NotConnected.
+type NotConnected struct {
 	Error interface{} `json:"error"`
 
 	// Message What went wrong, for people; names the offending field where there is one.
@@ -2175,6 +2287,14 @@ type RateLimited struct {
 
 // SocialTokenRefused defines model for SocialTokenRefused.
 type SocialTokenRefused struct {
+	Error interface{} `json:"error"`
+
+	// Message What went wrong, for people; names the offending field where there is one.
+	Message string `json:"message"`
+}
+
+// TooManyBodies defines model for TooManyBodies.
+type TooManyBodies struct {
 	Error interface{} `json:"error"`
 
 	// Message What went wrong, for people; names the offending field where there is one.
@@ -2255,6 +2375,12 @@ type BoostedPageCountJSONBody struct {
 
 // BoostedPageCreateJSONBody defines parameters for BoostedPageCreate.
 type BoostedPageCreateJSONBody struct {
+	// AdAccountId An addition to the spec. The network_a ad account the campaign spends through, one of the user's that may boost; absent, null or empty: the engine takes the user's first usable account at the first boost.
+	//
+	//
+	// Examples: act_1001
+	AdAccountId *AdAccountIDInput `json:"ad_account_id,omitempty"`
+
 	// Budget A decimal amount greater than 0 with at most two decimals and ten integer digits, as a string (`"20.00"`, which keeps every cent) or a number (`20.5`); empty or null is absent.
 	//
 	//
@@ -2354,6 +2480,11 @@ type GeoLocationsByCodeJSONBody struct {
 type BoostedPageSaveJSONBody struct {
 	// Active An addition to the spec; pauses (false) or resumes (true) the campaign.
 	Active *BoolLike `json:"active,omitempty"`
+
+	// AdAccountId An addition to the spec. The ad account the campaign spends through; absent, null or empty keeps it.
+	//
+	// Examples: act_1001
+	AdAccountId *AdAccountIDInput `json:"ad_account_id,omitempty"`
 
 	// Budget A decimal amount greater than 0 with at most two decimals and ten integer digits, as a string (`"20.00"`, which keeps every cent) or a number (`20.5`); empty or null is absent.
 	//
@@ -3862,6 +3993,13 @@ func (t BoostedPageCreateJSONBody) MarshalJSON() ([]byte, error) {
 		}
 	}
 
+	if t.AdAccountId != nil {
+		object["ad_account_id"], err = json.Marshal(t.AdAccountId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'ad_account_id': %w", err)
+		}
+	}
+
 	object["budget"], err = json.Marshal(t.Budget)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'budget': %w", err)
@@ -3954,6 +4092,13 @@ func (t *BoostedPageCreateJSONBody) UnmarshalJSON(b []byte) error {
 	err = json.Unmarshal(b, &object)
 	if err != nil {
 		return err
+	}
+
+	if raw, found := object["ad_account_id"]; found {
+		err = json.Unmarshal(raw, &t.AdAccountId)
+		if err != nil {
+			return fmt.Errorf("error reading 'ad_account_id': %w", err)
+		}
 	}
 
 	if raw, found := object["budget"]; found {
@@ -4344,6 +4489,13 @@ type ClientInterface interface {
 	// Corresponds with GET /readyz (the `Readyz` operationId).
 	Readyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// AdAccounts The signed-in user's network_a ad accounts
+	//
+	// An addition to the spec. The user's ad accounts as network_a answers `GET /me/adaccounts` with the user's token (every page of it), in network_a's order: the accounts a campaign may spend through (`ad_account_id` on `boosted-pages/create` and `save`). `usable` is true for `account_status` 1 (active) and 9 (in grace period), the statuses that may boost. network_a is read at most once a minute per user; the answer is that read's. `409 not_connected` when the user has no network_a connection adboost may use (never signed in with network_a, its token ended or refused: sign in again with network_a); `503 unavailable` when network_a cannot be reached.
+	//
+	// Corresponds with GET /v1/ad-accounts (the `AdAccounts` operationId).
+	AdAccounts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// AgencyDetail One agency
 	//
 	// The agency with this id, with its services and industries. Revalidated: the answer carries a weak `ETag`, and a request naming it in `If-None-Match` gets 304 without a body.
@@ -4435,7 +4587,7 @@ type ClientInterface interface {
 
 	// BoostedPageCreateWithBody Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed). An `ad_account_id` that is not one of the user's ad accounts that may boost (see `GET /v1/ad-accounts`) is 400 naming it; it is checked against network_a (409 `not_connected` without a network_a connection, 503 when network_a cannot be reached).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4444,7 +4596,7 @@ type ClientInterface interface {
 
 	// BoostedPageCreate Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed). An `ad_account_id` that is not one of the user's ad accounts that may boost (see `GET /v1/ad-accounts`) is 400 naming it; it is checked against network_a (409 `not_connected` without a network_a connection, 503 when network_a cannot be reached).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4514,6 +4666,8 @@ type ClientInterface interface {
 	//
 	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
+	// `ad_account_id` chooses the network_a ad account the campaign spends through: one of the user's that may boost (400 naming it otherwise; 409 `not_connected` without a network_a connection, 503 when network_a cannot be reached). Once the campaign has boosted its account is fixed: another one is `409 conflict` "ad_account_id: the ad account is fixed once the campaign has boosted", the same one changes nothing.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/boosted-pages/save/{id} (the `BoostedPageSave` operationId).
@@ -4524,6 +4678,8 @@ type ClientInterface interface {
 	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB, every text storable and every number a finite 64-bit float), the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), the special ad categories and the DSA beneficiary and payor (as on `create`), and what network_a would refuse of the campaign as the save leaves it: the targeting against the categories and Advantage audience (see `create`; a save that changes only the categories checks the stored targeting), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". A save with `active` true whose end date (given or stored) has passed is `400 bad_request` "end_date 2026-01-31 has passed (today is … UTC); set a later end_date to resume the campaign", and writes nothing: an ended campaign is not resumed without a new end date. The engine sends the changes to the campaign's network_a ad set in its next cycle.
 	//
 	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
+	//
+	// `ad_account_id` chooses the network_a ad account the campaign spends through: one of the user's that may boost (400 naming it otherwise; 409 `not_connected` without a network_a connection, 503 when network_a cannot be reached). Once the campaign has boosted its account is fixed: another one is `409 conflict` "ad_account_id: the ad account is fixed once the campaign has boosted", the same one changes nothing.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4711,7 +4867,7 @@ type ClientInterface interface {
 
 	// UserDetail The signed-in user
 	//
-	// The User object of the user the access token belongs to.
+	// The User object of the user the access token belongs to, with the state of the user's network_a connection (`connection`).
 	//
 	// Corresponds with GET /v1/user/detail (the `UserDetail` operationId).
 	UserDetail(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4736,7 +4892,7 @@ type ClientInterface interface {
 
 	// UserLoginSNWithBody Sign in with a network_a token
 	//
-	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4745,7 +4901,7 @@ type ClientInterface interface {
 
 	// UserLoginSN Sign in with a network_a token
 	//
-	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4794,7 +4950,7 @@ type ClientInterface interface {
 
 	// UserSignupSNWithBody Sign up with a network_a token
 	//
-	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4803,7 +4959,7 @@ type ClientInterface interface {
 
 	// UserSignupSN Sign up with a network_a token
 	//
-	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4899,6 +5055,23 @@ func (c *Client) Metrics(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 // Corresponds with GET /readyz (the `Readyz` operationId).
 func (c *Client) Readyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewReadyzRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AdAccounts The signed-in user's network_a ad accounts
+//
+// An addition to the spec. The user's ad accounts as network_a answers `GET /me/adaccounts` with the user's token (every page of it), in network_a's order: the accounts a campaign may spend through (`ad_account_id` on `boosted-pages/create` and `save`). `usable` is true for `account_status` 1 (active) and 9 (in grace period), the statuses that may boost. network_a is read at most once a minute per user; the answer is that read's. `409 not_connected` when the user has no network_a connection adboost may use (never signed in with network_a, its token ended or refused: sign in again with network_a); `503 unavailable` when network_a cannot be reached.
+//
+// Corresponds with GET /v1/ad-accounts (the `AdAccounts` operationId).
+func (c *Client) AdAccounts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAdAccountsRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -5110,7 +5283,7 @@ func (c *Client) BoostedPageCount(ctx context.Context, body BoostedPageCountJSON
 
 // BoostedPageCreateWithBody Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed). An `ad_account_id` that is not one of the user's ad accounts that may boost (see `GET /v1/ad-accounts`) is 400 naming it; it is checked against network_a (409 `not_connected` without a network_a connection, 503 when network_a cannot be reached).
 //
 // Takes any type of body and a specified content type.
 //
@@ -5129,7 +5302,7 @@ func (c *Client) BoostedPageCreateWithBody(ctx context.Context, contentType stri
 
 // BoostedPageCreate Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed). An `ad_account_id` that is not one of the user's ad accounts that may boost (see `GET /v1/ad-accounts`) is 400 naming it; it is checked against network_a (409 `not_connected` without a network_a connection, 503 when network_a cannot be reached).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5279,6 +5452,8 @@ func (c *Client) BoostedPageHistory(ctx context.Context, id Id, reqEditors ...Re
 //
 // `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //
+// `ad_account_id` chooses the network_a ad account the campaign spends through: one of the user's that may boost (400 naming it otherwise; 409 `not_connected` without a network_a connection, 503 when network_a cannot be reached). Once the campaign has boosted its account is fixed: another one is `409 conflict` "ad_account_id: the ad account is fixed once the campaign has boosted", the same one changes nothing.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/boosted-pages/save/{id} (the `BoostedPageSave` operationId).
@@ -5299,6 +5474,8 @@ func (c *Client) BoostedPageSaveWithBody(ctx context.Context, id Id, contentType
 // Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB, every text storable and every number a finite 64-bit float), the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), the special ad categories and the DSA beneficiary and payor (as on `create`), and what network_a would refuse of the campaign as the save leaves it: the targeting against the categories and Advantage audience (see `create`; a save that changes only the categories checks the stored targeting), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". A save with `active` true whose end date (given or stored) has passed is `400 bad_request` "end_date 2026-01-31 has passed (today is … UTC); set a later end_date to resume the campaign", and writes nothing: an ended campaign is not resumed without a new end date. The engine sends the changes to the campaign's network_a ad set in its next cycle.
 //
 // `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
+//
+// `ad_account_id` chooses the network_a ad account the campaign spends through: one of the user's that may boost (400 naming it otherwise; 409 `not_connected` without a network_a connection, 503 when network_a cannot be reached). Once the campaign has boosted its account is fixed: another one is `409 conflict` "ad_account_id: the ad account is fixed once the campaign has boosted", the same one changes nothing.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5706,7 +5883,7 @@ func (c *Client) ReviewSubmit(ctx context.Context, body ReviewSubmitJSONRequestB
 
 // UserDetail The signed-in user
 //
-// The User object of the user the access token belongs to.
+// The User object of the user the access token belongs to, with the state of the user's network_a connection (`connection`).
 //
 // Corresponds with GET /v1/user/detail (the `UserDetail` operationId).
 func (c *Client) UserDetail(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5761,7 +5938,7 @@ func (c *Client) UserLoginPassword(ctx context.Context, body UserLoginPasswordJS
 
 // UserLoginSNWithBody Sign in with a network_a token
 //
-// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5780,7 +5957,7 @@ func (c *Client) UserLoginSNWithBody(ctx context.Context, contentType string, bo
 
 // UserLoginSN Sign in with a network_a token
 //
-// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5879,7 +6056,7 @@ func (c *Client) UserSave(ctx context.Context, body UserSaveJSONRequestBody, req
 
 // UserSignupSNWithBody Sign up with a network_a token
 //
-// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5898,7 +6075,7 @@ func (c *Client) UserSignupSNWithBody(ctx context.Context, contentType string, b
 
 // UserSignupSN Sign up with a network_a token
 //
-// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6057,6 +6234,33 @@ func NewReadyzRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/readyz")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAdAccountsRequest constructs an http.Request for the AdAccounts method
+func NewAdAccountsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/ad-accounts")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -7515,6 +7719,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /readyz (the `Readyz` operationId).
 	ReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ReadyzResponse, error)
 
+	// AdAccountsWithResponse The signed-in user's network_a ad accounts
+	//
+	// An addition to the spec. The user's ad accounts as network_a answers `GET /me/adaccounts` with the user's token (every page of it), in network_a's order: the accounts a campaign may spend through (`ad_account_id` on `boosted-pages/create` and `save`). `usable` is true for `account_status` 1 (active) and 9 (in grace period), the statuses that may boost. network_a is read at most once a minute per user; the answer is that read's. `409 not_connected` when the user has no network_a connection adboost may use (never signed in with network_a, its token ended or refused: sign in again with network_a); `503 unavailable` when network_a cannot be reached.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/ad-accounts (the `AdAccounts` operationId).
+	AdAccountsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*AdAccountsResponse, error)
+
 	// AgencyDetailWithResponse One agency
 	//
 	// The agency with this id, with its services and industries. Revalidated: the answer carries a weak `ETag`, and a request naming it in `If-None-Match` gets 304 without a body.
@@ -7616,7 +7829,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoostedPageCreateWithBodyWithResponse Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed). An `ad_account_id` that is not one of the user's ad accounts that may boost (see `GET /v1/ad-accounts`) is 400 naming it; it is checked against network_a (409 `not_connected` without a network_a connection, 503 when network_a cannot be reached).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7625,7 +7838,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoostedPageCreateWithResponse Start a campaign from a preset
 	//
-	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+	// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed). An `ad_account_id` that is not one of the user's ad accounts that may boost (see `GET /v1/ad-accounts`) is 400 naming it; it is checked against network_a (409 `not_connected` without a network_a connection, 503 when network_a cannot be reached).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7701,6 +7914,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 	//
+	// `ad_account_id` chooses the network_a ad account the campaign spends through: one of the user's that may boost (400 naming it otherwise; 409 `not_connected` without a network_a connection, 503 when network_a cannot be reached). Once the campaign has boosted its account is fixed: another one is `409 conflict` "ad_account_id: the ad account is fixed once the campaign has boosted", the same one changes nothing.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/boosted-pages/save/{id} (the `BoostedPageSave` operationId).
@@ -7711,6 +7926,8 @@ type ClientWithResponsesInterface interface {
 	// Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB, every text storable and every number a finite 64-bit float), the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), the special ad categories and the DSA beneficiary and payor (as on `create`), and what network_a would refuse of the campaign as the save leaves it: the targeting against the categories and Advantage audience (see `create`; a save that changes only the categories checks the stored targeting), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". A save with `active` true whose end date (given or stored) has passed is `400 bad_request` "end_date 2026-01-31 has passed (today is … UTC); set a later end_date to resume the campaign", and writes nothing: an ended campaign is not resumed without a new end date. The engine sends the changes to the campaign's network_a ad set in its next cycle.
 	//
 	// `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
+	//
+	// `ad_account_id` chooses the network_a ad account the campaign spends through: one of the user's that may boost (400 naming it otherwise; 409 `not_connected` without a network_a connection, 503 when network_a cannot be reached). Once the campaign has boosted its account is fixed: another one is `409 conflict` "ad_account_id: the ad account is fixed once the campaign has boosted", the same one changes nothing.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7908,7 +8125,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserDetailWithResponse The signed-in user
 	//
-	// The User object of the user the access token belongs to.
+	// The User object of the user the access token belongs to, with the state of the user's network_a connection (`connection`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7935,7 +8152,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserLoginSNWithBodyWithResponse Sign in with a network_a token
 	//
-	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7944,7 +8161,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserLoginSNWithResponse Sign in with a network_a token
 	//
-	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+	// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7993,7 +8210,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserSignupSNWithBodyWithResponse Sign up with a network_a token
 	//
-	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8002,7 +8219,7 @@ type ClientWithResponsesInterface interface {
 
 	// UserSignupSNWithResponse Sign up with a network_a token
 	//
-	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+	// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8260,6 +8477,82 @@ func (r ReadyzResponse) ContentType() string {
 	return ""
 }
 
+// AdAccountsResponse401Headers the declared response headers of an HTTP 401 response for AdAccounts
+type AdAccountsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+type AdAccountsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *[]AdAccount
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *NotConnected
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AdAccountsResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AdAccountsResponse) GetJSON200() *[]AdAccount {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AdAccountsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AdAccountsResponse) GetJSON409() *NotConnected {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AdAccountsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AdAccountsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AdAccountsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AdAccountsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AdAccountsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AdAccountsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // AgencyDetailResponse200Headers the declared response headers of an HTTP 200 response for AgencyDetail
 type AgencyDetailResponse200Headers struct {
 	CacheControl string
@@ -8349,6 +8642,11 @@ type AgencyListResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// AgencyListResponse429Headers the declared response headers of an HTTP 429 response for AgencyList
+type AgencyListResponse429Headers struct {
+	RetryAfter int
+}
+
 type AgencyListResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8362,12 +8660,16 @@ type AgencyListResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *AgencyListResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AgencyListResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8393,6 +8695,11 @@ func (r AgencyListResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r AgencyListResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AgencyListResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -8646,6 +8953,11 @@ type BillingSaveResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BillingSaveResponse429Headers the declared response headers of an HTTP 429 response for BillingSave
+type BillingSaveResponse429Headers struct {
+	RetryAfter int
+}
+
 type BillingSaveResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8659,12 +8971,16 @@ type BillingSaveResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BillingSaveResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BillingSaveResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8690,6 +9006,11 @@ func (r BillingSaveResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BillingSaveResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BillingSaveResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -8823,6 +9144,11 @@ type BoostedPageCountResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPageCountResponse429Headers the declared response headers of an HTTP 429 response for BoostedPageCount
+type BoostedPageCountResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPageCountResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8836,12 +9162,16 @@ type BoostedPageCountResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPageCountResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPageCountResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8867,6 +9197,11 @@ func (r BoostedPageCountResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPageCountResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPageCountResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -8913,6 +9248,11 @@ type BoostedPageCreateResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPageCreateResponse429Headers the declared response headers of an HTTP 429 response for BoostedPageCreate
+type BoostedPageCreateResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPageCreateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8925,17 +9265,21 @@ type BoostedPageCreateResponse struct {
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
 	// JSON409 the response for an HTTP 409 `application/json` response
-	JSON409 *Conflict
+	JSON409 *ConflictOrNotConnected
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPageCreateResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPageCreateResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8959,7 +9303,7 @@ func (r BoostedPageCreateResponse) GetJSON404() *NotFound {
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
-func (r BoostedPageCreateResponse) GetJSON409() *Conflict {
+func (r BoostedPageCreateResponse) GetJSON409() *ConflictOrNotConnected {
 	return r.JSON409
 }
 
@@ -8971,6 +9315,11 @@ func (r BoostedPageCreateResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPageCreateResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPageCreateResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9182,6 +9531,11 @@ func (r BoostedPageDetailResponse) ContentType() string {
 	return ""
 }
 
+// GeoLocationSearchResponse429Headers the declared response headers of an HTTP 429 response for GeoLocationSearch
+type GeoLocationSearchResponse429Headers struct {
+	RetryAfter int
+}
+
 type GeoLocationSearchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9193,10 +9547,14 @@ type GeoLocationSearchResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GeoLocationSearchResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9217,6 +9575,11 @@ func (r GeoLocationSearchResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r GeoLocationSearchResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GeoLocationSearchResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9258,6 +9621,11 @@ func (r GeoLocationSearchResponse) ContentType() string {
 	return ""
 }
 
+// GeoLocationsByCodeResponse429Headers the declared response headers of an HTTP 429 response for GeoLocationsByCode
+type GeoLocationsByCodeResponse429Headers struct {
+	RetryAfter int
+}
+
 type GeoLocationsByCodeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9269,10 +9637,14 @@ type GeoLocationsByCodeResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GeoLocationsByCodeResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9293,6 +9665,11 @@ func (r GeoLocationsByCodeResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r GeoLocationsByCodeResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GeoLocationsByCodeResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9426,6 +9803,11 @@ type BoostedPageSaveResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPageSaveResponse429Headers the declared response headers of an HTTP 429 response for BoostedPageSave
+type BoostedPageSaveResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPageSaveResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9437,16 +9819,22 @@ type BoostedPageSaveResponse struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ConflictOrNotConnected
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPageSaveResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPageSaveResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9469,6 +9857,11 @@ func (r BoostedPageSaveResponse) GetJSON404() *NotFound {
 	return r.JSON404
 }
 
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r BoostedPageSaveResponse) GetJSON409() *ConflictOrNotConnected {
+	return r.JSON409
+}
+
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r BoostedPageSaveResponse) GetJSON413() *PayloadTooLarge {
 	return r.JSON413
@@ -9477,6 +9870,11 @@ func (r BoostedPageSaveResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPageSaveResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPageSaveResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9606,6 +10004,11 @@ type BoostedPageSourcesResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPageSourcesResponse429Headers the declared response headers of an HTTP 429 response for BoostedPageSources
+type BoostedPageSourcesResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPageSourcesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9619,12 +10022,16 @@ type BoostedPageSourcesResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPageSourcesResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPageSourcesResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9650,6 +10057,11 @@ func (r BoostedPageSourcesResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPageSourcesResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPageSourcesResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9786,6 +10198,11 @@ type BoostedPostBatchInsightsResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPostBatchInsightsResponse429Headers the declared response headers of an HTTP 429 response for BoostedPostBatchInsights
+type BoostedPostBatchInsightsResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPostBatchInsightsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9799,12 +10216,16 @@ type BoostedPostBatchInsightsResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPostBatchInsightsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPostBatchInsightsResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9830,6 +10251,11 @@ func (r BoostedPostBatchInsightsResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPostBatchInsightsResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPostBatchInsightsResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9876,6 +10302,11 @@ type BoostedPostCountResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPostCountResponse429Headers the declared response headers of an HTTP 429 response for BoostedPostCount
+type BoostedPostCountResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPostCountResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9889,12 +10320,16 @@ type BoostedPostCountResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPostCountResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPostCountResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9920,6 +10355,11 @@ func (r BoostedPostCountResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPostCountResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPostCountResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9966,6 +10406,11 @@ type BoostedPostListResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPostListResponse429Headers the declared response headers of an HTTP 429 response for BoostedPostList
+type BoostedPostListResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPostListResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9979,12 +10424,16 @@ type BoostedPostListResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPostListResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPostListResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10010,6 +10459,11 @@ func (r BoostedPostListResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPostListResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPostListResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -10223,6 +10677,11 @@ func (r PresetAvailableResponse) ContentType() string {
 	return ""
 }
 
+// PresetBrowseResponse429Headers the declared response headers of an HTTP 429 response for PresetBrowse
+type PresetBrowseResponse429Headers struct {
+	RetryAfter int
+}
+
 type PresetBrowseResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10234,10 +10693,14 @@ type PresetBrowseResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PresetBrowseResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10258,6 +10721,11 @@ func (r PresetBrowseResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PresetBrowseResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PresetBrowseResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -10299,6 +10767,11 @@ func (r PresetBrowseResponse) ContentType() string {
 	return ""
 }
 
+// PresetCountResponse429Headers the declared response headers of an HTTP 429 response for PresetCount
+type PresetCountResponse429Headers struct {
+	RetryAfter int
+}
+
 type PresetCountResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10310,10 +10783,14 @@ type PresetCountResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PresetCountResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10334,6 +10811,11 @@ func (r PresetCountResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r PresetCountResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PresetCountResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -10462,6 +10944,11 @@ type ReviewSubmitResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// ReviewSubmitResponse429Headers the declared response headers of an HTTP 429 response for ReviewSubmit
+type ReviewSubmitResponse429Headers struct {
+	RetryAfter int
+}
+
 type ReviewSubmitResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10477,12 +10964,16 @@ type ReviewSubmitResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ReviewSubmitResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReviewSubmitResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10513,6 +11004,11 @@ func (r ReviewSubmitResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r ReviewSubmitResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ReviewSubmitResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -10739,6 +11235,11 @@ type UserLoginSNResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// UserLoginSNResponse429Headers the declared response headers of an HTTP 429 response for UserLoginSN
+type UserLoginSNResponse429Headers struct {
+	RetryAfter int
+}
+
 type UserLoginSNResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10754,12 +11255,16 @@ type UserLoginSNResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UserLoginSNResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UserLoginSNResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10790,6 +11295,11 @@ func (r UserLoginSNResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r UserLoginSNResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UserLoginSNResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -10836,6 +11346,11 @@ type UserPreSignupSNResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// UserPreSignupSNResponse429Headers the declared response headers of an HTTP 429 response for UserPreSignupSN
+type UserPreSignupSNResponse429Headers struct {
+	RetryAfter int
+}
+
 type UserPreSignupSNResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10852,12 +11367,16 @@ type UserPreSignupSNResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UserPreSignupSNResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UserPreSignupSNResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10886,6 +11405,11 @@ func (r UserPreSignupSNResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r UserPreSignupSNResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UserPreSignupSNResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -11050,6 +11574,11 @@ type UserSignupSNResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// UserSignupSNResponse429Headers the declared response headers of an HTTP 429 response for UserSignupSN
+type UserSignupSNResponse429Headers struct {
+	RetryAfter int
+}
+
 type UserSignupSNResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11065,12 +11594,16 @@ type UserSignupSNResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyBodies
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UserSignupSNResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UserSignupSNResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11101,6 +11634,11 @@ func (r UserSignupSNResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r UserSignupSNResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UserSignupSNResponse) GetJSON429() *TooManyBodies {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -11292,6 +11830,21 @@ func (c *ClientWithResponses) ReadyzWithResponse(ctx context.Context, reqEditors
 	return ParseReadyzResponse(rsp)
 }
 
+// AdAccountsWithResponse The signed-in user's network_a ad accounts
+//
+// An addition to the spec. The user's ad accounts as network_a answers `GET /me/adaccounts` with the user's token (every page of it), in network_a's order: the accounts a campaign may spend through (`ad_account_id` on `boosted-pages/create` and `save`). `usable` is true for `account_status` 1 (active) and 9 (in grace period), the statuses that may boost. network_a is read at most once a minute per user; the answer is that read's. `409 not_connected` when the user has no network_a connection adboost may use (never signed in with network_a, its token ended or refused: sign in again with network_a); `503 unavailable` when network_a cannot be reached.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/ad-accounts (the `AdAccounts` operationId).
+func (c *ClientWithResponses) AdAccountsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*AdAccountsResponse, error) {
+	rsp, err := c.AdAccounts(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAdAccountsResponse(rsp)
+}
+
 // AgencyDetailWithResponse One agency
 //
 // The agency with this id, with its services and industries. Revalidated: the answer carries a weak `ETag`, and a request naming it in `If-None-Match` gets 304 without a body.
@@ -11459,7 +12012,7 @@ func (c *ClientWithResponses) BoostedPageCountWithResponse(ctx context.Context, 
 
 // BoostedPageCreateWithBodyWithResponse Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed). An `ad_account_id` that is not one of the user's ad accounts that may boost (see `GET /v1/ad-accounts`) is 400 naming it; it is checked against network_a (409 `not_connected` without a network_a connection, 503 when network_a cannot be reached).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -11474,7 +12027,7 @@ func (c *ClientWithResponses) BoostedPageCreateWithBodyWithResponse(ctx context.
 
 // BoostedPageCreateWithResponse Start a campaign from a preset
 //
-// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed).
+// An addition to the spec. Creates an active campaign from a preset the user may use (active, and public or of the user's agency) on a source of the user: a network_a page (`page_id`), a network_b account (`network_b_id`, an account of its own or linked to one of the user's pages) or both. The goal follows the preset's objective; a `CONVERSIONS` or `APP_INSTALLS` goal needs a `promoted_object` (without one the campaign waits in `engine.state` `needs_setup`). Adds a `created` history entry and answers the campaign, `engine` `waiting`. The campaign starts with the preset's default `rules`; `rules` given here replace them whole (`{}`: no rules). A preset the user may not use is 400, and so are invalid `rules` (the message names the rule, e.g. `rules.hours.timezone`), a `promoted_object` that is not a JSON object of at most 8 KiB or that holds what cannot be kept as sent (a `\u0000`, half of a surrogate pair, a number that is not a finite 64-bit float; the message names the member, e.g. `promoted_object.value`), unknown or repeated `special_ad_categories`, a `dsa_beneficiary` or `dsa_payor` that is blank or longer than 512 characters, and a targeting that network_a would refuse: a city radius outside 10–50 miles (17–80 km), with a special ad category an `age_min` above 18, an `age_max` below 65, `genders`, or a city without a radius of at least 15 miles (25 km), with `targeting_automation.advantage_audience` 1 an `age_max` below 65 (each message names the field). A page or network_b account that is not the user's is 404 (whether it exists is not revealed). An `ad_account_id` that is not one of the user's ad accounts that may boost (see `GET /v1/ad-accounts`) is 400 naming it; it is checked against network_a (409 `not_connected` without a network_a connection, 503 when network_a cannot be reached).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -11598,6 +12151,8 @@ func (c *ClientWithResponses) BoostedPageHistoryWithResponse(ctx context.Context
 //
 // `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
 //
+// `ad_account_id` chooses the network_a ad account the campaign spends through: one of the user's that may boost (400 naming it otherwise; 409 `not_connected` without a network_a connection, 503 when network_a cannot be reached). Once the campaign has boosted its account is fixed: another one is `409 conflict` "ad_account_id: the ad account is fixed once the campaign has boosted", the same one changes nothing.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/boosted-pages/save/{id} (the `BoostedPageSave` operationId).
@@ -11614,6 +12169,8 @@ func (c *ClientWithResponses) BoostedPageSaveWithBodyWithResponse(ctx context.Co
 // Every field is optional: an absent, null or empty one keeps the campaign's value (so `hashtag` and `promoted_object` cannot be emptied). Validates the budget (decimal > 0), the whole targeting object (ages 13..65 with min ≤ max, genders ⊂ {1, 2}, ISO country codes, the enum values of the fields), the end date (`YYYY-MM-DD`, not in the past), the promoted object (a JSON object of at most 8 KiB, every text storable and every number a finite 64-bit float), the rules (each rule in its domain, the message naming the first invalid one, e.g. `rules.hours.timezone`), the special ad categories and the DSA beneficiary and payor (as on `create`), and what network_a would refuse of the campaign as the save leaves it: the targeting against the categories and Advantage audience (see `create`; a save that changes only the categories checks the stored targeting), writes them and adds an `updated` history entry with what changed, and an `activated` or `deactivated` one when `active` changed; nothing is written on a 400. A given targeting replaces the stored one as a whole, and so do given rules (`{}` turns every rule off; absent, null or empty keeps them); a higher `spend_cap` lets a campaign in `spend_cap_reached` run again. A campaign with a lifetime budget keeps an end date: a save that would leave it without one is `400 bad_request` "end_date is required: the campaign has a lifetime budget". A save with `active` true whose end date (given or stored) has passed is `400 bad_request` "end_date 2026-01-31 has passed (today is … UTC); set a later end_date to resume the campaign", and writes nothing: an ended campaign is not resumed without a new end date. The engine sends the changes to the campaign's network_a ad set in its next cycle.
 //
 // `active` false stops the spending at once: in the same transaction the campaign becomes `pausing` (`engine`, with an `engine` history entry) and its pause on network_a is enqueued, so that network_a has the `PAUSED` within 60 s while `adboost serve` runs, then `paused`; a campaign with nothing running on network_a is `paused` straight away. `active` true makes it `waiting`, and the engine resumes it in its next cycle.
+//
+// `ad_account_id` chooses the network_a ad account the campaign spends through: one of the user's that may boost (400 naming it otherwise; 409 `not_connected` without a network_a connection, 503 when network_a cannot be reached). Once the campaign has boosted its account is fixed: another one is `409 conflict` "ad_account_id: the ad account is fixed once the campaign has boosted", the same one changes nothing.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -11943,7 +12500,7 @@ func (c *ClientWithResponses) ReviewSubmitWithResponse(ctx context.Context, body
 
 // UserDetailWithResponse The signed-in user
 //
-// The User object of the user the access token belongs to.
+// The User object of the user the access token belongs to, with the state of the user's network_a connection (`connection`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -11988,7 +12545,7 @@ func (c *ClientWithResponses) UserLoginPasswordWithResponse(ctx context.Context,
 
 // UserLoginSNWithBodyWithResponse Sign in with a network_a token
 //
-// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12003,7 +12560,7 @@ func (c *ClientWithResponses) UserLoginSNWithBodyWithResponse(ctx context.Contex
 
 // UserLoginSNWithResponse Sign in with a network_a token
 //
-// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404.
+// Signs in the user who signed up with the token's network_a user and refreshes the user's sources from network_a, and their stored (encrypted) tokens, which the boosting engine may take up again; the pauses that waited for a working token (campaigns `pausing` because network_a refused the old one) are enqueued, not waited for. A network_a user who has not signed up is 404. It renews the whole connection at once, as `signup-sn` makes it: the token (exchanged for a long-lived one when the service has its network_a app), its end, the permissions missing, the pages' tokens, and the mark of a refused token is cleared.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12082,7 +12639,7 @@ func (c *ClientWithResponses) UserSaveWithResponse(ctx context.Context, body Use
 
 // UserSignupSNWithBodyWithResponse Sign up with a network_a token
 //
-// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12097,7 +12654,7 @@ func (c *ClientWithResponses) UserSignupSNWithBodyWithResponse(ctx context.Conte
 
 // UserSignupSNWithResponse Sign up with a network_a token
 //
-// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them.
+// Creates, in one transaction, the user, the user's agency (named after the user) and the user's sources (the network_a pages of the token with their network_b accounts), and answers the User with an access token. Without `email`, the e-mail address network_a shares is used (400 when it shares none). `preset_id`, when given, must be an active, public preset (else 400). An e-mail address of another account, or a network_a user who has signed up already, is 409. The network_a token and each page's token are stored encrypted (with TOKEN_ENCRYPTION_KEY) for the boosting engine; no answer ever carries them. When the service has its network_a app (`NETWORK_A_APP_ID`, `NETWORK_A_APP_SECRET`), the token is first exchanged for a long-lived one (about 60 days), which is stored with its end and reads the pages; the permissions the user granted are read too, and the needed ones missing are listed in `connection` (the sign-up succeeds). A token network_a refuses is 400 or 401; an app id or secret it refuses, 503.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12287,6 +12844,73 @@ func ParseReadyzResponse(rsp *http.Response) (*ReadyzResponse, error) {
 	return response, nil
 }
 
+// ParseAdAccountsResponse parses an HTTP response from a AdAccountsWithResponse call
+func ParseAdAccountsResponse(rsp *http.Response) (*AdAccountsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AdAccountsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest []AdAccount
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest NotConnected
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers AdAccountsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseAgencyDetailResponse parses an HTTP response from a AgencyDetailWithResponse call
 func ParseAgencyDetailResponse(rsp *http.Response) (*AgencyDetailResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -12423,6 +13047,13 @@ func ParseAgencyListResponse(rsp *http.Response) (*AgencyListResponse, error) {
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12450,6 +13081,16 @@ func ParseAgencyListResponse(rsp *http.Response) (*AgencyListResponse, error) {
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers AgencyListResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -12684,6 +13325,13 @@ func ParseBillingSaveResponse(rsp *http.Response) (*BillingSaveResponse, error) 
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12711,6 +13359,16 @@ func ParseBillingSaveResponse(rsp *http.Response) (*BillingSaveResponse, error) 
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BillingSaveResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -12841,6 +13499,13 @@ func ParseBoostedPageCountResponse(rsp *http.Response) (*BoostedPageCountRespons
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12868,6 +13533,16 @@ func ParseBoostedPageCountResponse(rsp *http.Response) (*BoostedPageCountRespons
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPageCountResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -12916,7 +13591,7 @@ func ParseBoostedPageCreateResponse(rsp *http.Response) (*BoostedPageCreateRespo
 		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
-		var dest Conflict
+		var dest ConflictOrNotConnected
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -12935,6 +13610,13 @@ func ParseBoostedPageCreateResponse(rsp *http.Response) (*BoostedPageCreateRespo
 			return nil, err
 		}
 		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -12963,6 +13645,16 @@ func ParseBoostedPageCreateResponse(rsp *http.Response) (*BoostedPageCreateRespo
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPageCreateResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13160,6 +13852,13 @@ func ParseGeoLocationSearchResponse(rsp *http.Response) (*GeoLocationSearchRespo
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13174,6 +13873,19 @@ func ParseGeoLocationSearchResponse(rsp *http.Response) (*GeoLocationSearchRespo
 		}
 		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GeoLocationSearchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13221,6 +13933,13 @@ func ParseGeoLocationsByCodeResponse(rsp *http.Response) (*GeoLocationsByCodeRes
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13235,6 +13954,19 @@ func ParseGeoLocationsByCodeResponse(rsp *http.Response) (*GeoLocationsByCodeRes
 		}
 		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GeoLocationsByCodeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13358,6 +14090,13 @@ func ParseBoostedPageSaveResponse(rsp *http.Response) (*BoostedPageSaveResponse,
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ConflictOrNotConnected
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13371,6 +14110,13 @@ func ParseBoostedPageSaveResponse(rsp *http.Response) (*BoostedPageSaveResponse,
 			return nil, err
 		}
 		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -13399,6 +14145,16 @@ func ParseBoostedPageSaveResponse(rsp *http.Response) (*BoostedPageSaveResponse,
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPageSaveResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13527,6 +14283,13 @@ func ParseBoostedPageSourcesResponse(rsp *http.Response) (*BoostedPageSourcesRes
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13554,6 +14317,16 @@ func ParseBoostedPageSourcesResponse(rsp *http.Response) (*BoostedPageSourcesRes
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPageSourcesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13689,6 +14462,13 @@ func ParseBoostedPostBatchInsightsResponse(rsp *http.Response) (*BoostedPostBatc
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13716,6 +14496,16 @@ func ParseBoostedPostBatchInsightsResponse(rsp *http.Response) (*BoostedPostBatc
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPostBatchInsightsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13770,6 +14560,13 @@ func ParseBoostedPostCountResponse(rsp *http.Response) (*BoostedPostCountRespons
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13797,6 +14594,16 @@ func ParseBoostedPostCountResponse(rsp *http.Response) (*BoostedPostCountRespons
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPostCountResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -13851,6 +14658,13 @@ func ParseBoostedPostListResponse(rsp *http.Response) (*BoostedPostListResponse,
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13878,6 +14692,16 @@ func ParseBoostedPostListResponse(rsp *http.Response) (*BoostedPostListResponse,
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPostListResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -14058,6 +14882,13 @@ func ParsePresetBrowseResponse(rsp *http.Response) (*PresetBrowseResponse, error
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14072,6 +14903,19 @@ func ParsePresetBrowseResponse(rsp *http.Response) (*PresetBrowseResponse, error
 		}
 		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers PresetBrowseResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -14119,6 +14963,13 @@ func ParsePresetCountResponse(rsp *http.Response) (*PresetCountResponse, error) 
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14133,6 +14984,19 @@ func ParsePresetCountResponse(rsp *http.Response) (*PresetCountResponse, error) 
 		}
 		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers PresetCountResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -14273,6 +15137,13 @@ func ParseReviewSubmitResponse(rsp *http.Response) (*ReviewSubmitResponse, error
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14300,6 +15171,16 @@ func ParseReviewSubmitResponse(rsp *http.Response) (*ReviewSubmitResponse, error
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ReviewSubmitResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -14526,6 +15407,13 @@ func ParseUserLoginSNResponse(rsp *http.Response) (*UserLoginSNResponse, error) 
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14553,6 +15441,16 @@ func ParseUserLoginSNResponse(rsp *http.Response) (*UserLoginSNResponse, error) 
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers UserLoginSNResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -14610,6 +15508,13 @@ func ParseUserPreSignupSNResponse(rsp *http.Response) (*UserPreSignupSNResponse,
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14637,6 +15542,16 @@ func ParseUserPreSignupSNResponse(rsp *http.Response) (*UserPreSignupSNResponse,
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers UserPreSignupSNResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -14810,6 +15725,13 @@ func ParseUserSignupSNResponse(rsp *http.Response) (*UserSignupSNResponse, error
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyBodies
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14837,6 +15759,16 @@ func ParseUserSignupSNResponse(rsp *http.Response) (*UserSignupSNResponse, error
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers UserSignupSNResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

@@ -1,6 +1,13 @@
 -- name: UserProfile :one
 -- The User object of the interface: the user with the name of their agency.
 -- Absent numbers answer 0 and absent texts an empty string, as the declared types demand.
+-- connection is the state of the user's network_a connection,
+-- {"network_a": {"status", "expires_at", "missing_permissions"}}: the
+-- status is the first that applies of not_connected (no stored token: a
+-- password-only user), expired (past its end), refused (network_a refused
+-- it), missing_permissions (some needed permission was not granted),
+-- expiring (it ends within 7 days) and ok; expires_at is the token's end
+-- written as created_at is (null when unknown or not connected).
 SELECT
     coalesce(u.snid, 0)::bigint       AS snid,
     u.email,
@@ -9,7 +16,21 @@ SELECT
     u.phone_number,
     coalesce(u.agency_id, 0)::bigint  AS agency_id,
     coalesce(a.username, '')::text    AS agency_name,
-    u.credit_balance::text            AS credit_balance
+    u.credit_balance::text            AS credit_balance,
+    jsonb_build_object('network_a', CASE
+        WHEN u.network_a_token IS NULL THEN jsonb_build_object(
+            'status', 'not_connected', 'expires_at', NULL, 'missing_permissions', '[]'::jsonb)
+        ELSE jsonb_build_object(
+            'status', CASE
+                WHEN u.network_a_token_expires_at <= now() THEN 'expired'
+                WHEN u.network_a_token_invalid_at IS NOT NULL THEN 'refused'
+                WHEN cardinality(u.network_a_permissions_missing) > 0 THEN 'missing_permissions'
+                WHEN u.network_a_token_expires_at <= now() + interval '7 days' THEN 'expiring'
+                ELSE 'ok'
+            END,
+            'expires_at', to_char(u.network_a_token_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
+            'missing_permissions', to_jsonb(u.network_a_permissions_missing))
+    END)::jsonb                       AS connection
 FROM app_user AS u
 LEFT JOIN agency AS a ON a.id = u.agency_id
 WHERE u.id = @id;
@@ -152,11 +173,50 @@ FROM target AS t;
 
 -- name: UserNetworkATokenSave :exec
 -- signup-sn, login-sn: stores the user's sealed network_a token in place of
--- the last one and clears the mark of a refused token, so that the engine
--- takes up the user's campaigns again.
+-- the last one, with its end (NULL: unknown) and the needed permissions it
+-- lacks, and clears the mark of a refused token, so that the engine takes
+-- up the user's campaigns again. The reminders follow the new end: they
+-- were marked with the end they were sent for.
 UPDATE app_user SET
-    network_a_token            = @network_a_token,
-    network_a_token_invalid_at = NULL,
-    network_a_token_refusal    = NULL,
-    updated_at                 = now()
+    network_a_token               = @network_a_token,
+    network_a_token_expires_at    = sqlc.narg(expires_at)::timestamptz,
+    network_a_permissions_missing = @permissions_missing::text[],
+    network_a_token_invalid_at    = NULL,
+    network_a_token_refusal       = NULL,
+    updated_at                    = now()
 WHERE id = @id;
+
+-- name: UserRemindersTake :many
+-- The reminders due at @now, marked as sent in the same statement: a user
+-- whose stored token ends within 7 days (and after @now) gets the 7-day
+-- reminder once per end, and within a day the 1-day one, once per end too
+-- (a token found within its last day skips the 7-day one). A concurrent
+-- take waits for the row and then finds it marked, so each reminder is
+-- answered once whatever the number of instances. A refused token is left
+-- out: its user was told already. Served by app_user_network_a_token_expires_idx.
+UPDATE app_user AS u SET
+    network_a_reminded_1d = CASE
+        WHEN u.network_a_token_expires_at <= sqlc.arg(now)::timestamptz + interval '1 day'
+        THEN u.network_a_token_expires_at ELSE u.network_a_reminded_1d END,
+    network_a_reminded_7d = u.network_a_token_expires_at
+WHERE u.network_a_token_expires_at > @now::timestamptz
+  AND u.network_a_token_expires_at <= sqlc.arg(now)::timestamptz + interval '7 days'
+  AND u.network_a_token IS NOT NULL
+  AND u.network_a_token_invalid_at IS NULL
+  AND (u.network_a_reminded_7d IS DISTINCT FROM u.network_a_token_expires_at
+       OR (u.network_a_token_expires_at <= sqlc.arg(now)::timestamptz + interval '1 day'
+           AND u.network_a_reminded_1d IS DISTINCT FROM u.network_a_token_expires_at))
+RETURNING u.id, coalesce(u.network_a_token_expires_at, @now::timestamptz)::timestamptz AS expires_at,
+          u.network_a_reminded_1d IS NOT DISTINCT FROM u.network_a_token_expires_at AS last_day;
+
+-- name: UserReminderMail :execrows
+-- Queues the mail of a reminder in the outbox, while the user's token still
+-- ends at @expires_at (a token renewed since needs no reminder of the old
+-- end): the greeting with the user's first name, then @body.
+INSERT INTO mail_outbox (recipient, subject, body)
+SELECT u.email, @subject::text,
+       'Hello' || coalesce(' ' || nullif(u.first_name, ''), '') || E',\n\n' || @body::text
+FROM app_user AS u
+WHERE u.id = @id
+  AND u.network_a_token_expires_at = @expires_at::timestamptz
+  AND u.email ~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$';
