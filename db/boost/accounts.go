@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"adboost/auth/networka"
+	"adboost/db/rules"
 )
 
 // accountStatuses are network_a's ad account statuses (account_status) in
@@ -121,12 +122,12 @@ func tokenEndedMessage(end time.Time) string {
 }
 
 // zone is the campaign's ad account's time zone; nil before it has one (or
-// for a name the time zone database does not know).
+// for a name that is not a canonical IANA one).
 func zone(name string) *time.Location {
 	if name == "" {
 		return nil
 	}
-	loc, err := time.LoadLocation(name)
+	loc, err := rules.Location(name)
 	if err != nil {
 		return nil
 	}

@@ -29,8 +29,8 @@ func engagementRate(r rules.Rules) (int64, bool) {
 
 // location is the time zone the campaign's rules count days and hours
 // in: hours.timezone, else its ad account's (account; nil before it has
-// one), else UTC. A name the time zone database does not know (validated
-// at save) is UTC.
+// one), else UTC. A name that is not a canonical IANA one (refused at
+// save) is UTC.
 func location(r rules.Rules, account *time.Location) *time.Location {
 	if r.Hours == nil {
 		if account != nil {
@@ -38,7 +38,7 @@ func location(r rules.Rules, account *time.Location) *time.Location {
 		}
 		return time.UTC
 	}
-	loc, err := time.LoadLocation(r.Hours.Timezone)
+	loc, err := rules.Location(r.Hours.Timezone)
 	if err != nil {
 		return time.UTC
 	}
