@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // PlanNode is a node of EXPLAIN (FORMAT JSON); subplans and init plans are
@@ -103,6 +105,11 @@ func Literal(t testing.TB, a any) string {
 		return fmt.Sprint(v)
 	case string:
 		return "'" + strings.ReplaceAll(v, "'", "''") + "'"
+	case pgtype.Date:
+		if !v.Valid {
+			return "NULL"
+		}
+		return "'" + v.Time.Format(time.DateOnly) + "'::date"
 	case []int64:
 		parts := make([]string, len(v))
 		for i, n := range v {
