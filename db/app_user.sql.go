@@ -98,7 +98,8 @@ SELECT
     u.phone_number,
     coalesce(u.agency_id, 0)::bigint  AS agency_id,
     coalesce(a.username, '')::text    AS agency_name,
-    u.credit_balance::text            AS credit_balance
+    u.credit_balance::text            AS credit_balance,
+    u.weekly_report
 FROM app_user AS u
 LEFT JOIN agency AS a ON a.id = u.agency_id
 WHERE u.id = $1
@@ -113,6 +114,7 @@ type UserProfileRow struct {
 	AgencyID      int64  `json:"agency_id"`
 	AgencyName    string `json:"agency_name"`
 	CreditBalance string `json:"credit_balance"`
+	WeeklyReport  bool   `json:"weekly_report"`
 }
 
 // The User object of the interface: the user with the name of their agency.
@@ -129,6 +131,7 @@ func (q *Queries) UserProfile(ctx context.Context, id int64) (UserProfileRow, er
 		&i.AgencyID,
 		&i.AgencyName,
 		&i.CreditBalance,
+		&i.WeeklyReport,
 	)
 	return i, err
 }

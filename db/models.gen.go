@@ -69,6 +69,7 @@ type AppUser struct {
 	NetworkAPermissionsMissing []string           `json:"network_a_permissions_missing"`
 	NetworkAReminded7d         pgtype.Timestamptz `json:"network_a_reminded_7d"`
 	NetworkAReminded1d         pgtype.Timestamptz `json:"network_a_reminded_1d"`
+	WeeklyReport               bool               `json:"weekly_report"`
 }
 
 type BillingInfo struct {
@@ -303,6 +304,8 @@ type MailOutbox struct {
 	NextAttemptAt time.Time          `json:"next_attempt_at"`
 	LastError     string             `json:"last_error"`
 	SentAt        pgtype.Timestamptz `json:"sent_at"`
+	MimeBody      *string            `json:"mime_body"`
+	MimeType      *string            `json:"mime_type"`
 }
 
 type NetworkAAdDay struct {
@@ -508,4 +511,10 @@ type UserCampaignVersion struct {
 type Vertical struct {
 	Slug  string `json:"slug"`
 	Label string `json:"label"`
+}
+
+type WeeklyReportSent struct {
+	UserID    int64       `json:"user_id"`
+	Monday    pgtype.Date `json:"monday"`
+	CreatedAt time.Time   `json:"created_at"`
 }

@@ -9,7 +9,8 @@ SELECT
     u.phone_number,
     coalesce(u.agency_id, 0)::bigint  AS agency_id,
     coalesce(a.username, '')::text    AS agency_name,
-    u.credit_balance::text            AS credit_balance
+    u.credit_balance::text            AS credit_balance,
+    u.weekly_report
 FROM app_user AS u
 LEFT JOIN agency AS a ON a.id = u.agency_id
 WHERE u.id = @id;
