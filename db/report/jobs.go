@@ -101,8 +101,10 @@ func NewRunner(pool *pgxpool.Pool, composer *Composer, every time.Duration, log 
 			&river.PeriodicJobOpts{ID: KindDue, RunOnStart: true}))
 	}
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Schema:       Schema,
-		Logger:       log.With("component", "river_report"),
+		Schema: Schema,
+		// River reports its job counts every few seconds at info: only its
+		// warnings and errors reach the log.
+		Logger:       slog.New(warnings{log.Handler()}).With("component", "river_report"),
 		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}},
 		Workers:      workers,
 		PeriodicJobs: periodic,
@@ -198,3 +200,16 @@ func (w *userWorker) Work(ctx context.Context, job *river.Job[UserArgs]) error {
 	_, err = w.r.Send(ctx, job.Args.UserID, WeekOf(monday))
 	return err
 }
+
+// warnings passes on the records of level warning and above.
+type warnings struct{ slog.Handler }
+
+func (h warnings) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
+}
+
+func (h warnings) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return warnings{h.Handler.WithAttrs(attrs)}
+}
+
+func (h warnings) WithGroup(name string) slog.Handler { return warnings{h.Handler.WithGroup(name)} }
