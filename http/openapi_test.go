@@ -448,7 +448,7 @@ func TestConformanceCatchesDrift(t *testing.T) {
 	unauth := http.Header{"Content-Type": {"application/json"}, "Www-Authenticate": {"Bearer"}}
 	tagged := http.Header{"Content-Type": {"application/json"}, "Etag": {`W/"q0uVc3NzdrYxMTIzNDU2Nzg5MGFi"`}, "Cache-Control": {"no-cache"}}
 	user := `{"snid": 1, "email": "a@b.cd", "first_name": "A", "last_name": "B", "phone_number": "",
-		"agency_id": 10, "agency_name": "n", "credit_balance": "1.50"}`
+		"agency_id": 10, "agency_name": "n", "credit_balance": "1.50", "weekly_report": true}`
 	withToken := strings.TrimSuffix(user, "}") + `, "access_token": "t"}`
 	login := `{"email": "a@b.cd", "password": "secret-pass"}`
 	agency := `{"id": 10, "username": "northwind", "description": "d", "about": "a", "image": "", "website": "",

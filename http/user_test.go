@@ -27,7 +27,7 @@ const usersFixture = `{
 var anaUser = map[string]any{
 	"snid": float64(123), "email": "Ana.Novak@Example.com", "first_name": "Ana", "last_name": "Novak",
 	"phone_number": "+420111222333", "agency_id": float64(10), "agency_name": "northwind",
-	"credit_balance": "12.50",
+	"credit_balance": "12.50", "weekly_report": true,
 }
 
 func TestLoginPassword(t *testing.T) {
@@ -65,7 +65,7 @@ func TestLoginPassword(t *testing.T) {
 		"email": "bob@example.com", "password": "bob-password"}).object()
 	delete(bob, "access_token")
 	want := map[string]any{"snid": float64(0), "email": "bob@example.com", "first_name": "", "last_name": "",
-		"phone_number": "", "agency_id": float64(0), "agency_name": "", "credit_balance": "0.00"}
+		"phone_number": "", "agency_id": float64(0), "agency_name": "", "credit_balance": "0.00", "weekly_report": true}
 	if !reflect.DeepEqual(bob, want) {
 		t.Fatalf("bob = %v\nwant %v", bob, want)
 	}
