@@ -473,6 +473,18 @@ type PresetTitlePrefix struct {
 	Title    string `json:"title"`
 }
 
+type ReportCampaignDay struct {
+	CampaignID  int64          `json:"campaign_id"`
+	PostID      int64          `json:"post_id"`
+	Day         pgtype.Date    `json:"day"`
+	Currency    string         `json:"currency"`
+	Reach       int64          `json:"reach"`
+	Engagement  int64          `json:"engagement"`
+	Clicks      int64          `json:"clicks"`
+	Spend       pgtype.Numeric `json:"spend"`
+	Conversions int64          `json:"conversions"`
+}
+
 type Review struct {
 	ID        int64     `json:"id"`
 	PresetID  int64     `json:"preset_id"`

@@ -9,6 +9,13 @@
 --   text mails of `body`.
 -- * network_a_ad_day_campaign_day_idx: a campaign's days over a range (the
 --   primary key leads with the campaign but reads every post's days).
+-- * report_campaign_day: a campaign's days as the report reads them: its
+--   ads' days (network_a_ad_day) in its ad account's currency; for a
+--   campaign the engine never ran (no network_a_campaign: imported history,
+--   the demo), its posts' imported days (boosted_post_day, a post of two
+--   such campaigns counting in each). Each branch reads an index by
+--   campaign and day (network_a_ad_day_campaign_day_idx; the primary keys
+--   of boosted_post_campaign and boosted_post_day).
 -- * report_timezone(tz): tz when PostgreSQL knows the zone, else 'UTC'.
 -- * schema river_report: the River tables of the report's jobs, apart from
 --   the engine's, so that each has its own leader for its periodic job.
@@ -30,6 +37,18 @@ ALTER TABLE mail_outbox
 
 CREATE INDEX network_a_ad_day_campaign_day_idx ON network_a_ad_day (campaign_id, day);
 
+CREATE VIEW report_campaign_day AS
+SELECT d.campaign_id, d.post_id, d.day, coalesce(n.currency, '') AS currency,
+       d.reach, d.engagement, d.clicks, d.spend, d.conversions
+FROM network_a_ad_day AS d
+JOIN network_a_campaign AS n ON n.campaign_id = d.campaign_id
+UNION ALL
+SELECT pc.campaign_id, d.post_id, d.day, d.currency,
+       d.reach, d.engagement, d.clicks, d.spend, d.conversions
+FROM boosted_post_campaign AS pc
+JOIN boosted_post_day AS d ON d.user_id = pc.user_id AND d.post_id = pc.post_id
+WHERE NOT EXISTS (SELECT 1 FROM network_a_campaign AS n WHERE n.campaign_id = pc.campaign_id);
+
 -- +goose StatementBegin
 CREATE FUNCTION report_timezone(tz text) RETURNS text
     LANGUAGE sql STABLE
@@ -41,6 +60,7 @@ CREATE SCHEMA river_report;
 -- +goose Down
 DROP SCHEMA river_report CASCADE;
 DROP FUNCTION report_timezone(text);
+DROP VIEW report_campaign_day;
 DROP INDEX network_a_ad_day_campaign_day_idx;
 ALTER TABLE mail_outbox DROP CONSTRAINT mail_outbox_mime_check, DROP COLUMN mime_type, DROP COLUMN mime_body;
 DROP TABLE weekly_report_sent;

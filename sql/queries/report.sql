@@ -6,7 +6,7 @@
 -- in that zone), and whose report of that week is not yet queued. Answers the
 -- user, the zone and the reported week's Monday. Reads
 -- each user's latest campaign by campaign_user_id_key and the campaigns'
--- days by network_a_ad_day_campaign_day_idx.
+-- days (report_campaign_day) by campaign and day.
 WITH zoned AS (
     SELECT u.id AS user_id, report_timezone(l.tz) AS tz
     FROM app_user AS u
@@ -36,7 +36,7 @@ WHERE NOT EXISTS (
   AND EXISTS (
         SELECT 1
         FROM campaign AS c
-        JOIN network_a_ad_day AS d ON d.campaign_id = c.id
+        JOIN report_campaign_day AS d ON d.campaign_id = c.id
         WHERE c.user_id = w.user_id AND d.day BETWEEN w.monday AND w.monday + 6 AND d.spend > 0)
 ORDER BY w.user_id;
 
@@ -55,20 +55,19 @@ WHERE u.id = @user_id;
 
 -- name: ReportCampaigns :many
 -- Each campaign of the user with statistics in the week from @monday (7
--- days) or the week before, in the campaign's currency: the week's and the
--- week before's sums of its ads' days. Money with two decimals. Reads the
--- user's campaigns by campaign_user_id_key and their days by
--- network_a_ad_day_campaign_day_idx.
+-- days) or the week before, per currency (one, but for imported history in
+-- several): the week's and the week before's sums of its days
+-- (report_campaign_day). Money with two decimals. Reads the user's
+-- campaigns by campaign_user_id_key and their days by campaign and day.
 SELECT c.id AS campaign_id,
        coalesce(s.name, '')::text AS source_name,
-       coalesce(n.currency, c.ad_account_currency, '')::text AS currency,
+       w.currency::text AS currency,
        round(w.spend, 2)::text AS spend, w.reach, w.clicks, w.engagement, w.conversions,
        round(w.prev_spend, 2)::text AS prev_spend, w.prev_reach, w.prev_clicks, w.prev_engagement, w.prev_conversions
 FROM campaign AS c
-LEFT JOIN network_a_campaign AS n ON n.campaign_id = c.id
 LEFT JOIN source AS s ON s.user_id = c.user_id AND s.id = coalesce(c.page_id, c.network_b_id)
 CROSS JOIN LATERAL (
-    SELECT count(*) AS days,
+    SELECT d.currency,
            coalesce(sum(d.spend) FILTER (WHERE d.day >= sqlc.arg(monday)::date), 0)::numeric AS spend,
            coalesce(sum(d.reach) FILTER (WHERE d.day >= sqlc.arg(monday)::date), 0)::bigint AS reach,
            coalesce(sum(d.clicks) FILTER (WHERE d.day >= sqlc.arg(monday)::date), 0)::bigint AS clicks,
@@ -79,36 +78,36 @@ CROSS JOIN LATERAL (
            coalesce(sum(d.clicks) FILTER (WHERE d.day < sqlc.arg(monday)::date), 0)::bigint AS prev_clicks,
            coalesce(sum(d.engagement) FILTER (WHERE d.day < sqlc.arg(monday)::date), 0)::bigint AS prev_engagement,
            coalesce(sum(d.conversions) FILTER (WHERE d.day < sqlc.arg(monday)::date), 0)::bigint AS prev_conversions
-    FROM network_a_ad_day AS d
+    FROM report_campaign_day AS d
     WHERE d.campaign_id = c.id AND d.day BETWEEN sqlc.arg(monday)::date - 7 AND sqlc.arg(monday)::date + 6
+    GROUP BY d.currency
 ) AS w
-WHERE c.user_id = @user_id AND w.days > 0
+WHERE c.user_id = @user_id
 ORDER BY 3, c.id;
 
 -- name: ReportDays :many
 -- The chart's figures: each day of the week from @monday that has
 -- statistics, per currency, the spend (two decimals) and engagement of the
--- user's campaigns' ads. Reads network_a_ad_day_campaign_day_idx.
-SELECT d.day,
-       coalesce(n.currency, c.ad_account_currency, '')::text AS currency,
+-- user's campaigns (report_campaign_day, by campaign and day).
+SELECT d.day, d.currency::text AS currency,
        round(sum(d.spend), 2)::text AS spend,
        sum(d.engagement)::bigint AS engagement
 FROM campaign AS c
-JOIN network_a_ad_day AS d ON d.campaign_id = c.id AND d.day BETWEEN sqlc.arg(monday)::date AND sqlc.arg(monday)::date + 6
-LEFT JOIN network_a_campaign AS n ON n.campaign_id = c.id
+JOIN report_campaign_day AS d ON d.campaign_id = c.id AND d.day BETWEEN sqlc.arg(monday)::date AND sqlc.arg(monday)::date + 6
 WHERE c.user_id = @user_id
-GROUP BY d.day, 2
+GROUP BY d.day, d.currency
 ORDER BY 2, d.day;
 
 -- name: ReportTopPosts :many
 -- The three posts of the user with the most engagement in the week from
--- @monday, over all their campaigns (ties by post id), with some.
+-- @monday, over all their campaigns (report_campaign_day; ties by post id),
+-- with some.
 SELECT p.id, p.name, p.link,
        sum(d.engagement)::bigint AS engagement,
        sum(d.reach)::bigint AS reach,
        sum(d.clicks)::bigint AS clicks
 FROM campaign AS c
-JOIN network_a_ad_day AS d ON d.campaign_id = c.id AND d.day BETWEEN sqlc.arg(monday)::date AND sqlc.arg(monday)::date + 6
+JOIN report_campaign_day AS d ON d.campaign_id = c.id AND d.day BETWEEN sqlc.arg(monday)::date AND sqlc.arg(monday)::date + 6
 JOIN boosted_post AS p ON p.id = d.post_id
 WHERE c.user_id = @user_id
 GROUP BY p.id
