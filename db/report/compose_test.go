@@ -257,3 +257,33 @@ func TestMIMEStructure(t *testing.T) {
 		t.Error("the .eml's parts differ from the report's")
 	}
 }
+
+// A campaign the engine never ran (no network_a_campaign) counts its posts'
+// imported days, in their currency; one the engine runs counts only its
+// ads' days.
+func TestImportedDaysOfACampaignTheEngineNeverRan(t *testing.T) {
+	w := newWorld(t)
+	w.user(1, "Dana")
+	w.exec(`INSERT INTO campaign (id, user_id, page_id, campaign_budget_value) VALUES (31, 1, 501, 10)`)
+	w.campaign(32, 1, "EUR", "")
+	w.post(301, 1, "Imported post")
+	w.exec(`INSERT INTO boosted_post_campaign (user_id, campaign_id, post_id) VALUES (1, 31, 301), (1, 32, 301)`)
+	w.exec(`INSERT INTO boosted_post_day (user_id, post_id, currency, day, reach, engagement, clicks, spend, conversions)
+	        VALUES (1, 301, 'CZK', '2026-10-21', 100, 10, 1, 250.5, 0), (1, 301, 'CZK', '2026-10-14', 50, 5, 1, 100, 1)`)
+	w.days(day{campaign: 32, post: 301, date: "2026-10-22", reach: 7, engagement: 3, clicks: 1, spend: "1.000"})
+	m, err := composer(w).Compose(context.Background(), 1, week43(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []report.Campaign{
+		{ID: 31, SourceName: "Dana's Page", Currency: "CZK",
+			Week: report.Figures{Spend: "250.50", Reach: 100, Clicks: 1, Engagement: 10},
+			Prev: report.Figures{Spend: "100.00", Reach: 50, Clicks: 1, Engagement: 5, Conversions: 1}},
+		{ID: 32, SourceName: "Dana's Page", Currency: "EUR",
+			Week: report.Figures{Spend: "1.00", Reach: 7, Clicks: 1, Engagement: 3},
+			Prev: report.Figures{Spend: "0.00"}},
+	}
+	if !reflect.DeepEqual(m.Campaigns, want) {
+		t.Errorf("campaigns:\n got %+v\nwant %+v", m.Campaigns, want)
+	}
+}
