@@ -214,3 +214,50 @@ func TestWeeklyReportOffSendsNothing(t *testing.T) {
 		t.Errorf("queued %v (%v)", queued, err)
 	}
 }
+
+// The periodic job runs when the client starts (its leader in the report's
+// own schema) and the user's job it enqueues queues the mail.
+func TestPeriodicJobQueuesTheReport(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	w.user(1, "Dana")
+	w.campaign(11, 1, "EUR", "")
+	w.post(101, 1, "a")
+	now := time.Now().UTC()
+	week := report.LastWholeWeek(now, time.UTC)
+	if now.Weekday() == time.Monday && now.Hour() < 8 {
+		week = week.Add(-1) // this week's report is not due before 08:00
+	}
+	w.days(day{campaign: 11, post: 101, date: week.Day(2).Format(time.DateOnly), engagement: 4, spend: "3.000"})
+	if err := report.Migrate(ctx, w.pool); err != nil {
+		t.Fatal(err)
+	}
+	r, err := report.NewRunner(w.pool, composer(w), time.Hour, quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, cancel := r.Client().Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
+	defer cancel()
+	if err := r.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Stop(context.Background()) })
+	for {
+		select {
+		case e := <-events:
+			if e.Kind != river.EventKindJobCompleted {
+				t.Fatalf("job %s failed: %v", e.Job.Kind, e.Job.Errors)
+			}
+			if e.Job.Kind != report.KindUser {
+				continue
+			}
+			var subject string
+			if err := w.pool.QueryRow(ctx, `SELECT subject FROM mail_outbox`).Scan(&subject); err != nil || subject != "Your boosted posts, week "+week.String() {
+				t.Fatalf("outbox: %q (%v)", subject, err)
+			}
+			return
+		case <-time.After(60 * time.Second):
+			t.Fatal("no report job completed")
+		}
+	}
+}
