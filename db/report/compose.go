@@ -23,9 +23,8 @@ var ErrNoUser = errors.New("report: no such user")
 
 // Composer makes reports from the database.
 type Composer struct {
-	q *db.Queries
-	// BaseURL is the API's public base URL, for the unsubscribe link.
-	baseURL string
+	q       *db.Queries
+	baseURL string // the API's public base URL, for the unsubscribe link
 	key     Key
 }
 
@@ -54,7 +53,7 @@ type Figures struct {
 type Post struct {
 	ID                       int64
 	Name, Link               string
-	Engagement, Reach, Click int64
+	Engagement, Reach, Clicks int64
 }
 
 // Mail is a user's report of a week.
@@ -143,7 +142,7 @@ func (c *Composer) top(ctx context.Context, userID int64, week Week) ([]Post, er
 	}
 	out := make([]Post, len(rows))
 	for i, r := range rows {
-		out[i] = Post{ID: r.ID, Name: r.Name, Link: r.Link, Engagement: r.Engagement, Reach: r.Reach, Click: r.Clicks}
+		out[i] = Post{ID: r.ID, Name: r.Name, Link: r.Link, Engagement: r.Engagement, Reach: r.Reach, Clicks: r.Clicks}
 	}
 	return out, nil
 }

@@ -78,9 +78,9 @@ func TestComposeFigures(t *testing.T) {
 		t.Errorf("campaigns:\n got %+v\nwant %+v", m.Campaigns, want)
 	}
 	top := []report.Post{
-		{ID: 103, Name: "Summer   timetable\nout now", Link: "https://network-a.example/posts/103", Engagement: 200, Reach: 300, Click: 30},
-		{ID: 102, Name: "New mats", Link: "https://network-a.example/posts/102", Engagement: 120, Reach: 400, Click: 5},
-		{ID: 101, Name: "Spin class at dawn", Link: "https://network-a.example/posts/101", Engagement: 60, Reach: 900, Click: 12},
+		{ID: 103, Name: "Summer   timetable\nout now", Link: "https://network-a.example/posts/103", Engagement: 200, Reach: 300, Clicks: 30},
+		{ID: 102, Name: "New mats", Link: "https://network-a.example/posts/102", Engagement: 120, Reach: 400, Clicks: 5},
+		{ID: 101, Name: "Spin class at dawn", Link: "https://network-a.example/posts/101", Engagement: 60, Reach: 900, Clicks: 12},
 	}
 	if !reflect.DeepEqual(m.Top, top) {
 		t.Errorf("top posts:\n got %+v\nwant %+v", m.Top, top)

@@ -94,7 +94,7 @@ func (m *Mail) text() string {
 	if len(m.Top) > 0 {
 		b.WriteString("\nYour posts with the most engagement:\n")
 		for i, p := range m.Top {
-			fmt.Fprintf(&b, "%d. %s: %d engagements, reach %d, %d clicks\n", i+1, oneLine(p.Name), p.Engagement, p.Reach, p.Click)
+			fmt.Fprintf(&b, "%d. %s: %d engagements, reach %d, %d clicks\n", i+1, oneLine(p.Name), p.Engagement, p.Reach, p.Clicks)
 			if p.Link != "" {
 				fmt.Fprintf(&b, "   %s\n", p.Link)
 			}
@@ -138,7 +138,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 <h3>Your posts with the most engagement</h3>
 <ol>
 {{- range .Top}}
-<li>{{if .Link}}<a href="{{.Link}}">{{oneLine .Name}}</a>{{else}}{{oneLine .Name}}{{end}}: {{.Engagement}} engagements, reach {{.Reach}}, {{.Click}} clicks</li>
+<li>{{if .Link}}<a href="{{.Link}}">{{oneLine .Name}}</a>{{else}}{{oneLine .Name}}{{end}}: {{.Engagement}} engagements, reach {{.Reach}}, {{.Clicks}} clicks</li>
 {{- end}}
 </ol>
 {{- end}}
