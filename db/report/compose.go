@@ -51,8 +51,8 @@ type Figures struct {
 
 // Post is one of the week's top posts.
 type Post struct {
-	ID                       int64
-	Name, Link               string
+	ID                        int64
+	Name, Link                string
 	Engagement, Reach, Clicks int64
 }
 
