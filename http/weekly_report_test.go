@@ -53,6 +53,10 @@ func TestWeeklyReportOnUserDetailAndSave(t *testing.T) {
 	if got := detail(); got != false {
 		t.Fatalf("after a refused save: %v", got)
 	}
+	e.post("/v1/user/save", token, `{"weekly_report": "yes"}`).fails(http.StatusBadRequest, "bad_request", "weekly_report")
+	if got := detail(); got != false {
+		t.Fatalf("after a bad weekly_report: %v", got)
+	}
 	e.post("/v1/user/save", token, map[string]any{"weekly_report": true}).ok(&r)
 	if got := detail(); got != true || !e.weeklyReport(101) || !e.weeklyReport(100) {
 		t.Fatalf("after saving true: %v", got)
