@@ -152,8 +152,8 @@ func (q *Queries) ReportDays(ctx context.Context, arg ReportDaysParams) ([]Repor
 }
 
 const reportDueUsers = `-- name: ReportDueUsers :many
-WITH zoned AS (
-    SELECT u.id AS user_id, report_timezone(l.tz) AS tz
+WITH latest AS (
+    SELECT u.id AS user_id, l.tz
     FROM app_user AS u
     CROSS JOIN LATERAL (
         SELECT c.ad_account_timezone AS tz
@@ -163,6 +163,15 @@ WITH zoned AS (
         LIMIT 1
     ) AS l
     WHERE u.weekly_report
+),
+zones AS (
+    SELECT d.tz, report_timezone(d.tz) AS known
+    FROM (SELECT DISTINCT l.tz FROM latest AS l WHERE l.tz IS NOT NULL) AS d
+),
+zoned AS (
+    SELECT l.user_id, coalesce(z.known, 'UTC') AS tz
+    FROM latest AS l
+    LEFT JOIN zones AS z ON z.tz = l.tz
 ),
 clock AS (
     SELECT z.user_id, z.tz, timezone(z.tz, $1::timestamptz) AS local_time
@@ -200,6 +209,7 @@ type ReportDueUsersRow struct {
 // user, the zone and the reported week's Monday. Reads
 // each user's latest campaign by campaign_user_id_key and the campaigns'
 // days (report_campaign_day) by campaign and day.
+// Each zone named is looked up once, not once per user.
 func (q *Queries) ReportDueUsers(ctx context.Context, now time.Time) ([]ReportDueUsersRow, error) {
 	rows, err := q.db.Query(ctx, reportDueUsers, now)
 	if err != nil {

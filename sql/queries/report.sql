@@ -7,8 +7,8 @@
 -- user, the zone and the reported week's Monday. Reads
 -- each user's latest campaign by campaign_user_id_key and the campaigns'
 -- days (report_campaign_day) by campaign and day.
-WITH zoned AS (
-    SELECT u.id AS user_id, report_timezone(l.tz) AS tz
+WITH latest AS (
+    SELECT u.id AS user_id, l.tz
     FROM app_user AS u
     CROSS JOIN LATERAL (
         SELECT c.ad_account_timezone AS tz
@@ -18,6 +18,16 @@ WITH zoned AS (
         LIMIT 1
     ) AS l
     WHERE u.weekly_report
+),
+-- Each zone named is looked up once, not once per user.
+zones AS (
+    SELECT d.tz, report_timezone(d.tz) AS known
+    FROM (SELECT DISTINCT l.tz FROM latest AS l WHERE l.tz IS NOT NULL) AS d
+),
+zoned AS (
+    SELECT l.user_id, coalesce(z.known, 'UTC') AS tz
+    FROM latest AS l
+    LEFT JOIN zones AS z ON z.tz = l.tz
 ),
 clock AS (
     SELECT z.user_id, z.tz, timezone(z.tz, @now::timestamptz) AS local_time
