@@ -95,7 +95,7 @@ here is what your boosted posts did from Monday 19 October to Sunday 25 October 
 
 Campaign 11 – Dana's Page (EUR)
   Spend:       20.00 EUR (+100.0%)
-  Reach:       1300 (+30.0%)
+  Reach:       1,300 (+30.0%)
   Clicks:      17 (-15.0%)
   Engagement:  180 (+80.0%)
   Conversions: 2 (new)

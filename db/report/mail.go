@@ -46,7 +46,7 @@ type Row struct {
 
 // Rows are the campaign's five figures with their changes.
 func (c Campaign) Rows() []Row {
-	n := func(v int64) string { return strconv.FormatInt(v, 10) }
+	n := Count
 	ch := func(cur, prev int64) string { return Change(float64(cur), float64(prev)) }
 	return []Row{
 		{"Spend", c.Week.Spend + " " + c.Currency, spendChange(c.Week.Spend, c.Prev.Spend)},
@@ -55,6 +55,20 @@ func (c Campaign) Rows() []Row {
 		{"Engagement", n(c.Week.Engagement), ch(c.Week.Engagement, c.Prev.Engagement)},
 		{"Conversions", n(c.Week.Conversions), ch(c.Week.Conversions, c.Prev.Conversions)},
 	}
+}
+
+// Count writes a count with a comma between thousands: 12,345.
+func Count(v int64) string {
+	s := strconv.FormatInt(v, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
 }
 
 // Title names the campaign: its id and its page or account.
@@ -94,7 +108,7 @@ func (m *Mail) text() string {
 	if len(m.Top) > 0 {
 		b.WriteString("\nYour posts with the most engagement:\n")
 		for i, p := range m.Top {
-			fmt.Fprintf(&b, "%d. %s: %d engagements, reach %d, %d clicks\n", i+1, oneLine(p.Name), p.Engagement, p.Reach, p.Clicks)
+			fmt.Fprintf(&b, "%d. %s: %s engagements, reach %s, %s clicks\n", i+1, oneLine(p.Name), Count(p.Engagement), Count(p.Reach), Count(p.Clicks))
 			if p.Link != "" {
 				fmt.Fprintf(&b, "   %s\n", p.Link)
 			}
@@ -115,7 +129,7 @@ func oneLine(s string) string {
 }
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"oneLine": oneLine, "inc": func(i int) int { return i + 1 },
+	"oneLine": oneLine, "count": Count,
 }).Parse(`<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{{.Subject}}</title></head>
 <body style="font-family: Arial, sans-serif; color: #222; max-width: 640px;">
@@ -138,7 +152,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 <h3>Your posts with the most engagement</h3>
 <ol>
 {{- range .Top}}
-<li>{{if .Link}}<a href="{{.Link}}">{{oneLine .Name}}</a>{{else}}{{oneLine .Name}}{{end}}: {{.Engagement}} engagements, reach {{.Reach}}, {{.Clicks}} clicks</li>
+<li>{{if .Link}}<a href="{{.Link}}">{{oneLine .Name}}</a>{{else}}{{oneLine .Name}}{{end}}: {{count .Engagement}} engagements, reach {{count .Reach}}, {{count .Clicks}} clicks</li>
 {{- end}}
 </ol>
 {{- end}}

@@ -68,3 +68,19 @@ func TestUnsubscribeToken(t *testing.T) {
 		}
 	}
 }
+
+func TestCountAndChange(t *testing.T) {
+	for v, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 73711: "73,711", 1234567: "1,234,567", -1234: "-1,234"} {
+		if got := report.Count(v); got != want {
+			t.Errorf("Count(%d) = %q, want %q", v, got, want)
+		}
+	}
+	for _, c := range []struct {
+		cur, prev float64
+		want      string
+	}{{0, 0, "0%"}, {5, 0, "new"}, {0, 5, "-100.0%"}, {15, 10, "+50.0%"}, {10, 10, "+0.0%"}, {1, 3, "-66.7%"}} {
+		if got := report.Change(c.cur, c.prev); got != c.want {
+			t.Errorf("Change(%v, %v) = %q, want %q", c.cur, c.prev, got, c.want)
+		}
+	}
+}
