@@ -127,7 +127,8 @@ SELECT
             END,
             'expires_at', to_char(u.network_a_token_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
             'missing_permissions', to_jsonb(u.network_a_permissions_missing))
-    END)::jsonb                       AS connection
+    END)::jsonb                       AS connection,
+    u.weekly_report
 FROM app_user AS u
 LEFT JOIN agency AS a ON a.id = u.agency_id
 WHERE u.id = $1
@@ -143,6 +144,7 @@ type UserProfileRow struct {
 	AgencyName    string          `json:"agency_name"`
 	CreditBalance string          `json:"credit_balance"`
 	Connection    json.RawMessage `json:"connection"`
+	WeeklyReport  bool            `json:"weekly_report"`
 }
 
 // The User object of the interface: the user with the name of their agency.
@@ -167,6 +169,7 @@ func (q *Queries) UserProfile(ctx context.Context, id int64) (UserProfileRow, er
 		&i.AgencyName,
 		&i.CreditBalance,
 		&i.Connection,
+		&i.WeeklyReport,
 	)
 	return i, err
 }

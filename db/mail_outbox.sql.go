@@ -49,7 +49,7 @@ FROM (
     FOR UPDATE SKIP LOCKED
 ) AS due
 WHERE m.id = due.id
-RETURNING m.id, m.recipient, m.subject, m.body, m.attempts
+RETURNING m.id, m.recipient, m.subject, m.body, m.mime_body, m.mime_type, m.attempts
 `
 
 type MailOutboxClaimParams struct {
@@ -58,11 +58,13 @@ type MailOutboxClaimParams struct {
 }
 
 type MailOutboxClaimRow struct {
-	ID        int64  `json:"id"`
-	Recipient string `json:"recipient"`
-	Subject   string `json:"subject"`
-	Body      string `json:"body"`
-	Attempts  int32  `json:"attempts"`
+	ID        int64   `json:"id"`
+	Recipient string  `json:"recipient"`
+	Subject   string  `json:"subject"`
+	Body      string  `json:"body"`
+	MimeBody  *string `json:"mime_body"`
+	MimeType  *string `json:"mime_type"`
+	Attempts  int32   `json:"attempts"`
 }
 
 // Claims up to batch due mails for one sender. FOR UPDATE SKIP LOCKED lets
@@ -85,6 +87,8 @@ func (q *Queries) MailOutboxClaim(ctx context.Context, arg MailOutboxClaimParams
 			&i.Recipient,
 			&i.Subject,
 			&i.Body,
+			&i.MimeBody,
+			&i.MimeType,
 			&i.Attempts,
 		); err != nil {
 			return nil, err
@@ -145,12 +149,14 @@ const mailOutboxSent = `-- name: MailOutboxSent :exec
 UPDATE mail_outbox SET
     sent_at    = now(),
     body       = '',
+    mime_body  = NULL,
+    mime_type  = NULL,
     last_error = ''
 WHERE id = $1 AND sent_at IS NULL
 `
 
-// Marks a claimed mail sent, and empties its body, which may carry a
-// single-use link that nobody needs any more.
+// Marks a claimed mail sent, and empties its body and prepared MIME body,
+// which may carry a single-use link that nobody needs any more.
 func (q *Queries) MailOutboxSent(ctx context.Context, id int64) error {
 	_, err := q.db.Exec(ctx, mailOutboxSent, id)
 	return err

@@ -69,6 +69,7 @@ type AppUser struct {
 	NetworkAPermissionsMissing []string           `json:"network_a_permissions_missing"`
 	NetworkAReminded7d         pgtype.Timestamptz `json:"network_a_reminded_7d"`
 	NetworkAReminded1d         pgtype.Timestamptz `json:"network_a_reminded_1d"`
+	WeeklyReport               bool               `json:"weekly_report"`
 }
 
 type BillingInfo struct {
@@ -303,6 +304,8 @@ type MailOutbox struct {
 	NextAttemptAt time.Time          `json:"next_attempt_at"`
 	LastError     string             `json:"last_error"`
 	SentAt        pgtype.Timestamptz `json:"sent_at"`
+	MimeBody      *string            `json:"mime_body"`
+	MimeType      *string            `json:"mime_type"`
 }
 
 type NetworkAAdDay struct {
@@ -470,6 +473,18 @@ type PresetTitlePrefix struct {
 	Title    string `json:"title"`
 }
 
+type ReportCampaignDay struct {
+	CampaignID  int64          `json:"campaign_id"`
+	PostID      int64          `json:"post_id"`
+	Day         pgtype.Date    `json:"day"`
+	Currency    string         `json:"currency"`
+	Reach       int64          `json:"reach"`
+	Engagement  int64          `json:"engagement"`
+	Clicks      int64          `json:"clicks"`
+	Spend       pgtype.Numeric `json:"spend"`
+	Conversions int64          `json:"conversions"`
+}
+
 type Review struct {
 	ID        int64     `json:"id"`
 	PresetID  int64     `json:"preset_id"`
@@ -508,4 +523,10 @@ type UserCampaignVersion struct {
 type Vertical struct {
 	Slug  string `json:"slug"`
 	Label string `json:"label"`
+}
+
+type WeeklyReportSent struct {
+	UserID    int64       `json:"user_id"`
+	Monday    pgtype.Date `json:"monday"`
+	CreatedAt time.Time   `json:"created_at"`
 }

@@ -185,7 +185,8 @@ func TestSignupSn(t *testing.T) {
 	want := map[string]any{
 		"snid": float64(5550001), "email": "ana@network-a.example", "first_name": "Ana", "last_name": "Nováková",
 		"phone_number": "", "agency_id": float64(agencyID), "agency_name": "Ana Nováková", "credit_balance": "0.00",
-		"connection": notConnected, // without TOKEN_ENCRYPTION_KEY no token is stored
+		"connection":    notConnected, // without TOKEN_ENCRYPTION_KEY no token is stored
+		"weekly_report": true,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("signup = %v\nwant     %v", got, want)

@@ -449,7 +449,7 @@ func TestConformanceCatchesDrift(t *testing.T) {
 	tagged := http.Header{"Content-Type": {"application/json"}, "Etag": {`W/"q0uVc3NzdrYxMTIzNDU2Nzg5MGFi"`}, "Cache-Control": {"no-cache"}}
 	user := `{"snid": 1, "email": "a@b.cd", "first_name": "A", "last_name": "B", "phone_number": "",
 		"agency_id": 10, "agency_name": "n", "credit_balance": "1.50",
-		"connection": {"network_a": {"status": "expiring", "expires_at": "2026-12-01 10:00:00", "missing_permissions": []}}}`
+		"connection": {"network_a": {"status": "expiring", "expires_at": "2026-12-01 10:00:00", "missing_permissions": []}}, "weekly_report": true}`
 	withToken := strings.TrimSuffix(user, "}") + `, "access_token": "t"}`
 	login := `{"email": "a@b.cd", "password": "secret-pass"}`
 	agency := `{"id": 10, "username": "northwind", "description": "d", "about": "a", "image": "", "website": "",

@@ -18,6 +18,7 @@ import (
 	"adboost/auth"
 	"adboost/auth/networka"
 	"adboost/db"
+	"adboost/db/report"
 	"adboost/db/rules"
 )
 
@@ -62,6 +63,9 @@ type Config struct {
 	// MetricsElsewhere leaves GET /metrics out of the routes, when
 	// MetricsHandler is served on another address (METRICS_ADDR).
 	MetricsElsewhere bool
+	// UnsubscribeKey verifies the weekly report's unsubscribe links
+	// (report.KeyFrom of the JWT secret); nil refuses every link.
+	UnsubscribeKey report.Key
 	// TokenCipher seals the network_a tokens that signup-sn and login-sn
 	// store (TOKEN_ENCRYPTION_KEY); nil: no token is stored, sign-in still works.
 	TokenCipher *auth.TokenCipher
@@ -230,7 +234,8 @@ func (s *Server) register(mux *http.ServeMux) {
 	s.public(mux, "POST /v1/user/pre-signup-sn", s.signInDeadline(s.handler(endpoint[socialRequest, preSignup](s.userPreSignupSn))))
 	s.public(mux, "POST /v1/user/signup-sn", s.signInDeadline(s.handler(endpoint[signupRequest, userWithToken](s.userSignupSn))))
 	s.public(mux, "POST /v1/user/login-sn", s.signInDeadline(s.handler(endpoint[socialRequest, userWithToken](s.userLoginSn))))
-	s.bearer(mux, "POST /v1/user/save", s.handler(endpoint[userSaveRequest, result](s.userSave)))
+	s.bearer(mux, "POST /v1/user/save", s.handler(endpoint[userSaveReportRequest, result](s.userSaveWithReport)))
+	s.public(mux, "GET /v1/user/unsubscribe", http.HandlerFunc(s.userUnsubscribe))
 	s.public(mux, "GET /v1/user/verify-email", s.handler(endpoint[verifyEmailRequest, result](s.userVerifyEmail)))
 	s.bearer(mux, "GET /v1/billing/detail", s.handler(endpoint[empty, db.BillingDetailRow](s.billingDetail)))
 	s.bearer(mux, "POST /v1/billing/save", s.handler(endpoint[billingSaveRequest, bool](s.billingSave)))

@@ -27,7 +27,7 @@ const usersFixture = `{
 var anaUser = map[string]any{
 	"snid": float64(123), "email": "Ana.Novak@Example.com", "first_name": "Ana", "last_name": "Novak",
 	"phone_number": "+420111222333", "agency_id": float64(10), "agency_name": "northwind",
-	"credit_balance": "12.50", "connection": notConnected,
+	"credit_balance": "12.50", "connection": notConnected, "weekly_report": true,
 }
 
 // notConnected is the connection of a user without a stored network_a token.
@@ -68,7 +68,7 @@ func TestLoginPassword(t *testing.T) {
 		"email": "bob@example.com", "password": "bob-password"}).object()
 	delete(bob, "access_token")
 	want := map[string]any{"snid": float64(0), "email": "bob@example.com", "first_name": "", "last_name": "",
-		"phone_number": "", "agency_id": float64(0), "agency_name": "", "credit_balance": "0.00", "connection": notConnected}
+		"phone_number": "", "agency_id": float64(0), "agency_name": "", "credit_balance": "0.00", "connection": notConnected, "weekly_report": true}
 	if !reflect.DeepEqual(bob, want) {
 		t.Fatalf("bob = %v\nwant %v", bob, want)
 	}

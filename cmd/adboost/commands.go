@@ -22,6 +22,7 @@ import (
 	"adboost/db/boost"
 	"adboost/db/dataset"
 	"adboost/db/outbox"
+	"adboost/db/report"
 	httpapi "adboost/http"
 )
 
@@ -98,6 +99,9 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err == nil {
 		err = boost.Migrate(ctx, migrations) // River's own tables
 	}
+	if err == nil {
+		err = report.Migrate(ctx, migrations) // the weekly report's River tables
+	}
 	migrations.Close()
 	if err != nil {
 		return err
@@ -148,6 +152,10 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	unsubscribe, err := cfg.unsubscribeKey()
+	if err != nil {
+		return err
+	}
 	api := httpapi.New(httpapi.Config{
 		ServiceFixedFee:       cfg.fixedFee,
 		PublicBaseURL:         cfg.publicBaseURL,
@@ -161,6 +169,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		TokenCipher:           cfg.tokenCipher,
 		Pauses:                pauses,
 		PostMaxAge:            cfg.enginePostMaxAge,
+		UnsubscribeKey:        unsubscribe,
 	}, pool, tokens, log)
 	switch {
 	case cfg.networkAURL == "":
@@ -184,6 +193,11 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	mailDone := make(chan struct{})
 	go func() { defer close(mailDone); mailer.Run(mailCtx) }()
 	defer func() { stopMail(); waitOrHardStop("the mail sender", mailDone) }()
+	stopReports, err := startReports(ctx, pool, cfg, unsubscribe, log)
+	if err != nil {
+		return err
+	}
+	defer stopReports()
 	runner, engine, err := engineRunner(pool, cfg, log)
 	if err != nil {
 		return err
@@ -296,8 +310,12 @@ func migrate(ctx context.Context, cfg config, direction string, stdout io.Writer
 		if err != nil {
 			return err
 		}
-		// River's own migrations: the job tables of the boosting engine.
+		// River's own migrations: the job tables of the boosting engine and
+		// of the weekly report.
 		if err := boost.Migrate(ctx, pool); err != nil {
+			return err
+		}
+		if err := report.Migrate(ctx, pool); err != nil {
 			return err
 		}
 		return db.GeoLoad(ctx, pool)

@@ -63,6 +63,9 @@ type config struct {
 	// (ENGINE_WORKERS), engineCalls the network_a requests in flight
 	// (ENGINE_CALLS); the same in serve and `adboost engine`.
 	engineWorkers, engineCalls int
+	// flags are the values of the command's flags, by the name its flags
+	// function gave set (the settings' overrides among them).
+	flags map[string]string
 }
 
 var decimal = regexp.MustCompile(`^[0-9]{1,8}(\.[0-9]{1,2})?$`)

@@ -5,6 +5,7 @@
 //	adboost import FILE             load a data file (- for standard input)
 //	adboost demo                    load the built-in demo data set
 //	adboost engine                  run one cycle of the boosting engine
+//	adboost report -user ID         write a user's weekly report mail to files, unsent
 //	adboost version                 print the module version and VCS revision
 //	adboost help [COMMAND]          print the usage, with every environment variable
 //
@@ -73,7 +74,8 @@ type command struct {
 	args    string // synopsis of the arguments after the flags
 	summary string
 	// flags defines the command's flags; set(variable, value) overrides an
-	// environment variable of the settings table.
+	// environment variable of the settings table, or keeps a flag of the
+	// command's own (config.flags).
 	flags func(fs *flag.FlagSet, set func(variable, value string))
 	// argsOK checks the arguments after the flags.
 	argsOK func(args []string) bool
@@ -121,6 +123,7 @@ var commands = []command{
 			return runEngine(ctx, cfg, log)
 		},
 	},
+	reportCmd,
 }
 
 func findCommand(name string) *command {
@@ -193,6 +196,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if err != nil {
 		return err
 	}
+	cfg.flags = overrides
 	return c.run(ctx, cfg, fs.Args(), stdin, stdout, log)
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -17,7 +18,8 @@ import (
 //go:embed demo/*.json
 var demoFiles embed.FS
 
-// LoadDemo loads the demo data set.
+// LoadDemo loads the demo data set, with 60 days of statistics of its
+// posts ending yesterday.
 func LoadDemo(ctx context.Context, pool *pgxpool.Pool) error {
 	names, err := fs.Glob(demoFiles, "demo/*.json")
 	if err != nil {
@@ -35,5 +37,9 @@ func LoadDemo(ctx context.Context, pool *pgxpool.Pool) error {
 		}
 		files = append(files, file)
 	}
-	return LoadFiles(ctx, pool, files...)
+	days, err := demoPostDays(files, time.Now().UTC())
+	if err != nil {
+		return err
+	}
+	return LoadFiles(ctx, pool, append(files, days)...)
 }

@@ -272,9 +272,10 @@ func (s *Sender) send(ctx context.Context, to string, msg []byte) error {
 	return nil
 }
 
-// message is the mail as sent: headers and a quoted-printable UTF-8 body.
-// The Message-ID follows from the outbox id, so a mail sent again after a
-// crash is recognisable as the same.
+// message is the mail as sent: headers and a quoted-printable UTF-8 body,
+// or, for a mail prepared whole (mime_body), its Content-Type and that body
+// as it is. The Message-ID follows from the outbox id, so a mail sent again
+// after a crash is recognisable as the same.
 func (s *Sender) message(m db.MailOutboxClaimRow, now time.Time) []byte {
 	domain := "localhost"
 	if at := strings.LastIndexByte(s.from.Address, '@'); at >= 0 {
@@ -288,6 +289,12 @@ func (s *Sender) message(m db.MailOutboxClaimRow, now time.Time) []byte {
 	header("Date", now.Format(time.RFC1123Z))
 	header("Message-ID", fmt.Sprintf("<outbox-%d@%s>", m.ID, domain))
 	header("MIME-Version", "1.0")
+	if m.MimeBody != nil && m.MimeType != nil {
+		header("Content-Type", *m.MimeType)
+		b.WriteString("\r\n")
+		b.WriteString(*m.MimeBody)
+		return b.Bytes()
+	}
 	header("Content-Type", "text/plain; charset=utf-8")
 	header("Content-Transfer-Encoding", "quoted-printable")
 	b.WriteString("\r\n")

@@ -2178,6 +2178,9 @@ type UserFields struct {
 
 	// Snid Id of the user in the social network; 0 when none.
 	Snid int64 `json:"snid"`
+
+	// WeeklyReport Whether the user gets the weekly report mail (true for a new account): each Monday at 08:00 in the time zone of the ad account of their most recent campaign (UTC when unknown), per campaign the last week's spend, reach, clicks, engagement and conversions against the week before, the three posts with the most engagement, and a chart of each day; sent when a campaign spent that week. `user/save` and the mail's unsubscribe link (`GET /v1/user/unsubscribe`) turn it off.
+	WeeklyReport bool `json:"weekly_report"`
 }
 
 // UserWithToken The User object of a sign-in, with its access token.
@@ -2205,6 +2208,9 @@ type UserWithToken struct {
 
 	// Snid Id of the user in the social network; 0 when none.
 	Snid int64 `json:"snid"`
+
+	// WeeklyReport Whether the user gets the weekly report mail (true for a new account): each Monday at 08:00 in the time zone of the ad account of their most recent campaign (UTC when unknown), per campaign the last week's spend, reach, clicks, engagement and conversions against the week before, the three posts with the most engagement, and a chart of each day; sent when a campaign spent that week. `user/save` and the mail's unsubscribe link (`GET /v1/user/unsubscribe`) turn it off.
+	WeeklyReport bool `json:"weekly_report"`
 }
 
 // Id defines model for Id.
@@ -2711,6 +2717,9 @@ type UserSaveJSONBody struct {
 
 	// PhoneNumber 3 to 32 digits, spaces, parentheses or dashes, with an optional leading `+`.
 	PhoneNumber *string `json:"phone_number,omitempty"`
+
+	// WeeklyReport Whether the user gets the weekly report mail; absent keeps the stored value. Saved once the other fields are.
+	WeeklyReport *bool `json:"weekly_report,omitempty"`
 }
 
 // UserSignupSNJSONBody defines parameters for UserSignupSN.
@@ -2723,6 +2732,12 @@ type UserSignupSNJSONBody struct {
 
 	// PresetId The preset the user signed up for.
 	PresetId *PositiveIntLike `json:"preset_id,omitempty"`
+}
+
+// UserUnsubscribeParams defines parameters for UserUnsubscribe.
+type UserUnsubscribeParams struct {
+	// Token The signed token of the link, `<user id>.<signature>`.
+	Token *string `form:"token,omitempty" json:"token,omitempty"`
 }
 
 // UserVerifyEmailParams defines parameters for UserVerifyEmail.
@@ -4966,6 +4981,13 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/user/signup-sn (the `UserSignupSN` operationId).
 	UserSignupSN(ctx context.Context, body UserSignupSNJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// UserUnsubscribe Stop the weekly report (the link of the report mail)
+	//
+	// Turns the weekly report of the link's user off (`weekly_report` false) and answers a short HTML page; no sign-in, the link is signed for its user (an HMAC of the user id and the purpose). Opening it again answers the same. A missing, forged or altered token is 400, with a short HTML page; the link of an account that no longer exists is 404.
+	//
+	// Corresponds with GET /v1/user/unsubscribe (the `UserUnsubscribe` operationId).
+	UserUnsubscribe(ctx context.Context, params *UserUnsubscribeParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// UserVerifyEmail Confirm a new e-mail address (the link of the verification mail)
 	//
 	// Makes the pending e-mail address of the link the user's. A link works once and for 24 hours; a used, expired or unknown one is 400. 409 when the address has been taken by another account since.
@@ -6082,6 +6104,23 @@ func (c *Client) UserSignupSNWithBody(ctx context.Context, contentType string, b
 // Corresponds with POST /v1/user/signup-sn (the `UserSignupSN` operationId).
 func (c *Client) UserSignupSN(ctx context.Context, body UserSignupSNJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUserSignupSNRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UserUnsubscribe Stop the weekly report (the link of the report mail)
+//
+// Turns the weekly report of the link's user off (`weekly_report` false) and answers a short HTML page; no sign-in, the link is signed for its user (an HMAC of the user id and the purpose). Opening it again answers the same. A missing, forged or altered token is 400, with a short HTML page; the link of an account that no longer exists is 404.
+//
+// Corresponds with GET /v1/user/unsubscribe (the `UserUnsubscribe` operationId).
+func (c *Client) UserUnsubscribe(ctx context.Context, params *UserUnsubscribeParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUserUnsubscribeRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7574,6 +7613,60 @@ func NewUserSignupSNRequestWithBody(server string, contentType string, body io.R
 	return req, nil
 }
 
+// NewUserUnsubscribeRequest constructs an http.Request for the UserUnsubscribe method
+func NewUserUnsubscribeRequest(server string, params *UserUnsubscribeParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/user/unsubscribe")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Token != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", *params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewUserVerifyEmailRequest constructs an http.Request for the UserVerifyEmail method
 func NewUserVerifyEmailRequest(server string, params *UserVerifyEmailParams) (*http.Request, error) {
 	var err error
@@ -8225,6 +8318,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/user/signup-sn (the `UserSignupSN` operationId).
 	UserSignupSNWithResponse(ctx context.Context, body UserSignupSNJSONRequestBody, reqEditors ...RequestEditorFn) (*UserSignupSNResponse, error)
+
+	// UserUnsubscribeWithResponse Stop the weekly report (the link of the report mail)
+	//
+	// Turns the weekly report of the link's user off (`weekly_report` false) and answers a short HTML page; no sign-in, the link is signed for its user (an HMAC of the user id and the purpose). Opening it again answers the same. A missing, forged or altered token is 400, with a short HTML page; the link of an account that no longer exists is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/user/unsubscribe (the `UserUnsubscribe` operationId).
+	UserUnsubscribeWithResponse(ctx context.Context, params *UserUnsubscribeParams, reqEditors ...RequestEditorFn) (*UserUnsubscribeResponse, error)
 
 	// UserVerifyEmailWithResponse Confirm a new e-mail address (the link of the verification mail)
 	//
@@ -10108,6 +10210,11 @@ type BoostedPageStatsResponse401Headers struct {
 	WWWAuthenticate string
 }
 
+// BoostedPageStatsResponse429Headers the declared response headers of an HTTP 429 response for BoostedPageStats
+type BoostedPageStatsResponse429Headers struct {
+	RetryAfter int
+}
+
 type BoostedPageStatsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10121,12 +10228,16 @@ type BoostedPageStatsResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *BoostedPageStatsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BoostedPageStatsResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10152,6 +10263,11 @@ func (r BoostedPageStatsResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r BoostedPageStatsResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r BoostedPageStatsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -11680,6 +11796,40 @@ func (r UserSignupSNResponse) ContentType() string {
 	return ""
 }
 
+type UserUnsubscribeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+}
+
+// GetBody returns the raw response body bytes
+func (r UserUnsubscribeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UserUnsubscribeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UserUnsubscribeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UserUnsubscribeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type UserVerifyEmailResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12665,6 +12815,21 @@ func (c *ClientWithResponses) UserSignupSNWithResponse(ctx context.Context, body
 		return nil, err
 	}
 	return ParseUserSignupSNResponse(rsp)
+}
+
+// UserUnsubscribeWithResponse Stop the weekly report (the link of the report mail)
+//
+// Turns the weekly report of the link's user off (`weekly_report` false) and answers a short HTML page; no sign-in, the link is signed for its user (an HMAC of the user id and the purpose). Opening it again answers the same. A missing, forged or altered token is 400, with a short HTML page; the link of an account that no longer exists is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/user/unsubscribe (the `UserUnsubscribe` operationId).
+func (c *ClientWithResponses) UserUnsubscribeWithResponse(ctx context.Context, params *UserUnsubscribeParams, reqEditors ...RequestEditorFn) (*UserUnsubscribeResponse, error) {
+	rsp, err := c.UserUnsubscribe(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUserUnsubscribeResponse(rsp)
 }
 
 // UserVerifyEmailWithResponse Confirm a new e-mail address (the link of the verification mail)
@@ -14381,6 +14546,13 @@ func ParseBoostedPageStatsResponse(rsp *http.Response) (*BoostedPageStatsRespons
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14408,6 +14580,16 @@ func ParseBoostedPageStatsResponse(rsp *http.Response) (*BoostedPageStatsRespons
 			headers.WWWAuthenticate = value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers BoostedPageStatsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -15769,6 +15951,22 @@ func ParseUserSignupSNResponse(rsp *http.Response) (*UserSignupSNResponse, error
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUserUnsubscribeResponse parses an HTTP response from a UserUnsubscribeWithResponse call
+func ParseUserUnsubscribeResponse(rsp *http.Response) (*UserUnsubscribeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UserUnsubscribeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
 	}
 
 	return response, nil

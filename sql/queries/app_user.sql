@@ -30,7 +30,8 @@ SELECT
             END,
             'expires_at', to_char(u.network_a_token_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
             'missing_permissions', to_jsonb(u.network_a_permissions_missing))
-    END)::jsonb                       AS connection
+    END)::jsonb                       AS connection,
+    u.weekly_report
 FROM app_user AS u
 LEFT JOIN agency AS a ON a.id = u.agency_id
 WHERE u.id = @id;

@@ -17,14 +17,16 @@ FROM (
     FOR UPDATE SKIP LOCKED
 ) AS due
 WHERE m.id = due.id
-RETURNING m.id, m.recipient, m.subject, m.body, m.attempts;
+RETURNING m.id, m.recipient, m.subject, m.body, m.mime_body, m.mime_type, m.attempts;
 
 -- name: MailOutboxSent :exec
--- Marks a claimed mail sent, and empties its body, which may carry a
--- single-use link that nobody needs any more.
+-- Marks a claimed mail sent, and empties its body and prepared MIME body,
+-- which may carry a single-use link that nobody needs any more.
 UPDATE mail_outbox SET
     sent_at    = now(),
     body       = '',
+    mime_body  = NULL,
+    mime_type  = NULL,
     last_error = ''
 WHERE id = @id AND sent_at IS NULL;
 
