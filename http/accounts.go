@@ -371,6 +371,9 @@ type userSaveRequest struct {
 	// or the e-mail: a stolen access token alone takes over
 	// nothing.
 	CurrentPassword string `json:"current_password"`
+	// WeeklyReport is whether the user gets the weekly report mail; absent
+	// keeps it.
+	WeeklyReport *bool `json:"weekly_report"`
 }
 
 // phoneNumber is the rule of app_user.phone_number.
@@ -483,6 +486,12 @@ func (s *Server) userSave(ctx context.Context, req *userSaveRequest) (result, er
 		answer.Message = "Your profile has been saved. Your password has changed: sign in again with it."
 	}
 	err = db.InTx(ctx, s.pool, func(q *db.Queries) error {
+		if req.WeeklyReport != nil {
+			// Saved with the rest: a refused save changes nothing.
+			if err := q.UserWeeklyReportSave(ctx, db.UserWeeklyReportSaveParams{UserID: params.ID, WeeklyReport: *req.WeeklyReport}); err != nil {
+				return err
+			}
+		}
 		st, err := q.UserSettingsSave(ctx, params)
 		switch {
 		case err != nil:

@@ -234,7 +234,7 @@ func (s *Server) register(mux *http.ServeMux) {
 	s.public(mux, "POST /v1/user/pre-signup-sn", s.signInDeadline(s.handler(endpoint[socialRequest, preSignup](s.userPreSignupSn))))
 	s.public(mux, "POST /v1/user/signup-sn", s.signInDeadline(s.handler(endpoint[signupRequest, userWithToken](s.userSignupSn))))
 	s.public(mux, "POST /v1/user/login-sn", s.signInDeadline(s.handler(endpoint[socialRequest, userWithToken](s.userLoginSn))))
-	s.bearer(mux, "POST /v1/user/save", s.handler(endpoint[userSaveReportRequest, result](s.userSaveWithReport)))
+	s.bearer(mux, "POST /v1/user/save", s.handler(endpoint[userSaveRequest, result](s.userSave)))
 	s.public(mux, "GET /v1/user/unsubscribe", http.HandlerFunc(s.userUnsubscribe))
 	s.public(mux, "GET /v1/user/verify-email", s.handler(endpoint[verifyEmailRequest, result](s.userVerifyEmail)))
 	s.bearer(mux, "GET /v1/billing/detail", s.handler(endpoint[empty, db.BillingDetailRow](s.billingDetail)))

@@ -1,34 +1,12 @@
 package httpapi
 
 import (
-	"context"
 	"errors"
 	"html/template"
 	"net/http"
 
-	"adboost/db"
 	"adboost/db/report"
 )
-
-// userSaveReportRequest is user/save's body: the profile's fields and
-// whether the user gets the weekly report (absent: unchanged).
-type userSaveReportRequest struct {
-	userSaveRequest
-	WeeklyReport *bool `json:"weekly_report"`
-}
-
-func (r *userSaveReportRequest) validate() error { return r.userSaveRequest.validate() }
-
-// userSaveWithReport is user/save: the profile's fields as userSave saves
-// them, then weekly_report once they are saved.
-func (s *Server) userSaveWithReport(ctx context.Context, req *userSaveReportRequest) (result, error) {
-	answer, err := s.userSave(ctx, &req.userSaveRequest)
-	if err != nil || req.WeeklyReport == nil {
-		return answer, err
-	}
-	err = s.q.UserWeeklyReportSave(ctx, db.UserWeeklyReportSaveParams{UserID: userID(ctx), WeeklyReport: *req.WeeklyReport})
-	return answer, err
-}
 
 // unsubscribePage is the short page the unsubscribe link answers.
 var unsubscribePage = template.Must(template.New("unsubscribe").Parse(`<!DOCTYPE html>
