@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -97,7 +98,7 @@ func EnsureDatabase(ctx context.Context, url string) error {
 		return conn.Close(ctx)
 	}
 	var pgErr *pgconn.PgError
-	if !errors.As(err, &pgErr) || pgErr.Code != "3D000" { // invalid_catalog_name
+	if !errors.As(err, &pgErr) || pgErr.Code != pgerrcode.InvalidCatalogName {
 		return err
 	}
 	name := cfg.Database

@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"github.com/jackc/pgx/v5"
 	"net/http"
 	"net/mail"
 	"regexp"
@@ -17,6 +16,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jackc/pgerrcode"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
@@ -168,9 +169,9 @@ func (s *Server) userSignupSn(ctx context.Context, req *signupRequest) (userWith
 		switch {
 		case isNoRows(err):
 			return badRequest("preset_id %d is not a preset you may use (it must exist, be active and public)", req.PresetID.V)
-		case isViolation(err, "23505", "app_user_email_key"):
+		case isViolation(err, pgerrcode.UniqueViolation, "app_user_email_key"):
 			return conflict("email %s belongs to another account", email)
-		case isViolation(err, "23505", "app_user_snid_key"):
+		case isViolation(err, pgerrcode.UniqueViolation, "app_user_snid_key"):
 			return conflict("this network_a user has already signed up; log in instead")
 		case err != nil:
 			return err
@@ -610,7 +611,7 @@ func (s *Server) userVerifyEmail(ctx context.Context, req *verifyEmailRequest) (
 	switch {
 	case isNoRows(err):
 		return result{}, badRequest("token: this verification link is unknown, already used or expired; save the new e-mail address again for a new link")
-	case isViolation(err, "23505", "app_user_email_key"):
+	case isViolation(err, pgerrcode.UniqueViolation, "app_user_email_key"):
 		return result{}, conflict("the new e-mail address belongs to another account by now")
 	case err != nil:
 		return result{}, err

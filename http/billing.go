@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"adboost/db"
@@ -86,11 +87,11 @@ func (s *Server) billingSave(ctx context.Context, r *billingSaveRequest) (bool, 
 	}}).Exec(func(_ int, e error) { err = e })
 	var pgErr *pgconn.PgError
 	switch {
-	case isViolation(err, "23503", "billing_info_country_fkey"):
+	case isViolation(err, pgerrcode.ForeignKeyViolation, "billing_info_country_fkey"):
 		return false, badRequest("country %s is not a country code of billing/countries", r.Country)
-	case isViolation(err, "23503", "billing_info_phone_country_fkey"):
+	case isViolation(err, pgerrcode.ForeignKeyViolation, "billing_info_phone_country_fkey"):
 		return false, badRequest("phone_country %s is not a country code of billing/countries", r.PhoneCountry)
-	case errors.As(err, &pgErr) && pgErr.Code == "23514": // a CHECK of billing_info
+	case errors.As(err, &pgErr) && pgErr.Code == pgerrcode.CheckViolation: // a CHECK of billing_info
 		field := strings.TrimSuffix(strings.TrimPrefix(pgErr.ConstraintName, "billing_info_"), "_check")
 		return false, badRequest("%s is not valid", field)
 	case err != nil:

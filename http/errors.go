@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -61,7 +62,7 @@ func toError(ctx context.Context, log *slog.Logger, err error) *Error {
 		return e
 	case errors.Is(err, pgx.ErrNoRows):
 		return notFound("not found")
-	case errors.As(err, &pgErr) && pgErr.Code == "23503" && strings.HasSuffix(pgErr.ConstraintName, "_user_id_fkey"):
+	case errors.As(err, &pgErr) && pgErr.Code == pgerrcode.ForeignKeyViolation && strings.HasSuffix(pgErr.ConstraintName, "_user_id_fkey"):
 		// A valid token of an account that was deleted since.
 		return unauthorized("the account of this access token no longer exists")
 	case errors.As(err, &pgErr) && pgErr.ConstraintName == "campaign_id_not_reused":
@@ -72,14 +73,14 @@ func toError(ctx context.Context, log *slog.Logger, err error) *Error {
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 		// The client went away, or the server is shutting down.
 		return unavailable("the request was cancelled")
-	case errors.As(err, &pgErr) && pgErr.Code == "57014", // query_canceled: DB_STATEMENT_TIMEOUT
+	case errors.As(err, &pgErr) && pgErr.Code == pgerrcode.QueryCanceled, // DB_STATEMENT_TIMEOUT
 		errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil: // the request's own deadline
 		log.WarnContext(ctx, "request took too long", "err", err)
 		return unavailable("the request took longer than its time limit; try again later")
 	case errors.As(err, &connErr), errors.Is(err, context.DeadlineExceeded):
 		log.ErrorContext(ctx, "database unreachable", "err", err)
 		return unavailable("the database is unreachable, try again later")
-	case errors.As(err, &pgErr) && pgErr.Code == "57P01", // admin_shutdown
+	case errors.As(err, &pgErr) && pgErr.Code == pgerrcode.AdminShutdown,
 		errors.As(err, &pgErr) && pgErr.Code == "57P03": // cannot_connect_now
 		log.ErrorContext(ctx, "database unavailable", "err", err)
 		return unavailable("the database is unavailable, try again later")

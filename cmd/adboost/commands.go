@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
@@ -72,7 +73,7 @@ func explainDBError(url string, err error) error {
 	var pgErr *pgconn.PgError
 	var connErr *pgconn.ConnectError
 	switch {
-	case errors.As(err, &pgErr) && pgErr.Code == "42501": // insufficient_privilege, of CREATE DATABASE
+	case errors.As(err, &pgErr) && pgErr.Code == pgerrcode.InsufficientPrivilege: // of CREATE DATABASE
 		return fmt.Errorf("database %q does not exist on the PostgreSQL server at %s, and user %q may not create it: "+
 			"create it (createdb -h %s -p %d %s), or set DATABASE_URL to an existing database: %w",
 			c.Database, where, c.User, c.Host, c.Port, c.Database, err)

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"adboost/db"
@@ -253,7 +254,7 @@ func loadBoostedPosts(ctx context.Context, q *db.Queries, raw json.RawMessage) e
 		// Without user_id/source_id they come from the first campaign; a
 		// null there means that campaign does not exist.
 		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) && pgErr.Code == "23502" && posts[i].FirstCampaignID != nil &&
+		if errors.As(err, &pgErr) && pgErr.Code == pgerrcode.NotNullViolation && posts[i].FirstCampaignID != nil &&
 			(pgErr.ColumnName == "user_id" || pgErr.ColumnName == "source_id") {
 			err = invalid("boosted_page_ids", "campaign %d does not exist (give user_id and source_id, or the id of an existing campaign)",
 				*posts[i].FirstCampaignID)
@@ -265,7 +266,7 @@ func loadBoostedPosts(ctx context.Context, q *db.Queries, raw json.RawMessage) e
 	}
 	q.BoostedPostCampaignsReplace(ctx, links).Exec(func(i int, err error) {
 		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) && pgErr.Code == "23503" { // foreign_key_violation
+		if errors.As(err, &pgErr) && pgErr.Code == pgerrcode.ForeignKeyViolation {
 			err = invalid("boosted_page_ids", "every id must be a campaign of the post's own user: %s", pgErr.Message)
 		}
 		b.record(i, err)
