@@ -1,0 +1,35 @@
+// Package db is adboost's PostgreSQL: the typed queries sqlc generates from
+// the annotated statements of sql/queries (the *.sql.go and *.gen.go
+// files, one per query file), the pool (Open, with the statement time-out
+// of the serving pool), the goose migrations of sql/migrations embedded in
+// the binary (MigrateUp), and InTx for the statements that must commit
+// together. Its subpackages adapt what the database serves: boost (the
+// boosting engine), dataset (the import format and the demo), rules (a
+// campaign's rules), report (the weekly report mail), outbox (mail
+// delivery) and dbtest (a fresh database for each test).
+//
+// Recipes:
+//
+//   - A query: write it in the sql/queries file of its table, with a
+//     comment saying what it answers and why, named parameters (@name,
+//     sqlc.narg(name) for an optional one) and no SELECT *; run `make
+//     generate`, then `make vet-sql`, which EXPLAINs it with sequential
+//     scans off: a filter on a large table needs an index, in a migration.
+//     Logic about stored data belongs in the statement, not in a Go loop
+//     over its rows.
+//   - A migration: a new sql/migrations/NNNNN_name.sql with a header
+//     comment on what it adds and why, `-- +goose Up` and `-- +goose Down`;
+//     constraints in the schema (CHECK, foreign keys), one CREATE TRIGGER
+//     per trigger, none in loops; `make generate` picks the new columns up.
+//     db.MigrateUp applies it at `adboost serve` and `adboost migrate up`.
+//   - A route: a handler in the http package that decodes the request type
+//     (with a validate method for its 400s), calls one query or one
+//     transaction, and answers its own answer type; register it in
+//     http/server.go and describe it in http/openapi.yaml (the tests check
+//     every exchange against the document, and every route has to be in
+//     it); `make client` regenerates the test client.
+//   - A job: an args type with Kind() and a worker whose Work does the job,
+//     as River wants them (see boost's River jobs and report's), inserted
+//     in the transaction of the write that causes it, so that a rolled back
+//     write leaves no job.
+package db
