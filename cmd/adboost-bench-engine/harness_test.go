@@ -30,7 +30,7 @@ func buildAdboost(t *testing.T) string {
 // TestRun runs the benchmark on 20 campaigns of 20 posts with a fast
 // network_a: the first cycle boosts every post (one network_a campaign and ad
 // set per campaign, one ad and one boosted post per post), in batches; the
-// steady cycle creates nothing and costs at most 3 calls a campaign; the
+// steady cycles create nothing and cost at most 3 calls a campaign; the
 // table has a row per cycle.
 func TestRun(t *testing.T) {
 	t.Parallel()
@@ -44,10 +44,10 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(results) != 2 {
-		t.Fatalf("%d results, want a first and a steady cycle", len(results))
+	if len(results) != 3 {
+		t.Fatalf("%d results, want a first and two steady cycles", len(results))
 	}
-	first, steady := results[0], results[1]
+	first, steady, again := results[0], results[1], results[2]
 	if first.N != n || first.Cycle != "first" || first.Exit != 0 || first.AdsCreated != n*posts ||
 		first.Campaigns != n || first.AdSets != n || first.Ads != n*posts || first.BoostedPosts != n*posts {
 		t.Errorf("first cycle: %+v; want exit 0, %d ads created, %d campaigns and ad sets, %d boosted posts", first, n*posts, n, n*posts)
@@ -64,7 +64,10 @@ func TestRun(t *testing.T) {
 	if got := steady.CallsPerCampaign(); got > 3 {
 		t.Errorf("steady cycle: %.1f network_a calls a campaign (%d in all), want at most 3", got, steady.Calls)
 	}
-	for _, row := range []string{"| 20 | first | ", "| 20 | steady | "} {
+	if again.Cycle != "steady again" || again.Exit != 0 || again.AdsCreated != 0 || again.CallsPerCampaign() > 3 {
+		t.Errorf("steady cycle again: %+v; want exit 0, no new ad, at most 3 calls a campaign", again)
+	}
+	for _, row := range []string{"| 20 | first | ", "| 20 | steady | ", "| 20 | steady again | "} {
 		if !strings.Contains(table.String(), row) {
 			t.Errorf("the table has no row %q:\n%s", row, table.String())
 		}

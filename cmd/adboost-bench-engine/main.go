@@ -4,9 +4,10 @@
 // network_a (auth/networkafake) that answers every request after a delay and
 // has 20 qualifying posts on each page (and as many media on the network_b
 // account that -share-b links to a share of the pages and campaigns), and
-// runs `adboost engine` twice: a first cycle that boosts every post and
-// media, and a steady cycle with nothing new. It
-// prints a Markdown table of both cycles per N: wall time, exit code, ads
+// runs `adboost engine` three times: a first cycle that boosts every post
+// and media, a steady cycle with nothing new (which records the reviews of
+// the new ads), and one more steady cycle. It
+// prints a Markdown table of the cycles per N: wall time, exit code, ads
 // created, network_a requests, requests and calls per campaign, PostgreSQL's
 // active time and the engine's peak RSS.
 //
