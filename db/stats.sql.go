@@ -42,19 +42,21 @@ WITH scoped AS (
       AND d.day BETWEEN $5::date AND $6::date
 ),
 summed AS (
-    SELECT s.currency, s.day, sum(s.impressions) AS impressions, sum(s.reach) AS reach, sum(s.clicks) AS clicks,
-           sum(s.engagement) AS engagement, sum(s.spend) AS spend, sum(s.conversions) AS conversions
+    -- The days of the scope, and a zero day for every date of the range in
+    -- each currency that has one: every date is present once summed.
+    SELECT s.currency, s.day, s.impressions, s.reach, s.clicks, s.engagement, s.spend, s.conversions
     FROM scoped AS s
-    GROUP BY s.currency, s.day
+    UNION ALL
+    SELECT c.currency, g.day::date, 0, 0, 0, 0, 0, 0
+    FROM (SELECT DISTINCT s.currency FROM scoped AS s) AS c
+    CROSS JOIN generate_series($5::date, $6::date, interval '1 day') AS g (day)
 ),
 filled AS (
-    SELECT c.currency, g.day::date AS day,
-           coalesce(m.impressions, 0) AS impressions, coalesce(m.reach, 0) AS reach,
-           coalesce(m.clicks, 0) AS clicks, coalesce(m.engagement, 0) AS engagement,
-           coalesce(m.spend, 0) AS spend, coalesce(m.conversions, 0) AS conversions
-    FROM (SELECT DISTINCT m.currency FROM summed AS m) AS c
-    CROSS JOIN generate_series($5::date, $6::date, interval '1 day') AS g (day)
-    LEFT JOIN summed AS m ON m.currency = c.currency AND m.day = g.day::date
+    SELECT m.currency, m.day, sum(m.impressions) AS impressions, sum(m.reach) AS reach,
+           sum(m.clicks) AS clicks, sum(m.engagement) AS engagement, sum(m.spend) AS spend,
+           sum(m.conversions) AS conversions
+    FROM summed AS m
+    GROUP BY m.currency, m.day
 )
 SELECT
     f.currency::text AS currency,
