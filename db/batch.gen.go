@@ -321,16 +321,53 @@ func (b *BillingUpsertBatchResults) Close() error {
 
 const boostedPostCampaignsReplace = `-- name: BoostedPostCampaignsReplace :batchexec
 WITH dropped AS (
-    DELETE FROM boosted_post_campaign
-    WHERE post_id = $2
-      AND campaign_id <> ALL ($1::bigint[])
+    DELETE FROM boosted_post_campaign AS l
+    WHERE l.post_id = $1
+      AND l.campaign_id <> ALL ($2::bigint[])
+    RETURNING l.user_id, l.campaign_id, l.post_id
+),
+added AS (
+    INSERT INTO boosted_post_campaign AS l (user_id, campaign_id, post_id)
+    SELECT p.user_id, x.campaign_id, p.id
+    FROM boosted_post AS p
+    CROSS JOIN unnest($2::bigint[]) AS x (campaign_id)
+    WHERE p.id = $1
+    ON CONFLICT DO NOTHING
+    RETURNING l.user_id, l.campaign_id, l.post_id
+),
+taken AS (
+    -- The campaigns left lose the post's days (rows that remain, at zero
+    -- when the post was their only one).
+    UPDATE boosted_campaign_day AS s SET
+        impressions = s.impressions - g.impressions,
+        reach       = s.reach - g.reach,
+        engagement  = s.engagement - g.engagement,
+        clicks      = s.clicks - g.clicks,
+        spend       = s.spend - g.spend,
+        conversions = s.conversions - g.conversions
+    FROM (
+        SELECT r.user_id, r.campaign_id, d.currency, d.day, sum(d.impressions) AS impressions, sum(d.reach) AS reach,
+               sum(d.engagement) AS engagement, sum(d.clicks) AS clicks, sum(d.spend) AS spend,
+               sum(d.conversions) AS conversions
+        FROM dropped AS r
+        JOIN boosted_post_day AS d ON d.user_id = r.user_id AND d.post_id = r.post_id
+        GROUP BY r.user_id, r.campaign_id, d.currency, d.day
+    ) AS g
+    WHERE s.user_id = g.user_id AND s.campaign_id = g.campaign_id AND s.currency = g.currency AND s.day = g.day
 )
-INSERT INTO boosted_post_campaign (user_id, campaign_id, post_id)
-SELECT p.user_id, x.campaign_id, p.id
-FROM boosted_post AS p
-CROSS JOIN unnest($1::bigint[]) AS x (campaign_id)
-WHERE p.id = $2
-ON CONFLICT DO NOTHING
+INSERT INTO boosted_campaign_day AS s (user_id, campaign_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+SELECT a.user_id, a.campaign_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
+       sum(d.clicks), sum(d.spend), sum(d.conversions)
+FROM added AS a
+JOIN boosted_post_day AS d ON d.user_id = a.user_id AND d.post_id = a.post_id
+GROUP BY a.user_id, a.campaign_id, d.currency, d.day
+ON CONFLICT (user_id, campaign_id, currency, day) DO UPDATE SET
+    impressions = s.impressions + EXCLUDED.impressions,
+    reach       = s.reach + EXCLUDED.reach,
+    engagement  = s.engagement + EXCLUDED.engagement,
+    clicks      = s.clicks + EXCLUDED.clicks,
+    spend       = s.spend + EXCLUDED.spend,
+    conversions = s.conversions + EXCLUDED.conversions
 `
 
 type BoostedPostCampaignsReplaceBatchResults struct {
@@ -340,19 +377,21 @@ type BoostedPostCampaignsReplaceBatchResults struct {
 }
 
 type BoostedPostCampaignsReplaceParams struct {
-	CampaignIds []int64 `json:"campaign_ids"`
 	PostID      int64   `json:"post_id"`
+	CampaignIds []int64 `json:"campaign_ids"`
 }
 
 // Makes @campaign_ids the campaigns the post is boosted in: drops the other
 // links, adds the new ones (campaigns of the post's own user only: the foreign
-// keys refuse the others).
+// keys refuse the others), and moves the campaigns' sums of days
+// (boosted_campaign_day) by the post's days: taken from the campaigns it
+// leaves, added to those it joins.
 func (q *Queries) BoostedPostCampaignsReplace(ctx context.Context, arg []BoostedPostCampaignsReplaceParams) *BoostedPostCampaignsReplaceBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {
 		vals := []interface{}{
-			a.CampaignIds,
 			a.PostID,
+			a.CampaignIds,
 		}
 		batch.Queue(boostedPostCampaignsReplace, vals...)
 	}

@@ -91,6 +91,19 @@ type BillingInfo struct {
 	UpdatedAt    time.Time `json:"updated_at"`
 }
 
+type BoostedCampaignDay struct {
+	UserID      int64          `json:"user_id"`
+	CampaignID  int64          `json:"campaign_id"`
+	Currency    string         `json:"currency"`
+	Day         pgtype.Date    `json:"day"`
+	Impressions int64          `json:"impressions"`
+	Reach       int64          `json:"reach"`
+	Engagement  int64          `json:"engagement"`
+	Clicks      int64          `json:"clicks"`
+	Spend       pgtype.Numeric `json:"spend"`
+	Conversions int64          `json:"conversions"`
+}
+
 type BoostedPost struct {
 	ID           int64              `json:"id"`
 	UserID       int64              `json:"user_id"`

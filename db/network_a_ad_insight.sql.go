@@ -85,6 +85,21 @@ sources AS (
         spend       = s.spend + EXCLUDED.spend,
         conversions = s.conversions + EXCLUDED.conversions
 ),
+campaigns AS (
+    INSERT INTO boosted_campaign_day AS s (user_id, campaign_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+    SELECT l.user_id, l.campaign_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
+           sum(d.clicks), sum(d.spend), sum(d.conversions)
+    FROM delta AS d
+    JOIN boosted_post_campaign AS l ON l.post_id = d.post_id AND l.user_id = d.user_id
+    GROUP BY l.user_id, l.campaign_id, d.currency, d.day
+    ON CONFLICT (user_id, campaign_id, currency, day) DO UPDATE SET
+        impressions = s.impressions + EXCLUDED.impressions,
+        reach       = s.reach + EXCLUDED.reach,
+        engagement  = s.engagement + EXCLUDED.engagement,
+        clicks      = s.clicks + EXCLUDED.clicks,
+        spend       = s.spend + EXCLUDED.spend,
+        conversions = s.conversions + EXCLUDED.conversions
+),
 users AS (
     INSERT INTO boosted_user_day AS s (user_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
     SELECT d.user_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
@@ -114,8 +129,9 @@ type NetworkAAdDaysSyncParams struct {
 // what changed: each row is matched to its post through the ad's done (or
 // stopped) attempt (others are ignored, as are all while the ad account's
 // currency is unknown); an ad's day that differs from the stored one is
-// written, and the post's, its source's and its user's sums of that day
-// and the campaign's currency move by the difference. A day without a row
+// written, and the post's, its source's, its user's and every one of its
+// campaigns' sums of that day and the campaign's currency move by the
+// difference. A day without a row
 // keeps what it has. spend as in NetworkAAdInsightSync. Answers how many
 // days changed. Run it after NetworkACampaignPostsLock in the same
 // transaction: the sums are the user's, which the user's other campaigns'

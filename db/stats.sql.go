@@ -27,18 +27,31 @@ WITH scoped AS (
       AND s.user_id = $4 AND s.source_id = $1::bigint
       AND s.day BETWEEN $5::date AND $6::date
     UNION ALL
+    SELECT c.currency, c.day, c.impressions, c.reach, c.clicks, c.engagement, c.spend, c.conversions
+    FROM boosted_campaign_day AS c
+    WHERE $1::bigint IS NULL AND $3::bigint IS NULL
+      AND c.user_id = $4 AND c.campaign_id = $2::bigint
+      AND c.day BETWEEN $5::date AND $6::date
+    UNION ALL
     SELECT d.currency, d.day, d.impressions, d.reach, d.clicks, d.engagement, d.spend, d.conversions
-    FROM boosted_post AS p
+    FROM (
+        -- The posts to read: the one asked for, else the campaign's (then
+        -- with a source, or the campaign's sums would have answered).
+        SELECT $3::bigint AS post_id
+        WHERE $3::bigint IS NOT NULL
+        UNION ALL
+        SELECT l.post_id
+        FROM boosted_post_campaign AS l
+        WHERE $3::bigint IS NULL AND $1::bigint IS NOT NULL
+          AND l.campaign_id = $2::bigint
+    ) AS chosen
+    JOIN boosted_post AS p ON p.user_id = $4 AND p.id = chosen.post_id
     JOIN boosted_post_day AS d ON d.user_id = p.user_id AND d.post_id = p.id
-    WHERE ($2::bigint IS NOT NULL OR $3::bigint IS NOT NULL)
-      AND p.user_id = $4
-      AND ($3::bigint IS NULL OR p.id = $3)
-      AND ($1::bigint IS NULL OR p.source_id = $1)
-      AND ($2::bigint IS NULL
-           OR p.id = ANY (ARRAY(
-               SELECT l.post_id
+    WHERE ($1::bigint IS NULL OR p.source_id = $1)
+      AND ($2::bigint IS NULL OR EXISTS (
+               SELECT 1
                FROM boosted_post_campaign AS l
-               WHERE l.campaign_id = $2)))
+               WHERE l.campaign_id = $2 AND l.post_id = p.id))
       AND d.day BETWEEN $5::date AND $6::date
 ),
 summed AS (
@@ -104,11 +117,14 @@ type BoostedPageStatsRow struct {
 // integer strings, money with two decimals, rounded half up. The posts are
 // selected as boosted-posts/list selects them: optionally those of one
 // source (@source_id), boosted in one campaign (@boosted_page_id), or one
-// post (@boosted_post_id), together. Without a filter the user's sums of
-// each day are read (boosted_user_day), with the source alone the
-// source's (boosted_source_day), else the selected posts' own days
-// (boosted_post_day): a year is a few hundred rows a currency whatever
-// the number of posts. reach is the sum of each ad's daily reach.
+// post (@boosted_post_id), together. Each selection reads the sums made
+// for it, a few hundred rows a currency for a year whatever the number of
+// posts: no filter the user's (boosted_user_day), the source alone the
+// source's (boosted_source_day), the campaign alone the campaign's
+// (boosted_campaign_day); a post, or a campaign and a source, the posts'
+// own days (boosted_post_day). Each branch is an index range whatever the
+// parameters, so that the one plan kept for the statement is good for
+// all. reach is the sum of each ad's daily reach.
 func (q *Queries) BoostedPageStats(ctx context.Context, arg BoostedPageStatsParams) ([]BoostedPageStatsRow, error) {
 	rows, err := q.db.Query(ctx, boostedPageStats,
 		arg.SourceID,
@@ -166,7 +182,19 @@ func (q *Queries) PostDaysImport(ctx context.Context, days json.RawMessage) (int
 }
 
 const postDaysResum = `-- name: PostDaysResum :exec
-WITH sources AS (
+WITH campaigns AS (
+    INSERT INTO boosted_campaign_day (user_id, campaign_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+    SELECT d.user_id, l.campaign_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
+           sum(d.clicks), sum(d.spend), sum(d.conversions)
+    FROM boosted_post_day AS d
+    JOIN boosted_post_campaign AS l ON l.post_id = d.post_id AND l.user_id = d.user_id
+    WHERE d.user_id = ANY ($1::bigint[])
+    GROUP BY d.user_id, l.campaign_id, d.currency, d.day
+    ON CONFLICT (user_id, campaign_id, currency, day) DO UPDATE SET
+        impressions = EXCLUDED.impressions, reach = EXCLUDED.reach, engagement = EXCLUDED.engagement,
+        clicks = EXCLUDED.clicks, spend = EXCLUDED.spend, conversions = EXCLUDED.conversions
+),
+sources AS (
     INSERT INTO boosted_source_day (user_id, source_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
     SELECT d.user_id, p.source_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
            sum(d.clicks), sum(d.spend), sum(d.conversions)
@@ -189,9 +217,9 @@ ON CONFLICT (user_id, currency, day) DO UPDATE SET
     clicks = EXCLUDED.clicks, spend = EXCLUDED.spend, conversions = EXCLUDED.conversions
 `
 
-// The sums of each source's and each user's days of @user_ids made again
-// from their posts' days (boosted_post_day), after an import wrote those:
-// every sum with a post's day is set to the posts' sum.
+// The sums of each source's, each campaign's and each user's days of
+// @user_ids made again from their posts' days (boosted_post_day), after an
+// import wrote those: every sum with a post's day is set to the posts' sum.
 func (q *Queries) PostDaysResum(ctx context.Context, userIds []int64) error {
 	_, err := q.db.Exec(ctx, postDaysResum, userIds)
 	return err

@@ -126,6 +126,16 @@ func TestBoostedPageStats(t *testing.T) {
 			"EUR totals 10/10/0/1 0.10 0",
 			zero("USD", "2026-03-01"), "USD 2026-03-02 70/60/3/7 2.10 0", zero("USD", "2026-03-03"), zero("USD", "2026-03-04"),
 			"USD totals 70/60/3/7 2.10 0"}},
+		{"campaign 1", with("boosted_page_id", 1), []string{
+			"EUR 2026-03-01 100/80/5/10 1.01 1", zero("EUR", "2026-03-02"), "EUR 2026-03-03 80/65/3/7 0.75 2", zero("EUR", "2026-03-04"),
+			"EUR totals 180/145/8/17 1.76 3"}},
+		{"campaign 2 and page 456", map[string]any{"from": "2026-03-01", "to": "2026-03-04", "boosted_page_id": 2, "source_id": 456}, []string{
+			"EUR 2026-03-01 100/80/5/10 1.01 1", zero("EUR", "2026-03-02"), "EUR 2026-03-03 50/40/2/4 0.50 0", zero("EUR", "2026-03-04"),
+			"EUR totals 150/120/7/14 1.51 1"}},
+		{"post a in campaign 2", map[string]any{"from": "2026-03-01", "to": "2026-03-04", "boosted_page_id": 2, "boosted_post_id": a}, []string{
+			"EUR 2026-03-01 100/80/5/10 1.01 1", zero("EUR", "2026-03-02"), "EUR 2026-03-03 50/40/2/4 0.50 0", zero("EUR", "2026-03-04"),
+			"EUR totals 150/120/7/14 1.51 1"}},
+		{"post a in campaign 3", map[string]any{"from": "2026-03-01", "to": "2026-03-04", "boosted_page_id": 3, "boosted_post_id": a}, nil},
 		{"campaign 1 and page 457", map[string]any{"from": "2026-03-01", "to": "2026-03-04", "boosted_page_id": 1, "source_id": 457}, nil},
 		{"Bob's campaign", with("boosted_page_id", 8), nil},
 		{"Bob's post", with("boosted_post_id", 2000), nil},
@@ -176,6 +186,29 @@ func TestBoostedPageStats(t *testing.T) {
 		e.post("/v1/boosted-pages/stats", ana, tc.body).fails(http.StatusBadRequest, "bad_request", tc.word)
 	}
 	e.post("/v1/boosted-pages/stats", "", r).fails(http.StatusUnauthorized, "unauthorized")
+
+	// An import that moves post a from campaigns 1 and 2 to campaign 3 moves
+	// its days: campaign 2 keeps its dates at zero, campaign 1 keeps b's,
+	// campaign 3 gets a's besides c's.
+	e.load(fmt.Sprintf(`{"boosted_posts": [{"id": %d, "user_id": 100, "source_id": 456, "boosted_page_ids": [3],
+		"active": true, "name": "Post a", "link": "https://net.example/a", "image": "", "created": 1767225600}]}`, a))
+	for _, tc := range []struct {
+		campaign int
+		want     []string
+	}{
+		{2, []string{zero("EUR", "2026-03-01"), zero("EUR", "2026-03-02"), zero("EUR", "2026-03-03"), zero("EUR", "2026-03-04"),
+			"EUR totals 0/0/0/0 0.00 0"}},
+		{1, []string{zero("EUR", "2026-03-01"), zero("EUR", "2026-03-02"), "EUR 2026-03-03 30/25/1/3 0.25 2", zero("EUR", "2026-03-04"),
+			"EUR totals 30/25/1/3 0.25 2"}},
+		{3, []string{"EUR 2026-03-01 100/80/5/10 1.01 1", zero("EUR", "2026-03-02"), "EUR 2026-03-03 50/40/2/4 0.50 0", "EUR 2026-03-04 10/10/0/1 0.10 0",
+			"EUR totals 160/130/7/15 1.61 1",
+			zero("USD", "2026-03-01"), "USD 2026-03-02 70/60/3/7 2.10 0", zero("USD", "2026-03-03"), zero("USD", "2026-03-04"),
+			"USD totals 70/60/3/7 2.10 0"}},
+	} {
+		if got := ask(ana, with("boosted_page_id", tc.campaign)).summary(); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("campaign %d after the move:\n got %q\nwant %q", tc.campaign, got, tc.want)
+		}
+	}
 	if strings.Contains(fmt.Sprint(ask(ana, with("boosted_post_id", b)).summary()), "999") {
 		t.Error("a day before the range counted")
 	}

@@ -195,7 +195,7 @@ SELECT 1, 1 + (i - 1) / 20, i
 FROM generate_series(1, current_setting('bench.posts')::int) AS i;
 
 -- A year of days of every post (ending yesterday), in USD, and their sums by
--- source and for the user, as the engine keeps them.
+-- source, for the user and by campaign, as the engine keeps them.
 INSERT INTO boosted_post_day (user_id, post_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
 SELECT 1, i, 'USD', current_date - 1 - k, 10 + (i + k) % 50, 8 + (i + k) % 40, 1 + (i + k) % 9,
        (i + k) % 5, ((i + k) % 300)::numeric / 100, (i + k) % 3
@@ -214,6 +214,13 @@ SELECT d.user_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.eng
        sum(d.clicks), sum(d.spend), sum(d.conversions)
 FROM boosted_post_day AS d
 GROUP BY d.user_id, d.currency, d.day;
+
+INSERT INTO boosted_campaign_day (user_id, campaign_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+SELECT l.user_id, l.campaign_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
+       sum(d.clicks), sum(d.spend), sum(d.conversions)
+FROM boosted_post_campaign AS l
+JOIN boosted_post_day AS d ON d.user_id = l.user_id AND d.post_id = l.post_id
+GROUP BY l.user_id, l.campaign_id, d.currency, d.day;
 
 DO $$
 DECLARE d record;

@@ -55,7 +55,7 @@ func (l *statementLog) take() []recorded {
 var bigTables = map[string]bool{
 	"preset": true, "review": true, "campaign": true, "preset_location": true,
 	"boosted_post": true, "boosted_post_campaign": true, "boosted_post_insight": true,
-	"boosted_post_day": true,
+	"boosted_post_day": true, "boosted_campaign_day": true,
 }
 
 // wantInPlan names, for some routes, the derived structure that their plans

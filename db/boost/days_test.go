@@ -141,3 +141,63 @@ func TestEngineDays(t *testing.T) {
 		t.Errorf("the user's days after the re-read: %q %q", users[298], users[299])
 	}
 }
+
+// campaignDaysSQL reads a campaign's sums of its posts' days.
+const campaignDaysSQL = `SELECT day, currency, impressions, reach, clicks, engagement, spend::text, conversions
+	FROM boosted_campaign_day WHERE user_id = 100 AND campaign_id = $1 ORDER BY day`
+
+// A campaign's sums of days (boosted_campaign_day) are its posts' days: a
+// post boosted by campaign 7 brings the days its ad reported into 7's sums;
+// when campaign 8 boosts the same post later, the post's days join 8's sums
+// at once; a revised day of the post moves both campaigns.
+func TestEngineCampaignDays(t *testing.T) {
+	w := newWorld(t)
+	w.stExec(`UPDATE campaign SET active = false WHERE id = 8`)
+	now := time.Now().UTC()
+	start := now
+	day := func(i int) string { return start.AddDate(0, 0, -i).Format(time.DateOnly) }
+	w.setNow(now)
+	w.fake.SetNow(func() time.Time { return now })
+	w.post("3", "#gym and FITNESS", 3*time.Hour, 250) // both campaigns' rules
+	w.cycle()
+	ad := w.object("ad", "adboost-7-3").ID
+	for i := range 3 {
+		w.fake.SetAdInsightsDay(ad, now.AddDate(0, 0, -i), networkafake.Insights{Impressions: 10 + i, Reach: 5, Clicks: 1, Engagement: 2, Spend: "1.50"})
+	}
+	w.stExec(`UPDATE network_a_campaign SET days_read_at = NULL WHERE campaign_id = 7`)
+	w.cycle()
+	const post3 = 3
+	want := []string{day(2) + " USD 12/5/1/2 1.500 0", day(1) + " USD 11/5/1/2 1.500 0", day(0) + " USD 10/5/1/2 1.500 0"}
+	if got := w.dayRows(postDaysSQL, post3); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("post 3's days %q, want %q", got, want)
+	}
+	if got := w.dayRows(campaignDaysSQL, 7); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("campaign 7's days %q, want its post's %q", got, want)
+	}
+	if got := w.dayRows(campaignDaysSQL, 8); len(got) != 0 {
+		t.Errorf("campaign 8's days before it boosts the post: %q", got)
+	}
+
+	w.stExec(`UPDATE campaign SET active = true WHERE id = 8`)
+	w.cycle()
+	if w.object("ad", "adboost-8-3").ID == "" {
+		t.Fatal("campaign 8 did not boost post 3")
+	}
+	if got := w.dayRows(campaignDaysSQL, 8); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("campaign 8's days once it boosts the post %q, want the post's %q", got, want)
+	}
+
+	// An hour on, campaign 7's ad revises yesterday: the post and both
+	// campaigns move by the difference.
+	now = now.Add(70 * time.Minute)
+	w.setNow(now)
+	w.fake.SetNow(func() time.Time { return now })
+	w.fake.SetAdInsightsDay(ad, start.AddDate(0, 0, -1), networkafake.Insights{Impressions: 100, Reach: 50, Clicks: 9, Engagement: 20, Spend: "3.00"})
+	w.cycle()
+	want[1] = day(1) + " USD 100/50/9/20 3.000 0"
+	for _, c := range []int64{7, 8} {
+		if got := w.dayRows(campaignDaysSQL, c); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("campaign %d's days after the revision %q, want %q", c, got, want)
+		}
+	}
+}

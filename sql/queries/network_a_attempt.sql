@@ -119,7 +119,8 @@ WHERE a.campaign_id = @campaign_id
 -- keeps its media id), with name = the message cut to 100 characters with
 -- `…`, link, image, created = its publication, active, not stopped, its
 -- new ad's review pending (network_a reviews every new ad), linked to the
--- campaign; and the campaign's history gets {"post_id",
+-- campaign (the days it has join the campaign's sums, boosted_campaign_day);
+-- and the campaign's history gets {"post_id",
 -- "ad_id"} under `boosted` for each, oldest post first. Nothing but the
 -- attempts is written when the campaign was deleted meanwhile, nor for a
 -- post id that belongs to another user's post or to the other network. Answers how many posts were
@@ -171,11 +172,29 @@ post AS (
     RETURNING p.id, p.user_id
 ),
 linked AS (
-    INSERT INTO boosted_post_campaign (user_id, campaign_id, post_id)
+    INSERT INTO boosted_post_campaign AS l (user_id, campaign_id, post_id)
     SELECT o.user_id, o.id, p.id
     FROM owner AS o
     JOIN post AS p ON p.id = o.post_id
     ON CONFLICT DO NOTHING
+    RETURNING l.user_id, l.campaign_id, l.post_id
+),
+summed AS (
+    -- A post new to the campaign brings the days it already has (from its
+    -- ads of the user's other campaigns) into the campaign's sums.
+    INSERT INTO boosted_campaign_day AS s (user_id, campaign_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+    SELECT l.user_id, l.campaign_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
+           sum(d.clicks), sum(d.spend), sum(d.conversions)
+    FROM linked AS l
+    JOIN boosted_post_day AS d ON d.user_id = l.user_id AND d.post_id = l.post_id
+    GROUP BY l.user_id, l.campaign_id, d.currency, d.day
+    ON CONFLICT (user_id, campaign_id, currency, day) DO UPDATE SET
+        impressions = s.impressions + EXCLUDED.impressions,
+        reach       = s.reach + EXCLUDED.reach,
+        engagement  = s.engagement + EXCLUDED.engagement,
+        clicks      = s.clicks + EXCLUDED.clicks,
+        spend       = s.spend + EXCLUDED.spend,
+        conversions = s.conversions + EXCLUDED.conversions
 ),
 logged AS (
     INSERT INTO campaign_history (user_id, campaign_id, action, details)

@@ -9,11 +9,14 @@
 -- integer strings, money with two decimals, rounded half up. The posts are
 -- selected as boosted-posts/list selects them: optionally those of one
 -- source (@source_id), boosted in one campaign (@boosted_page_id), or one
--- post (@boosted_post_id), together. Without a filter the user's sums of
--- each day are read (boosted_user_day), with the source alone the
--- source's (boosted_source_day), else the selected posts' own days
--- (boosted_post_day): a year is a few hundred rows a currency whatever
--- the number of posts. reach is the sum of each ad's daily reach.
+-- post (@boosted_post_id), together. Each selection reads the sums made
+-- for it, a few hundred rows a currency for a year whatever the number of
+-- posts: no filter the user's (boosted_user_day), the source alone the
+-- source's (boosted_source_day), the campaign alone the campaign's
+-- (boosted_campaign_day); a post, or a campaign and a source, the posts'
+-- own days (boosted_post_day). Each branch is an index range whatever the
+-- parameters, so that the one plan kept for the statement is good for
+-- all. reach is the sum of each ad's daily reach.
 WITH scoped AS (
     SELECT u.currency, u.day, u.impressions, u.reach, u.clicks, u.engagement, u.spend, u.conversions
     FROM boosted_user_day AS u
@@ -27,18 +30,31 @@ WITH scoped AS (
       AND s.user_id = @user_id AND s.source_id = sqlc.narg(source_id)::bigint
       AND s.day BETWEEN @date_from::date AND @date_to::date
     UNION ALL
+    SELECT c.currency, c.day, c.impressions, c.reach, c.clicks, c.engagement, c.spend, c.conversions
+    FROM boosted_campaign_day AS c
+    WHERE sqlc.narg(source_id)::bigint IS NULL AND sqlc.narg(boosted_post_id)::bigint IS NULL
+      AND c.user_id = @user_id AND c.campaign_id = sqlc.narg(boosted_page_id)::bigint
+      AND c.day BETWEEN @date_from::date AND @date_to::date
+    UNION ALL
     SELECT d.currency, d.day, d.impressions, d.reach, d.clicks, d.engagement, d.spend, d.conversions
-    FROM boosted_post AS p
+    FROM (
+        -- The posts to read: the one asked for, else the campaign's (then
+        -- with a source, or the campaign's sums would have answered).
+        SELECT sqlc.narg(boosted_post_id)::bigint AS post_id
+        WHERE sqlc.narg(boosted_post_id)::bigint IS NOT NULL
+        UNION ALL
+        SELECT l.post_id
+        FROM boosted_post_campaign AS l
+        WHERE sqlc.narg(boosted_post_id)::bigint IS NULL AND sqlc.narg(source_id)::bigint IS NOT NULL
+          AND l.campaign_id = sqlc.narg(boosted_page_id)::bigint
+    ) AS chosen
+    JOIN boosted_post AS p ON p.user_id = @user_id AND p.id = chosen.post_id
     JOIN boosted_post_day AS d ON d.user_id = p.user_id AND d.post_id = p.id
-    WHERE (sqlc.narg(boosted_page_id)::bigint IS NOT NULL OR sqlc.narg(boosted_post_id)::bigint IS NOT NULL)
-      AND p.user_id = @user_id
-      AND (sqlc.narg(boosted_post_id)::bigint IS NULL OR p.id = sqlc.narg(boosted_post_id))
-      AND (sqlc.narg(source_id)::bigint IS NULL OR p.source_id = sqlc.narg(source_id))
-      AND (sqlc.narg(boosted_page_id)::bigint IS NULL
-           OR p.id = ANY (ARRAY(
-               SELECT l.post_id
+    WHERE (sqlc.narg(source_id)::bigint IS NULL OR p.source_id = sqlc.narg(source_id))
+      AND (sqlc.narg(boosted_page_id)::bigint IS NULL OR EXISTS (
+               SELECT 1
                FROM boosted_post_campaign AS l
-               WHERE l.campaign_id = sqlc.narg(boosted_page_id))))
+               WHERE l.campaign_id = sqlc.narg(boosted_page_id) AND l.post_id = p.id))
       AND d.day BETWEEN @date_from::date AND @date_to::date
 ),
 summed AS (
@@ -100,10 +116,22 @@ ON CONFLICT (user_id, post_id, currency, day) DO UPDATE SET
     conversions = EXCLUDED.conversions;
 
 -- name: PostDaysResum :exec
--- The sums of each source's and each user's days of @user_ids made again
--- from their posts' days (boosted_post_day), after an import wrote those:
--- every sum with a post's day is set to the posts' sum.
-WITH sources AS (
+-- The sums of each source's, each campaign's and each user's days of
+-- @user_ids made again from their posts' days (boosted_post_day), after an
+-- import wrote those: every sum with a post's day is set to the posts' sum.
+WITH campaigns AS (
+    INSERT INTO boosted_campaign_day (user_id, campaign_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
+    SELECT d.user_id, l.campaign_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
+           sum(d.clicks), sum(d.spend), sum(d.conversions)
+    FROM boosted_post_day AS d
+    JOIN boosted_post_campaign AS l ON l.post_id = d.post_id AND l.user_id = d.user_id
+    WHERE d.user_id = ANY (@user_ids::bigint[])
+    GROUP BY d.user_id, l.campaign_id, d.currency, d.day
+    ON CONFLICT (user_id, campaign_id, currency, day) DO UPDATE SET
+        impressions = EXCLUDED.impressions, reach = EXCLUDED.reach, engagement = EXCLUDED.engagement,
+        clicks = EXCLUDED.clicks, spend = EXCLUDED.spend, conversions = EXCLUDED.conversions
+),
+sources AS (
     INSERT INTO boosted_source_day (user_id, source_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
     SELECT d.user_id, p.source_id, d.currency, d.day, sum(d.impressions), sum(d.reach), sum(d.engagement),
            sum(d.clicks), sum(d.spend), sum(d.conversions)
