@@ -22,12 +22,17 @@
 //     constraints in the schema (CHECK, foreign keys), one CREATE TRIGGER
 //     per trigger, none in loops; `make generate` picks the new columns up.
 //     db.MigrateUp applies it at `adboost serve` and `adboost migrate up`.
-//   - A route: a handler in the http package that decodes the request type
-//     (with a validate method for its 400s), calls one query or one
-//     transaction, and answers its own answer type; register it in
-//     http/server.go and describe it in http/openapi.yaml (the tests check
-//     every exchange against the document, and every route has to be in
-//     it); `make client` regenerates the test client.
+//   - A route: a handler in the http package, func(ctx, *Request)
+//     (Answer, error), whose request type has a validate method for its
+//     400s (and a bind method when it reads the path or the query), that
+//     calls one query or one transaction and answers its own answer type;
+//     register it in http/server.go with mount (public or bearer, the
+//     pattern, the handler, options such as withStatus), which takes the
+//     request and answer types from the handler, so the compiler checks
+//     its shape, and gives every failure the error envelope; describe it
+//     in http/openapi.yaml (the tests check every exchange against the
+//     document, and every route has to be in it); `make client`
+//     regenerates the test client.
 //   - A job: an args type with Kind() and a worker whose Work does the job,
 //     as River wants them (see boost's River jobs and report's), inserted
 //     in the transaction of the write that causes it, so that a rolled back

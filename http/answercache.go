@@ -14,7 +14,7 @@ import (
 )
 
 // encodedJSON is an answer already encoded as JSON: the endpoint writes it
-// as it is (see endpoint.serve).
+// as it is (see serveEndpoint).
 type encodedJSON struct{ *encoded }
 
 // encoded is the JSON of an answer and, made the first time a caller that

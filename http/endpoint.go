@@ -9,9 +9,9 @@ import (
 	"adboost/auth"
 )
 
-// An endpoint answers one route: it gets the decoded request R and answers the
-// body T, or an error that toError maps to its status.
-type endpoint[R, T any] func(ctx context.Context, req *R) (T, error)
+// An endpoint answers one route: it gets the decoded request Req and answers
+// the body Resp, or an error that toError maps to its status.
+type endpoint[Req, Resp any] func(ctx context.Context, req *Req) (Resp, error)
 
 // binder is implemented by requests that read path or query values.
 type binder interface {
@@ -23,51 +23,116 @@ type validator interface {
 	validate() error
 }
 
-// handler adapts an endpoint to net/http: decode the body, bind the path and
-// query, validate, call, encode. Every endpoint goes through here, so every
-// failure gets the same envelope.
-func (s *Server) handler(fn any) http.Handler {
-	h, ok := fn.(interface {
-		serve(s *Server, w http.ResponseWriter, r *http.Request)
-	})
-	if !ok {
-		panic("httpapi: not an endpoint")
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.serve(s, w, r) })
+// access is who may call a route.
+type access int
+
+const (
+	// public routes need no credential.
+	public access = iota
+	// bearer routes need a valid access token of the user's current token
+	// generation (requireUser), which puts the user's id in the context.
+	bearer
+)
+
+// mounting is what a registration declares besides its pattern, access and
+// endpoint.
+type mounting struct {
+	status      int  // of a success
+	signIn      bool // bounded by Config.SignInTimeout
+	revalidated bool // answers with an ETag (revalidated)
 }
 
-func (e endpoint[R, T]) serve(s *Server, w http.ResponseWriter, r *http.Request) {
+// A mountOption declares something of a route at its registration.
+type mountOption func(*mounting)
+
+// withStatus makes a route answer status on success; without it, 200.
+func withStatus(status int) mountOption {
+	return func(m *mounting) { m.status = status }
+}
+
+// withSignInDeadline bounds a sign-up or sign-in route by
+// Config.SignInTimeout (signInDeadline).
+func withSignInDeadline() mountOption {
+	return func(m *mounting) { m.signIn = true }
+}
+
+// withETag serves a public GET with a validator (revalidated).
+func withETag() mountOption {
+	return func(m *mounting) { m.revalidated = true }
+}
+
+// mount registers fn as the JSON endpoint of pattern for who: the request and
+// answer types are fn's, inferred by the compiler, so a handler of another
+// shape does not compile. Every endpoint is served by serveEndpoint, so every
+// failure gets the same envelope.
+func mount[Req, Resp any](mux *http.ServeMux, s *Server, who access, pattern string, fn endpoint[Req, Resp], opts ...mountOption) {
+	m := mounting{status: http.StatusOK}
+	for _, opt := range opts {
+		opt(&m)
+	}
+	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		serveEndpoint(s, w, r, m.status, fn)
+	})
+	if m.revalidated {
+		h = revalidated(h)
+	}
+	if m.signIn {
+		h = s.signInDeadline(h)
+	}
+	mountHandler(mux, s, who, pattern, h)
+}
+
+// mountHandler registers a route that is not a JSON endpoint (health,
+// metrics, the documentation, an HTML page) as the plain handler h, and
+// records it among the server's routes.
+func mountHandler(mux *http.ServeMux, s *Server, who access, pattern string, h http.Handler) {
+	s.routes = append(s.routes, Route{Pattern: pattern, Bearer: who == bearer})
+	if who == bearer {
+		h = s.requireUser(h)
+	}
+	mux.Handle(pattern, h)
+}
+
+// serveEndpoint adapts an endpoint to net/http: decode the body, bind the
+// path and query, validate, call, encode the answer with status.
+func serveEndpoint[Req, Resp any](s *Server, w http.ResponseWriter, r *http.Request, status int, fn endpoint[Req, Resp]) {
 	release, err := s.bodies.acquire(r)
 	if err != nil {
 		writeError(w, toError(r.Context(), s.log, err))
 		return
 	}
 	defer release()
-	var req R
-	err = decodeBody(r, &req)
-	if err == nil {
-		if b, ok := any(&req).(binder); ok {
-			err = b.bind(r)
-		}
-	}
-	if err == nil {
-		if v, ok := any(&req).(validator); ok {
-			err = v.validate()
-		}
-	}
-	var resp T
-	if err == nil {
-		resp, err = e(r.Context(), &req)
-	}
+	resp, err := callEndpoint(r, fn)
 	if err != nil {
 		writeError(w, toError(r.Context(), s.log, err))
 		return
 	}
 	if body, ok := any(resp).(encodedJSON); ok {
-		writeEncodedJSON(w, r, body)
+		writeEncodedJSON(w, r, status, body)
 		return
 	}
-	writeJSON(w, http.StatusOK, resp)
+	writeJSON(w, status, resp)
+}
+
+// callEndpoint decodes the request of fn from r (body, then path and query,
+// then its own rules) and calls fn with it.
+func callEndpoint[Req, Resp any](r *http.Request, fn endpoint[Req, Resp]) (Resp, error) {
+	var req Req
+	var zero Resp
+	if err := decodeBody(r, &req); err != nil {
+		return zero, err
+	}
+	if b, ok := any(&req).(binder); ok {
+		if err := b.bind(r); err != nil {
+			return zero, err
+		}
+	}
+	if v, ok := any(&req).(validator); ok {
+		if err := v.validate(); err != nil {
+			return zero, err
+		}
+	}
+	return fn(r.Context(), &req)
 }
 
 // userID answers the id of the signed-in user of a Bearer route.

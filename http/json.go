@@ -28,21 +28,21 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
-// writeEncodedJSON writes a 200 with an answer encoded beforehand, exactly
+// writeEncodedJSON writes status with an answer encoded beforehand, exactly
 // as writeJSON would have written it; gzipped (the form the answer keeps,
 // made once) when the caller accepts gzip and the answer is over 1 KiB, as
 // the edge's gzip would have done it (which leaves an encoded answer alone).
-func writeEncodedJSON(w http.ResponseWriter, r *http.Request, body encodedJSON) {
+func writeEncodedJSON(w http.ResponseWriter, r *http.Request, status int, body encodedJSON) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	if len(body.json)+1 >= gzipMinSize && acceptsGzip(r) {
 		h.Set("Content-Encoding", "gzip")
 		h.Add("Vary", "Accept-Encoding")
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(status)
 		_, _ = w.Write(body.gzipped())
 		return
 	}
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(status)
 	_, _ = w.Write(body.json)
 	_, _ = w.Write([]byte{'\n'})
 }

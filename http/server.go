@@ -4,7 +4,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -173,73 +172,66 @@ func (s *Server) Handler() http.Handler {
 	return withRequestID(s.clientAddress(s.logRequests(s.edge(mux, limitBody(envelopeMuxErrors(mux))))))
 }
 
-// public registers a route that needs no credential.
-func (s *Server) public(mux *http.ServeMux, pattern string, h http.Handler) {
-	s.routes = append(s.routes, Route{Pattern: pattern})
-	mux.Handle(pattern, h)
-}
-
-// bearer registers a route that needs a valid access token.
-func (s *Server) bearer(mux *http.ServeMux, pattern string, h http.Handler) {
-	s.routes = append(s.routes, Route{Pattern: pattern, Bearer: true})
-	mux.Handle(pattern, s.requireUser(h))
-}
-
-// register lists the routes of the interface.
+// register lists the routes of the interface: each JSON endpoint through
+// mount, which takes its request and answer types from its handler and
+// declares who may call it, its pattern and, where they differ from the
+// rest, its success status (200 otherwise) and its wrappers; the routes that
+// answer something else (health, metrics, documentation, an HTML page)
+// through mountHandler.
 func (s *Server) register(mux *http.ServeMux) {
-	s.public(mux, "GET /healthz", http.HandlerFunc(s.healthz))
-	s.public(mux, "GET /readyz", http.HandlerFunc(s.readyz))
+	mountHandler(mux, s, public, "GET /healthz", http.HandlerFunc(s.healthz))
+	mountHandler(mux, s, public, "GET /readyz", http.HandlerFunc(s.readyz))
 	if !s.cfg.MetricsElsewhere {
-		s.public(mux, "GET /metrics", MetricsHandler(s.cfg.Metrics, s.log))
+		mountHandler(mux, s, public, "GET /metrics", MetricsHandler(s.cfg.Metrics, s.log))
 	}
 
 	// Documentation: the OpenAPI document (http/openapi.yaml) and the page that renders it.
-	s.public(mux, "GET /v1/openapi.yaml", http.HandlerFunc(s.openAPIYAML))
-	s.public(mux, "GET /v1/openapi.json", http.HandlerFunc(s.openAPIJSON))
-	s.public(mux, "GET /docs", http.HandlerFunc(s.docsPage))
-	s.public(mux, "GET /docs/{asset}", http.HandlerFunc(s.docsAsset))
+	mountHandler(mux, s, public, "GET /v1/openapi.yaml", http.HandlerFunc(s.openAPIYAML))
+	mountHandler(mux, s, public, "GET /v1/openapi.json", http.HandlerFunc(s.openAPIJSON))
+	mountHandler(mux, s, public, "GET /docs", http.HandlerFunc(s.docsPage))
+	mountHandler(mux, s, public, "GET /docs/{asset}", http.HandlerFunc(s.docsAsset))
 
-	s.public(mux, "POST /v1/user/login-password", s.signInDeadline(s.handler(endpoint[loginPasswordRequest, userWithToken](s.userLoginPassword))))
-	s.bearer(mux, "GET /v1/user/detail", s.handler(endpoint[empty, db.UserProfileRow](s.userDetail)))
+	mount(mux, s, public, "POST /v1/user/login-password", s.userLoginPassword, withSignInDeadline())
+	mount(mux, s, bearer, "GET /v1/user/detail", s.userDetail)
 
 	// Catalogue: presets, reviews and the agency directory.
-	s.public(mux, "POST /v1/presets/browse", s.handler(endpoint[presetBrowseRequest, encodedJSON](s.presetBrowse)))
-	s.public(mux, "POST /v1/presets/count", s.handler(endpoint[presetCountRequest, encodedJSON](s.presetCount)))
-	s.bearer(mux, "GET /v1/presets/available", s.handler(endpoint[presetAvailableRequest, encodedJSON](s.presetAvailable)))
-	s.public(mux, "GET /v1/presets/optimization-goals", revalidated(s.handler(endpoint[empty, []db.CampaignObjectiveListRow](s.presetOptimizationGoals))))
-	s.bearer(mux, "POST /v1/reviews/submit", s.handler(endpoint[reviewSubmitRequest, db.ReviewSubmitRow](s.reviewSubmit)))
-	s.bearer(mux, "POST /v1/agencies/list", s.handler(endpoint[agencyListRequest, []json.RawMessage](s.agencyList)))
-	s.public(mux, "GET /v1/agencies/detail/{id}", revalidated(s.handler(endpoint[pathID, json.RawMessage](s.agencyDetail))))
-	s.bearer(mux, "GET /v1/agencies/services", s.handler(endpoint[empty, []db.Service](s.agencyServices)))
+	mount(mux, s, public, "POST /v1/presets/browse", s.presetBrowse)
+	mount(mux, s, public, "POST /v1/presets/count", s.presetCount)
+	mount(mux, s, bearer, "GET /v1/presets/available", s.presetAvailable)
+	mount(mux, s, public, "GET /v1/presets/optimization-goals", s.presetOptimizationGoals, withETag())
+	mount(mux, s, bearer, "POST /v1/reviews/submit", s.reviewSubmit)
+	mount(mux, s, bearer, "POST /v1/agencies/list", s.agencyList)
+	mount(mux, s, public, "GET /v1/agencies/detail/{id}", s.agencyDetail, withETag())
+	mount(mux, s, bearer, "GET /v1/agencies/services", s.agencyServices)
 
 	// Campaigns: boosted pages, boosted posts and their insights, geographic targeting.
-	s.bearer(mux, "GET /v1/ad-accounts", s.handler(endpoint[empty, []adAccount](s.adAccountsList)))
-	s.bearer(mux, "GET /v1/boosted-pages/detail/{id}", s.handler(endpoint[pathID, json.RawMessage](s.boostedPageDetail)))
-	s.bearer(mux, "POST /v1/boosted-pages/save/{id}", s.handler(endpoint[campaignSaveRequest, bool](s.boostedPageSave)))
-	s.bearer(mux, "POST /v1/boosted-pages/create", s.handler(endpoint[campaignCreateRequest, json.RawMessage](s.boostedPageCreate)))
-	s.bearer(mux, "POST /v1/boosted-pages/sources", s.handler(endpoint[campaignSourcesRequest, encodedJSON](s.boostedPageSources)))
-	s.bearer(mux, "POST /v1/boosted-pages/count", s.handler(endpoint[campaignCountRequest, encodedJSON](s.boostedPageCount)))
-	s.bearer(mux, "GET /v1/boosted-pages/source-detail/{id}", s.handler(endpoint[pathID, json.RawMessage](s.boostedPageSourceDetail)))
-	s.bearer(mux, "DELETE /v1/boosted-pages/delete-source/{id}", s.handler(endpoint[pathID, deleteSourceResult](s.boostedPageDeleteSource)))
-	s.bearer(mux, "GET /v1/boosted-pages/history/{id}", s.handler(endpoint[pathID, json.RawMessage](s.boostedPageHistory)))
-	s.bearer(mux, "GET /v1/boosted-pages/access-data/{id}", s.handler(endpoint[pathID, accessData](s.boostedPageAccessData)))
-	s.public(mux, "POST /v1/boosted-pages/geo-locations-by-code", s.handler(endpoint[geoByCodeRequest, []db.GeoLocationsByCodeRow](s.geoLocationsByCode)))
-	s.public(mux, "POST /v1/boosted-pages/geo-locations", s.handler(endpoint[geoSearchRequest, []db.GeoLocationSearchRow](s.geoLocations)))
-	s.bearer(mux, "POST /v1/boosted-posts/list", s.handler(endpoint[boostedPostListRequest, []db.BoostedPostListRow](s.boostedPostList)))
-	s.bearer(mux, "POST /v1/boosted-posts/count", s.handler(endpoint[boostedPostCountRequest, int64](s.boostedPostCount)))
-	s.bearer(mux, "POST /v1/boosted-pages/stats", s.handler(endpoint[statsRequest, statsAnswer](s.boostedPageStats)))
-	s.bearer(mux, "POST /v1/boosted-posts/batch-insights", s.handler(endpoint[batchInsightsRequest, db.BoostedPostInsightsSumRow](s.boostedPostBatchInsights)))
+	mount(mux, s, bearer, "GET /v1/ad-accounts", s.adAccountsList)
+	mount(mux, s, bearer, "GET /v1/boosted-pages/detail/{id}", s.boostedPageDetail)
+	mount(mux, s, bearer, "POST /v1/boosted-pages/save/{id}", s.boostedPageSave)
+	mount(mux, s, bearer, "POST /v1/boosted-pages/create", s.boostedPageCreate)
+	mount(mux, s, bearer, "POST /v1/boosted-pages/sources", s.boostedPageSources)
+	mount(mux, s, bearer, "POST /v1/boosted-pages/count", s.boostedPageCount)
+	mount(mux, s, bearer, "GET /v1/boosted-pages/source-detail/{id}", s.boostedPageSourceDetail)
+	mount(mux, s, bearer, "DELETE /v1/boosted-pages/delete-source/{id}", s.boostedPageDeleteSource)
+	mount(mux, s, bearer, "GET /v1/boosted-pages/history/{id}", s.boostedPageHistory)
+	mount(mux, s, bearer, "GET /v1/boosted-pages/access-data/{id}", s.boostedPageAccessData)
+	mount(mux, s, public, "POST /v1/boosted-pages/geo-locations-by-code", s.geoLocationsByCode)
+	mount(mux, s, public, "POST /v1/boosted-pages/geo-locations", s.geoLocations)
+	mount(mux, s, bearer, "POST /v1/boosted-posts/list", s.boostedPostList)
+	mount(mux, s, bearer, "POST /v1/boosted-posts/count", s.boostedPostCount)
+	mount(mux, s, bearer, "POST /v1/boosted-pages/stats", s.boostedPageStats)
+	mount(mux, s, bearer, "POST /v1/boosted-posts/batch-insights", s.boostedPostBatchInsights)
 
 	// Accounts: social sign-up and sign-in over network_a, profile changes, billing details.
-	s.public(mux, "POST /v1/user/pre-signup-sn", s.signInDeadline(s.handler(endpoint[socialRequest, preSignup](s.userPreSignupSn))))
-	s.public(mux, "POST /v1/user/signup-sn", s.signInDeadline(s.handler(endpoint[signupRequest, userWithToken](s.userSignupSn))))
-	s.public(mux, "POST /v1/user/login-sn", s.signInDeadline(s.handler(endpoint[socialRequest, userWithToken](s.userLoginSn))))
-	s.bearer(mux, "POST /v1/user/save", s.handler(endpoint[userSaveRequest, result](s.userSave)))
-	s.public(mux, "GET /v1/user/unsubscribe", http.HandlerFunc(s.userUnsubscribe))
-	s.public(mux, "GET /v1/user/verify-email", s.handler(endpoint[verifyEmailRequest, result](s.userVerifyEmail)))
-	s.bearer(mux, "GET /v1/billing/detail", s.handler(endpoint[empty, db.BillingDetailRow](s.billingDetail)))
-	s.bearer(mux, "POST /v1/billing/save", s.handler(endpoint[billingSaveRequest, bool](s.billingSave)))
-	s.bearer(mux, "GET /v1/billing/countries", s.handler(endpoint[empty, json.RawMessage](s.billingCountries)))
+	mount(mux, s, public, "POST /v1/user/pre-signup-sn", s.userPreSignupSn, withSignInDeadline())
+	mount(mux, s, public, "POST /v1/user/signup-sn", s.userSignupSn, withSignInDeadline())
+	mount(mux, s, public, "POST /v1/user/login-sn", s.userLoginSn, withSignInDeadline())
+	mount(mux, s, bearer, "POST /v1/user/save", s.userSave)
+	mountHandler(mux, s, public, "GET /v1/user/unsubscribe", http.HandlerFunc(s.userUnsubscribe))
+	mount(mux, s, public, "GET /v1/user/verify-email", s.userVerifyEmail)
+	mount(mux, s, bearer, "GET /v1/billing/detail", s.billingDetail)
+	mount(mux, s, bearer, "POST /v1/billing/save", s.billingSave)
+	mount(mux, s, bearer, "GET /v1/billing/countries", s.billingCountries)
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
