@@ -308,8 +308,8 @@ func (w *work) qualifying(cond rules.Conditions, read []readPost) []readPost {
 
 // newPosts answers the posts of one source, which qualify, that the
 // campaign did not boost nor attempt yet, with their ids in adboost (a
-// media's is assigned by EngineNewPosts when it first qualifies), in the
-// order read.
+// media's is assigned by EngineNewPosts when it first qualifies), oldest
+// first.
 func (w *work) newPosts(ctx context.Context, posts []readPost) ([]candidate, error) {
 	if len(posts) == 0 {
 		return nil, nil
@@ -353,7 +353,7 @@ func (w *work) newPosts(ctx context.Context, posts []readPost) ([]candidate, err
 		}
 		out = append(out, candidate{postID: p.row.PostID, raw: raw, created: p.post.Created, networkID: p.row.ID, post: p.post})
 	}
-	return out, nil
+	return oldestFirst(sourceRead{candidates: out}), nil
 }
 
 // reachRules keeps the candidates that meet the rules needing the posts'
