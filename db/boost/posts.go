@@ -14,6 +14,7 @@ import (
 
 	"adboost/auth/networka"
 	"adboost/db"
+	"adboost/db/rules"
 )
 
 // The networks a campaign boosts posts of, as attempts and posts name them.
@@ -23,17 +24,26 @@ const (
 )
 
 // candidate is a post that meets the campaign's rules, as the attempt at
-// its ad keeps it (`post`).
+// its ad keeps it (`post`: raw, with its id in adboost).
 type candidate struct {
-	postID  int64
-	raw     json.RawMessage
-	created time.Time
+	postID    int64
+	raw       json.RawMessage
+	created   time.Time
+	networkID string     // network_a's post id, or the media id
+	post      rules.Post // as the rules look at it
 }
 
-// postRow is a post or a network_b media as the rules' statement and the
-// attempts take it. A media's caption is its message, its media_url (a
-// video's thumbnail) its picture, and its id in adboost (post_id) is
-// assigned by the statement.
+// readPost is a post or media a cycle read: as the attempts keep it (row)
+// and as the rules look at it (post).
+type readPost struct {
+	row  postRow
+	post rules.Post
+}
+
+// postRow is a post or a network_b media as the attempts take it. A
+// media's caption is its message, its media_url (a video's thumbnail) its
+// picture, and its id in adboost (post_id) is assigned when it first
+// qualifies (EngineNewPosts).
 type postRow struct {
 	Network   string `json:"network"`
 	PostID    int64  `json:"post_id,omitempty"`
@@ -50,11 +60,6 @@ type postRow struct {
 	Reactions int64 `json:"reactions"`
 	Comments  int64 `json:"comments"`
 	Shares    int64 `json:"shares"`
-}
-
-// engagement is the post's reactions, comments and shares together.
-func (p postRow) engagement() int64 {
-	return p.Reactions + p.Comments + p.Shares
 }
 
 // network is the network of a post an attempt keeps: network_a unless the
@@ -178,22 +183,23 @@ func (w *work) pageRefused(ctx context.Context, src source, refusal error) error
 
 // readSource reads the source's posts published since the oldest age a
 // post may have (network_a answers only those) and answers those that meet
-// rules 1 to 4, and the ids of all: the rules of the post's text in one
-// statement, then, for those, the reach rule with the source's followers
-// and each post's reach, read at once. The posts the campaign boosts already
-// (its recent posts and media, read with the campaign) are set aside first,
-// so a steady campaign, whose posts are all boosted, runs no statement.
+// the campaign's conditions (rules.Conditions) and that the campaign did
+// not boost nor attempt yet (EngineNewPosts), and the ids of all. The rules
+// that need the posts' organic reach are checked last, with the reaches of
+// those posts only, read at once. The posts the campaign boosts already
+// (its recent posts and media, read with the campaign) are set aside
+// first, so a steady campaign, whose posts are all boosted or held back by
+// its rules, runs no statement.
 func (w *work) readSource(ctx context.Context, src source, pageToken string) (sourceRead, error) {
 	out := sourceRead{src: src}
 	scope := networka.Scope{User: strconv.FormatInt(w.c.UserID, 10), Page: strconv.FormatInt(src.pageID, 10)}
-	since := w.since()
-	var rows []postRow
+	var read []readPost
 	var truncated bool
 	var err error
 	if src.network == networkB {
-		rows, truncated, err = w.mediaRows(ctx, &out, pageToken, scope)
+		read, truncated, err = w.mediaRows(ctx, &out, pageToken, scope)
 	} else {
-		rows, truncated, err = w.postRows(ctx, &out, pageToken, scope)
+		read, truncated, err = w.postRows(ctx, &out, pageToken, scope)
 	}
 	if err != nil {
 		return out, err
@@ -204,26 +210,34 @@ func (w *work) readSource(ctx context.Context, src source, pageToken string) (so
 	if truncated {
 		out.seen, out.media = nil, nil
 	}
-	candidates, err := w.qualifying(ctx, rows, since)
-	_, hasRate := engagementRate(w.rules)
-	if err != nil || len(candidates) == 0 || (w.c.ReachPercent <= 0 && !hasRate) {
+	cond := w.conditions()
+	candidates, err := w.newPosts(ctx, w.qualifying(cond, read))
+	if err != nil || len(candidates) == 0 || !cond.NeedsReach() {
 		out.candidates = candidates
 		return out, err
 	}
-	out.candidates, err = w.reachRules(ctx, src, pageToken, scope, candidates)
+	out.candidates, err = w.reachRules(ctx, src, pageToken, scope, cond, candidates)
 	return out, err
+}
+
+// conditions are what a post must be for the campaign to boost it: its
+// rules, hashtag and goal, its preset's keywords and reach, and
+// ENGINE_POST_MAX_AGE.
+func (w *work) conditions() rules.Conditions {
+	return rules.Conditions{Rules: w.rules, Hashtag: w.c.Hashtag, Keywords: w.c.Keywords,
+		ReachPercent: w.c.ReachPercent, VideoOnly: w.c.Goal == "VIDEO_VIEWS", MaxAge: w.e.maxAge}
 }
 
 // mediaRows reads the network_b account's media published since the
 // oldest age a post may have, noting each id in out; those the campaign
 // boosts already are set aside.
-func (w *work) mediaRows(ctx context.Context, out *sourceRead, pageToken string, scope networka.Scope) ([]postRow, bool, error) {
+func (w *work) mediaRows(ctx context.Context, out *sourceRead, pageToken string, scope networka.Scope) ([]readPost, bool, error) {
 	src := out.src
 	media, cut, err := w.e.api.MediaOf(ctx, pageToken, strconv.FormatInt(src.id, 10), w.since(), MaxPosts, scope)
 	if err != nil {
 		return nil, false, err
 	}
-	rows := make([]postRow, 0, len(media))
+	read := make([]readPost, 0, len(media))
 	for _, m := range media {
 		if !mediaID(m.ID) {
 			w.log.Warn("engine: media skipped: its id is not a number", "media", m.ID)
@@ -233,22 +247,27 @@ func (w *work) mediaRows(ctx context.Context, out *sourceRead, pageToken string,
 		if slices.Contains(w.c.RecentMedia, m.ID) {
 			continue
 		}
-		rows = append(rows, postRow{Network: networkB, ID: m.ID, Message: m.Caption, Permalink: m.Permalink, Picture: m.Picture(),
-			Created: m.Created.UTC().Format(time.RFC3339), MediaType: m.Type, SourceID: src.id, Reactions: m.Likes, Comments: m.Comments})
+		created := m.Created.UTC().Truncate(time.Second)
+		read = append(read, readPost{
+			row: postRow{Network: networkB, ID: m.ID, Message: m.Caption, Permalink: m.Permalink, Picture: m.Picture(),
+				Created: created.Format(time.RFC3339), MediaType: m.Type, SourceID: src.id, Reactions: m.Likes, Comments: m.Comments},
+			post: rules.Post{Network: rules.NetworkB, Kind: m.Type, Message: m.Caption, Created: created,
+				Reactions: m.Likes, Comments: m.Comments},
+		})
 	}
-	return rows, cut, nil
+	return read, cut, nil
 }
 
 // postRows reads the page's posts published since the oldest age a post
 // may have, noting each id in out; those the campaign boosts already are
 // set aside.
-func (w *work) postRows(ctx context.Context, out *sourceRead, pageToken string, scope networka.Scope) ([]postRow, bool, error) {
+func (w *work) postRows(ctx context.Context, out *sourceRead, pageToken string, scope networka.Scope) ([]readPost, bool, error) {
 	src := out.src
 	posts, cut, err := w.e.api.Posts(ctx, pageToken, strconv.FormatInt(src.id, 10), w.since(), MaxPosts, scope)
 	if err != nil {
 		return nil, false, err
 	}
-	rows := make([]postRow, 0, len(posts))
+	read := make([]readPost, 0, len(posts))
 	for _, p := range posts {
 		postID, ok := PostID(p.ID)
 		if !ok {
@@ -259,33 +278,98 @@ func (w *work) postRows(ctx context.Context, out *sourceRead, pageToken string, 
 		if slices.Contains(w.c.RecentPosts, postID) {
 			continue
 		}
-		rows = append(rows, postRow{Network: networkA, PostID: postID, ID: p.ID, Message: p.Message, Permalink: p.Permalink,
-			Picture: p.Picture, Created: p.Created.UTC().Format(time.RFC3339), Type: p.Type, SourceID: src.id,
-			Reactions: p.Reactions, Comments: p.Comments, Shares: p.Shares})
+		created := p.Created.UTC().Truncate(time.Second)
+		read = append(read, readPost{
+			row: postRow{Network: networkA, PostID: postID, ID: p.ID, Message: p.Message, Permalink: p.Permalink,
+				Picture: p.Picture, Created: created.Format(time.RFC3339), Type: p.Type, SourceID: src.id,
+				Reactions: p.Reactions, Comments: p.Comments, Shares: p.Shares},
+			post: rules.Post{Network: rules.NetworkA, Kind: p.Type, Message: p.Message, Created: created,
+				Reactions: p.Reactions, Comments: p.Comments, Shares: p.Shares},
+		})
 	}
-	return rows, cut, nil
+	return read, cut, nil
+}
+
+// qualifying answers the posts read that meet the campaign's conditions at
+// the work's time, with those that meet every rule but the ones their
+// reach, not read yet, decides (rules.ReachUnknown).
+func (w *work) qualifying(cond rules.Conditions, read []readPost) []readPost {
+	var out []readPost
+	for _, p := range read {
+		ok, why := cond.Qualifies(p.post, w.now)
+		if ok || why == rules.ReachUnknown {
+			out = append(out, p)
+			continue
+		}
+		w.log.Debug("engine: post not boosted yet", "post", p.row.ID, "network", p.row.network(), "reason", why)
+	}
+	return out
+}
+
+// newPosts answers the posts of one source, which qualify, that the
+// campaign did not boost nor attempt yet, with their ids in adboost (a
+// media's is assigned by EngineNewPosts when it first qualifies), oldest
+// first.
+func (w *work) newPosts(ctx context.Context, posts []readPost) ([]candidate, error) {
+	if len(posts) == 0 {
+		return nil, nil
+	}
+	var postIDs []int64
+	var mediaIDs []string
+	for _, p := range posts {
+		if p.row.network() == networkB {
+			mediaIDs = append(mediaIDs, p.row.ID)
+		} else {
+			postIDs = append(postIDs, p.row.PostID)
+		}
+	}
+	found, err := w.q.EngineNewPosts(ctx, db.EngineNewPostsParams{CampaignID: w.id, PostIds: postIDs, MediaIds: mediaIDs})
+	if err != nil || len(found) == 0 {
+		return nil, err
+	}
+	fresh := make(map[int64]bool, len(found))
+	media := make(map[string]int64, len(found))
+	for _, f := range found {
+		if f.MediaID != "" {
+			media[f.MediaID] = f.PostID
+		} else {
+			fresh[f.PostID] = true
+		}
+	}
+	out := make([]candidate, 0, len(found))
+	for _, p := range posts {
+		if p.row.network() == networkB {
+			id, ok := media[p.row.ID]
+			if !ok {
+				continue
+			}
+			p.row.PostID = id
+		} else if !fresh[p.row.PostID] {
+			continue
+		}
+		raw, err := json.Marshal(p.row)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, candidate{postID: p.row.PostID, raw: raw, created: p.post.Created, networkID: p.row.ID, post: p.post})
+	}
+	return oldestFirst(sourceRead{candidates: out}), nil
 }
 
 // reachRules keeps the candidates that meet the rules needing the posts'
-// organic reach: rule 4 (with the source's followers), and the engagement
-// rate; the reaches are read at once.
-func (w *work) reachRules(ctx context.Context, src source, pageToken string, scope networka.Scope, candidates []candidate) ([]candidate, error) {
-	rate, hasRate := engagementRate(w.rules)
-	id := strconv.FormatInt(src.id, 10)
+// organic reach (the preset's reach R with the source's followers, and the
+// engagement rate); the reaches are read at once.
+func (w *work) reachRules(ctx context.Context, src source, pageToken string, scope networka.Scope, cond rules.Conditions, candidates []candidate) ([]candidate, error) {
 	var followers int64
 	var err error
-	if w.c.ReachPercent > 0 {
-		if followers, err = w.e.api.Followers(ctx, pageToken, id, scope); err != nil {
+	if cond.ReachPercent > 0 {
+		if followers, err = w.e.api.Followers(ctx, pageToken, strconv.FormatInt(src.id, 10), scope); err != nil {
 			return nil, err
 		}
 	}
 	ids := make([]string, len(candidates))
-	posts := make([]postRow, len(candidates))
 	for i, c := range candidates {
-		if err := json.Unmarshal(c.raw, &posts[i]); err != nil {
-			return nil, err
-		}
-		ids[i] = posts[i].ID
+		ids[i] = c.networkID
 	}
 	var reaches []int64
 	var errs []error
@@ -299,37 +383,14 @@ func (w *work) reachRules(ctx context.Context, src source, pageToken string, sco
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
-		if (w.c.ReachPercent <= 0 || ReachQualifies(reaches[i], followers, w.c.ReachPercent)) &&
-			(!hasRate || RateQualifies(posts[i].engagement(), reaches[i], rate)) {
-			kept = append(kept, c)
+		c.post.ReachRead, c.post.Reach, c.post.Followers = true, reaches[i], followers
+		if ok, why := cond.Qualifies(c.post, w.now); !ok {
+			w.log.Debug("engine: post not boosted yet", "post", c.networkID, "network", src.network, "reason", why)
+			continue
 		}
+		kept = append(kept, c)
 	}
 	return kept, nil
-}
-
-// qualifying applies rules 1 to 3 (EngineQualifyingPosts) to the posts.
-func (w *work) qualifying(ctx context.Context, rows []postRow, since time.Time) ([]candidate, error) {
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	arg, err := json.Marshal(rows)
-	if err != nil {
-		return nil, err
-	}
-	found, err := w.q.EngineQualifyingPosts(ctx, db.EngineQualifyingPostsParams{CampaignID: w.id, Since: since, Now: w.now, Posts: arg})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]candidate, len(found))
-	for i, f := range found {
-		var p postRow
-		if err := json.Unmarshal(f.Post, &p); err != nil {
-			return nil, err
-		}
-		created, _ := time.Parse(time.RFC3339, p.Created)
-		out[i] = candidate{f.PostID, f.Post, created}
-	}
-	return out, nil
 }
 
 // oldestFirst merges the candidates of the campaign's sources, oldest
@@ -343,19 +404,6 @@ func oldestFirst(reads ...sourceRead) []candidate {
 		return cmp.Or(a.created.Compare(b.created), cmp.Compare(a.postID, b.postID))
 	})
 	return out
-}
-
-// ReachQualifies is the reach rule (rule 4 of EngineQualifyingPosts): a post's organic reach × 100 is
-// at least R percent of the page's followers.
-func ReachQualifies(reach, followers int64, percent int32) bool {
-	return reach*100 >= int64(percent)*followers
-}
-
-// RateQualifies is the engagement rate rule: a post's engagement × 100 is
-// at least the rate (in hundredths of a percent) × its organic reach; a
-// post without reach does not qualify.
-func RateQualifies(engagement, reach, rateHundredths int64) bool {
-	return reach > 0 && engagement*10000 >= rateHundredths*reach
 }
 
 // PostID answers a post's id in adboost: the part of network_a's id after

@@ -12,21 +12,6 @@ import (
 	"adboost/db/rules"
 )
 
-// engagementRate answers the campaign's min_engagement_rate in hundredths
-// of a percent, and whether it has one.
-func engagementRate(r rules.Rules) (int64, bool) {
-	if r.MinEngagementRate == nil {
-		return 0, false
-	}
-	rat, ok := new(big.Rat).SetString(r.MinEngagementRate.String())
-	if !ok {
-		return 0, false
-	}
-	hundredths := new(big.Rat).Mul(rat, big.NewRat(100, 1))
-	n := new(big.Int).Quo(hundredths.Num(), hundredths.Denom())
-	return n.Int64(), true
-}
-
 // location is the time zone the campaign's rules count days and hours
 // in: hours.timezone, else its ad account's (account; nil before it has
 // one), else UTC. A name that is not a canonical IANA one (refused at

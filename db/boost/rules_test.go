@@ -3,7 +3,9 @@ package boost_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"adboost/db/boost"
 	"adboost/db/dataset"
 	"adboost/db/dbtest"
+	"adboost/db/rules"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
@@ -36,90 +39,112 @@ const rulesFile = `{
   ]
 }`
 
-func TestQualifyingPostsRules(t *testing.T) {
+// The campaign's load answers what the rules of its posts need: its
+// hashtag and goal, and the keywords and reach R of its preset only when
+// the preset allows advanced_settings. (What the posts must be is
+// rules.Conditions', tested in package rules.)
+func TestCampaignLoadConditions(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := dbtest.New(t)
 	if err := dataset.Load(ctx, pool, strings.NewReader(rulesFile)); err != nil {
 		t.Fatal(err)
 	}
-	now := time.Now().UTC().Truncate(time.Second)
-	since := now.Add(-168 * time.Hour)
-	type post struct {
-		PostID  int64  `json:"post_id"`
-		ID      string `json:"id"`
-		Message string `json:"message"`
-		Created string `json:"created_time"`
-	}
-	posts := []post{
-		{1, "456_1", "Join us #Gym!", ""},
-		{2, "456_2", "#gymnastics class today", ""},
-		{3, "456_3", "gym day without a tag", ""},
-		{4, "456_4", "#GYM", ""},
-		{5, "456_5", "x#gym glued", ""},
-		{6, "456_6", "#gym but too old", "old"},
-		{7, "456_7", "#yoga and Fitness.", ""},
-		{8, "456_8", "#yoga fitnessfirst", ""},
-		{9, "456_9", "#Yoga, then a #RUN", ""},
-		{10, "456_10", "#yoga run!", ""},
-		{11, "456_11", "yoga fitness (no tag)", ""},
-		{12, "456_12", "#yoga-class (a.b) fitness", ""},
-	}
-	for i := range posts {
-		if posts[i].Created == "old" {
-			posts[i].Created = since.Add(-time.Second).Format(time.RFC3339)
-		} else {
-			posts[i].Created = now.Add(-time.Duration(i) * time.Minute).Format(time.RFC3339)
-		}
-	}
-	arg, _ := json.Marshal(posts)
 	q := db.New(pool)
-	got := func(campaign int64) []int64 {
-		rows, err := q.EngineQualifyingPosts(ctx, db.EngineQualifyingPostsParams{CampaignID: campaign, Since: since, Now: time.Now(), Posts: arg})
+	for _, want := range []struct {
+		id       int64
+		reach    int32
+		hashtag  string
+		keywords []string
+	}{{7, 0, "#gym", []string{}}, {8, 20, "yoga", []string{"fitness", "#run"}}} {
+		c, err := q.EngineCampaignLoad(ctx, db.EngineCampaignLoadParams{CampaignID: want.id, Now: time.Now(), MaxAgeSeconds: 3600})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ids []int64
-		for _, r := range rows {
-			ids = append(ids, r.PostID)
+		if c.ReachPercent != want.reach || !c.Found || !c.Runs || c.PageID != 456 {
+			t.Errorf("campaign %d: reach %d found %v runs %v page %d, want reach %d", want.id, c.ReachPercent, c.Found, c.Runs, c.PageID, want.reach)
 		}
-		slices.Sort(ids)
-		return ids
-	}
-	if ids := got(7); !slices.Equal(ids, []int64{1, 4}) {
-		t.Errorf("campaign 7 (#gym, preset without advanced_settings): %v, want [1 4]", ids)
-	}
-	// #yoga as a whole tag and a keyword (fitness or run) as a whole word or tag.
-	if ids := got(8); !slices.Equal(ids, []int64{7, 9, 10, 12}) {
-		t.Errorf("campaign 8 (yoga + keywords): %v, want [7 9 10 12]", ids)
-	}
-	// Reach is read only for campaign 8 (advanced_settings), as R.
-	for id, want := range map[int64]int32{7: 0, 8: 20} {
-		c, err := q.EngineCampaignLoad(ctx, db.EngineCampaignLoadParams{CampaignID: id, Now: time.Now(), MaxAgeSeconds: 3600})
-		if err != nil {
-			t.Fatal(err)
+		if c.Hashtag != want.hashtag || !slices.Equal(c.Keywords, want.keywords) || c.Goal != "POST_ENGAGEMENT" {
+			t.Errorf("campaign %d: hashtag %q, keywords %q, goal %q; want %q, %q, POST_ENGAGEMENT",
+				want.id, c.Hashtag, c.Keywords, c.Goal, want.hashtag, want.keywords)
 		}
-		if c.ReachPercent != want || !c.Found || !c.Runs || c.PageID != 456 {
-			t.Errorf("campaign %d: reach %d found %v runs %v page %d, want reach %d", id, c.ReachPercent, c.Found, c.Runs, c.PageID, want)
+	}
+	// The window of the posts read and compared (since) is the rules'
+	// (rules.Conditions.Since), with and without post_age_max_hours.
+	if _, err := pool.Exec(ctx, `UPDATE campaign SET rules = '{"post_age_max_hours": 2}' WHERE id = 8`); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for _, maxAge := range []time.Duration{time.Hour, 2 * time.Hour, 2*time.Hour + 30*time.Minute, 3 * time.Hour, 168 * time.Hour} {
+		for _, id := range []int64{7, 8} {
+			c, err := q.EngineCampaignLoad(ctx, db.EngineCampaignLoadParams{CampaignID: id, Now: now, MaxAgeSeconds: maxAge.Seconds()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cond := rules.Conditions{MaxAge: maxAge}
+			if err := json.Unmarshal(c.Rules, &cond.Rules); err != nil {
+				t.Fatal(err)
+			}
+			if want := cond.Since(now); !c.Since.Equal(want) {
+				t.Errorf("campaign %d, ENGINE_POST_MAX_AGE %s: since %s, the rules' %s", id, maxAge, c.Since, want)
+			}
 		}
 	}
 }
 
-func TestReachQualifies(t *testing.T) {
-	for _, c := range []struct {
-		reach, followers int64
-		percent          int32
-		want             bool
-	}{
-		{200, 1000, 20, true},  // exactly 20 %
-		{199, 1000, 20, false}, // just under
-		{0, 0, 20, true},       // no followers
-		{5, 1000, 0, true},
-		{1000, 1000, 100, true},
-	} {
-		if got := boost.ReachQualifies(c.reach, c.followers, c.percent); got != c.want {
-			t.Errorf("ReachQualifies(%d, %d, %d) = %v", c.reach, c.followers, c.percent, got)
+// EngineNewPosts keeps of the qualifying posts those the campaign did not
+// boost nor attempt yet, and gives each new network_b media of the user one
+// id, the same in every campaign and statement.
+func TestEngineNewPosts(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	file := strings.Replace(rulesFile, `"boosted_pages"`, `"boosted_posts": [{"id": 21, "boosted_page_ids": [7], "created": 1767225600}],
+  "boosted_pages"`, 1)
+	if err := dataset.Load(ctx, pool, strings.NewReader(file)); err != nil {
+		t.Fatal(err)
+	}
+	q := db.New(pool)
+	err := q.NetworkACampaignStart(ctx, db.NetworkACampaignStartParams{CampaignID: 7, AdAccountID: "act_1", Currency: "USD", Name: "Ana", Timezone: "UTC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = q.NetworkAAttemptBeginAds(ctx, db.NetworkAAttemptBeginAdsParams{CampaignID: 7, Kind: "ad",
+		Posts: json.RawMessage(`[{"post_id": 22, "name": "adboost-7-22", "post": {"id": "456_22"}}]`), InFlightSeconds: 60, BoostedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := func(campaign int64, posts []int64, media []string) map[string]int64 {
+		t.Helper()
+		rows, err := q.EngineNewPosts(ctx, db.EngineNewPostsParams{CampaignID: campaign, PostIds: posts, MediaIds: media})
+		if err != nil {
+			t.Fatal(err)
 		}
+		out := map[string]int64{}
+		for _, r := range rows {
+			key := "a" + strconv.FormatInt(r.PostID, 10)
+			if r.MediaID != "" {
+				key = "b" + r.MediaID
+			}
+			out[key] = r.PostID
+		}
+		return out
+	}
+	got := fresh(7, []int64{21, 22, 23}, []string{"17890000000000001", "17890000000000002"})
+	b1, b2 := got["b17890000000000001"], got["b17890000000000002"]
+	if len(got) != 3 || got["a23"] != 23 || b1 < 1<<52 || b2 < 1<<52 || b1 == b2 {
+		t.Fatalf("campaign 7: %v, want post 23 and both media with new ids", got)
+	}
+	// In campaign 8 posts 21 and 22 are new; the media keep their ids.
+	got = fresh(8, []int64{21, 22}, []string{"17890000000000002", "17890000000000001"})
+	if want := map[string]int64{"a21": 21, "a22": 22, "b17890000000000001": b1, "b17890000000000002": b2}; !maps.Equal(got, want) {
+		t.Errorf("campaign 8: %v, want %v", got, want)
+	}
+	if got := fresh(7, nil, nil); len(got) != 0 {
+		t.Errorf("no posts: %v", got)
+	}
+	if got := fresh(999, []int64{23}, []string{"17890000000000003"}); len(got) != 0 {
+		t.Errorf("a campaign that does not exist: %v", got)
 	}
 }
 

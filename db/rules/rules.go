@@ -3,7 +3,8 @@
 // happen, and the budgets of each boost. The interface (boosted-pages/save
 // and create) and the import (a preset's default rules, a campaign's rules)
 // read them with Parse; the engine reads the stored form back into Rules
-// with encoding/json.
+// with encoding/json, and asks Conditions.Qualifies whether a post meets
+// them, with the campaign's hashtag and its preset's keywords and reach.
 //
 // A rules object, as a client sends it (every rule optional; null, and ""
 // for a number, turn a rule off; any other key is refused):
@@ -23,7 +24,7 @@
 //
 // The stored form (campaign.rules, boosting_condition.rules, where the
 // schema's campaign_rules_valid checks it again) has the set rules only,
-// integers as JSON numbers, the engagement rate as a JSON number with two
+// integers as JSON numbers without a fraction, the engagement rate as a JSON number with two
 // decimals, money as a string with two decimals ("25.00").
 package rules
 

@@ -40,7 +40,8 @@ ORDER BY 1;
 -- the objective its goal maps to, its page and the sealed
 -- page and user tokens (and whether network_a refused the page's token),
 -- its network_b account and the page that account is linked to (whose
--- token reads the account's media; served by source_network_b_key), the rules its preset adds (keywords and reach R only
+-- token reads the account's media; served by source_network_b_key), its
+-- hashtag and goal, the rules its preset adds (keywords and reach R only
 -- when the preset allows advanced_settings; a reach of 0 asks nothing), and
 -- what the engine made on network_a so far (null ids before the first boost;
 -- a null currency with an ad account: a campaign started before 00094), the
@@ -122,6 +123,9 @@ SELECT
     (u.network_a_token_invalid_at IS NOT NULL)::boolean        AS token_invalid,
     coalesce(u.network_a_token_refusal, '')::text              AS token_refusal,
     coalesce(r.reach, 0)::integer                              AS reach_percent,
+    coalesce(r.keywords, '{}')::text[]                         AS keywords,
+    coalesce(c.hashtag, '')::text                              AS hashtag,
+    coalesce(c.goal, '')::text                                 AS goal,
     n.ad_account_id,
     n.currency                                                 AS ad_account_currency,
     c.ad_account_id                                            AS chosen_ad_account_id,
@@ -170,7 +174,7 @@ JOIN app_user AS u ON u.id = coalesce(c.user_id, n.user_id)
 LEFT JOIN source AS s ON s.user_id = c.user_id AND s.id = c.page_id AND s.platform = 'network_a'
 LEFT JOIN source AS sb ON sb.user_id = c.user_id AND sb.network_b_id = c.network_b_id AND sb.platform = 'network_a'
 LEFT JOIN LATERAL (
-    SELECT b.reach
+    SELECT b.reach, array_remove(b.keywords, NULL) AS keywords
     FROM preset AS p
     JOIN boosting_condition AS b ON b.preset_id = p.id
     WHERE p.id = c.preset_id
@@ -202,129 +206,55 @@ SELECT x.c ->> 'key', nullif(x.c ->> 'network_a_key', '')
 FROM jsonb_array_elements(@cities::jsonb) AS x (c)
 ON CONFLICT (city_key) DO UPDATE SET network_a_key = EXCLUDED.network_a_key, looked_up_at = now();
 
--- name: EngineQualifyingPosts :many
--- Rules 1 to 3 of the boosting engine over the posts and media a cycle read
--- (@posts: a JSON array of {"network", "post_id", "id", "message",
--- "permalink_url", "full_picture", "created_time", "status_type",
--- "source_id"}; network_b media carry their caption as message, no post_id,
--- and media_type instead of status_type): published at or after @since,
--- not yet boosted nor attempted in the campaign, holding the campaign's
--- hashtag as a whole tag (a hashtag given without `#` gets one), and, when
--- the preset allows advanced_settings and its condition has keywords, at
--- least one keyword as a whole word or tag; all case-insensitive; a
--- VIDEO_VIEWS campaign takes video posts only (status_type added_video,
--- media_type VIDEO); and the campaign's rules: at least post_age_min_hours
--- old at @now, at least min_reactions, min_comments and min_shares
--- (network_b: like_count as reactions, comments_count as comments, no
--- shares rule), of one of content_types (network_a's status_type
--- added_photos → photo, added_video → video, shared_story → link,
--- mobile_status_update → text, any other none; network_b's IMAGE and
--- CAROUSEL_ALBUM → photo, VIDEO → video), holding none of
--- exclude_keywords (matched as the keywords are). The engagement rate needs
--- the reach and is checked by the engine with rule 4; post_age_max_hours
--- is @since. A network_b media that meets them gets its id in
--- adboost here, once (network_b_media): a statement that meets the id
--- another one is assigning at the same time (the user's other campaign on
--- the account) waits for it and answers that id. Answers each qualifying
--- post with its id in adboost as JSON (the attempt's `post`), oldest first.
--- Rule 4 (reach) needs network_a and is checked by the engine.
+-- name: EngineNewPosts :many
+-- Of the posts and media of a cycle that meet the campaign's rules (the
+-- engine decides that: rules.Conditions), those not yet boosted nor
+-- attempted in the campaign, with their ids in adboost: @post_ids are
+-- network_a posts by their id in adboost, @media_ids network_b media by
+-- their media id (answered with media_id; '' for a post). A media without
+-- an id in adboost yet gets one here, once (network_b_media): a statement
+-- that meets the id another one is assigning at the same time (the user's
+-- other campaign on the account) waits for it and answers that id. No row
+-- when the campaign does not exist. Served by network_b_media_key,
+-- boosted_post_campaign's primary key and network_a_attempt_key.
 WITH c AS (
-    SELECT
-        c.id,
-        c.user_id,
-        c.goal,
-        c.rules,
-        coalesce((
-            SELECT array_agg(engine_word_pattern(ltrim(k.word, '#')))
-            FROM jsonb_array_elements_text(c.rules -> 'exclude_keywords') AS k (word)
-            WHERE ltrim(k.word, '#') <> ''
-        ), '{}')::text[] AS exclude_patterns,
-        CASE WHEN ltrim(c.hashtag, '#') <> ''
-             THEN engine_word_pattern('#' || ltrim(c.hashtag, '#')) END AS hashtag_pattern,
-        coalesce((
-            SELECT array_agg(engine_word_pattern(ltrim(k.word, '#')))
-            FROM preset AS p
-            JOIN boosting_condition AS b ON b.preset_id = p.id
-            CROSS JOIN unnest(b.keywords) AS k (word)
-            WHERE p.id = c.preset_id
-              AND 'advanced_settings' = ANY (p.allowed_options)
-              AND ltrim(k.word, '#') <> ''
-        ), '{}')::text[] AS keyword_patterns
+    SELECT c.id, c.user_id
     FROM campaign AS c
     WHERE c.id = @campaign_id
 ),
 posts AS (
-    SELECT x.post, coalesce(x.post ->> 'network', 'network_a') AS network, x.post ->> 'id' AS network_id,
-           (x.post ->> 'post_id')::bigint AS post_id, x.post ->> 'message' AS message,
-           (x.post ->> 'created_time')::timestamptz AS created_time,
-           coalesce((x.post ->> 'reactions')::bigint, 0) AS reactions,
-           coalesce((x.post ->> 'comments')::bigint, 0) AS comments,
-           coalesce((x.post ->> 'shares')::bigint, 0) AS shares,
-           CASE WHEN x.post ->> 'network' = 'network_b'
-                THEN CASE x.post ->> 'media_type' WHEN 'IMAGE' THEN 'photo' WHEN 'CAROUSEL_ALBUM' THEN 'photo'
-                                                  WHEN 'VIDEO' THEN 'video' END
-                ELSE CASE x.post ->> 'status_type' WHEN 'added_photos' THEN 'photo' WHEN 'added_video' THEN 'video'
-                                                   WHEN 'shared_story' THEN 'link' WHEN 'mobile_status_update' THEN 'text' END
-           END AS content_type
-    FROM jsonb_array_elements(@posts::jsonb) AS x (post)
+    SELECT p.id AS post_id, ''::text AS media_id
+    FROM unnest(@post_ids::bigint[]) AS p (id)
+    UNION ALL
+    SELECT m.id, x.media_id
+    FROM unnest(@media_ids::text[]) AS x (media_id)
+    LEFT JOIN network_b_media AS m ON m.user_id = (SELECT c.user_id FROM c) AND m.media_id = x.media_id
 ),
--- The ids the user's media already have (network_b_media_key).
-known AS (
-    SELECT m.media_id, m.id
-    FROM network_b_media AS m
-    JOIN c ON m.user_id = c.user_id
-    WHERE m.media_id IN (SELECT p.network_id FROM posts AS p WHERE p.network = 'network_b')
-),
--- The posts not yet boosted nor attempted in the campaign, first (the engine
--- leaves out those its running ads boost before it runs the statement; this
--- also leaves out the posts of ended, refused and pending attempts). A media
--- without an id yet is new.
+-- A media without an id yet is new.
 fresh AS (
-    SELECT p.post, p.network, p.network_id, p.message, p.created_time, p.reactions, p.comments, p.shares,
-           p.content_type, CASE WHEN p.network = 'network_b' THEN k.id ELSE p.post_id END AS post_id
+    SELECT p.post_id, p.media_id
     FROM posts AS p
-    LEFT JOIN known AS k ON p.network = 'network_b' AND k.media_id = p.network_id
+    CROSS JOIN c
     WHERE NOT EXISTS (
               SELECT 1 FROM boosted_post_campaign AS l
-              WHERE l.campaign_id = @campaign_id
-                AND l.post_id = CASE WHEN p.network = 'network_b' THEN k.id ELSE p.post_id END)
+              WHERE l.campaign_id = c.id AND l.post_id = p.post_id)
       AND NOT EXISTS (
               SELECT 1 FROM network_a_attempt AS a
-              WHERE a.campaign_id = @campaign_id AND a.kind = 'ad'
-                AND a.post_id = CASE WHEN p.network = 'network_b' THEN k.id ELSE p.post_id END)
-),
-matching AS (
-    SELECT p.post, p.network, p.network_id, p.post_id, p.created_time
-    FROM fresh AS p
-    CROSS JOIN c
-    WHERE p.created_time >= @since::timestamptz
-      AND (c.goal <> 'VIDEO_VIEWS' OR p.post ->> 'status_type' = 'added_video' OR p.post ->> 'media_type' = 'VIDEO')
-      AND (c.hashtag_pattern IS NULL OR p.message ~* c.hashtag_pattern)
-      AND (cardinality(c.keyword_patterns) = 0
-           OR EXISTS (SELECT 1 FROM unnest(c.keyword_patterns) AS k (pattern) WHERE p.message ~* k.pattern))
-      AND p.created_time + make_interval(hours => coalesce((c.rules ->> 'post_age_min_hours')::integer, 0)) <= @now::timestamptz
-      AND p.reactions >= coalesce((c.rules ->> 'min_reactions')::bigint, 0)
-      AND p.comments >= coalesce((c.rules ->> 'min_comments')::bigint, 0)
-      AND (p.network = 'network_b' OR p.shares >= coalesce((c.rules ->> 'min_shares')::bigint, 0))
-      AND (NOT c.rules ? 'content_types' OR coalesce(c.rules -> 'content_types' ? p.content_type, false))
-      AND NOT EXISTS (SELECT 1 FROM unnest(c.exclude_patterns) AS k (pattern) WHERE p.message ~* k.pattern)
+              WHERE a.campaign_id = c.id AND a.kind = 'ad' AND a.post_id = p.post_id)
 ),
 assigned AS (
     INSERT INTO network_b_media (user_id, media_id)
-    SELECT DISTINCT c.user_id, r.network_id
-    FROM matching AS r
+    SELECT DISTINCT c.user_id, f.media_id
+    FROM fresh AS f
     CROSS JOIN c
-    WHERE r.network = 'network_b'
-      AND r.post_id IS NULL
+    WHERE f.post_id IS NULL
     ON CONFLICT (user_id, media_id) DO UPDATE SET media_id = EXCLUDED.media_id
     RETURNING media_id, id
 )
-SELECT coalesce(m.post_id, a.id)::bigint AS post_id,
-       (m.post || jsonb_build_object('post_id', coalesce(m.post_id, a.id)))::jsonb AS post
-FROM matching AS m
-LEFT JOIN assigned AS a ON m.post_id IS NULL AND a.media_id = m.network_id
-WHERE coalesce(m.post_id, a.id) IS NOT NULL
-ORDER BY m.created_time, 1;
+SELECT coalesce(f.post_id, a.id)::bigint AS post_id, f.media_id::text AS media_id
+FROM fresh AS f
+LEFT JOIN assigned AS a ON f.post_id IS NULL AND a.media_id = f.media_id
+WHERE coalesce(f.post_id, a.id) IS NOT NULL;
 
 -- name: EngineUserTokenRefused :one
 -- network_a refused the user's token (OAuth error 190 on a call made with
