@@ -580,9 +580,9 @@ func (e *env) mailsTo(address string) []mailer.Message {
 	return out
 }
 
-// outboxLink answers the verification link of the newest mail to address,
+// verificationLink answers the verification link of the newest mail to address,
 // checking the mail around it.
-func (e *env) outboxLink(address string) string {
+func (e *env) verificationLink(address string) string {
 	e.t.Helper()
 	to := e.mailsTo(address)
 	if len(to) == 0 {
@@ -616,7 +616,7 @@ func TestUserSaveEmail(t *testing.T) {
 	}
 	e.post("/v1/user/login-password", "", map[string]string{"email": "ana.new@example.com", "password": "ana-password"}).
 		fails(http.StatusUnauthorized, "invalid_credentials")
-	link := e.outboxLink("ana.new@example.com")
+	link := e.verificationLink("ana.new@example.com")
 
 	// The link, opened without any Bearer token, makes the change.
 	got = e.get(link, "").object()
@@ -633,7 +633,7 @@ func TestUserSaveEmail(t *testing.T) {
 
 	// An expired link is refused, and changes nothing.
 	e.post("/v1/user/save", ana, map[string]string{"email": "ana.late@example.com", "current_password": "ana-password"}).object()
-	late := e.outboxLink("ana.late@example.com")
+	late := e.verificationLink("ana.late@example.com")
 	e.exec("UPDATE email_change SET created_at = now() - interval '25 hours', expires_at = now() - interval '1 hour' WHERE user_id = 100")
 	e.get(late, "").fails(http.StatusBadRequest, "bad_request", "expired")
 	if d := e.get("/v1/user/detail", ana).object(); d["email"] != "ana.new@example.com" {
@@ -641,7 +641,7 @@ func TestUserSaveEmail(t *testing.T) {
 	}
 	// One just within its 24 hours still works.
 	e.post("/v1/user/save", ana, map[string]string{"email": "ana.ontime@example.com", "current_password": "ana-password"}).object()
-	onTime := e.outboxLink("ana.ontime@example.com")
+	onTime := e.verificationLink("ana.ontime@example.com")
 	if h := scalar[float64](e, "SELECT extract(epoch FROM expires_at - created_at) / 3600 FROM email_change WHERE user_id = 100"); h != 24 {
 		t.Fatalf("the link is valid for %v hours, want 24", h)
 	}
@@ -650,9 +650,9 @@ func TestUserSaveEmail(t *testing.T) {
 
 	// A newer request replaces the pending one: its link no longer works.
 	e.post("/v1/user/save", ana, map[string]string{"email": "ana.first@example.com", "current_password": "ana-password"}).object()
-	first := e.outboxLink("ana.first@example.com")
+	first := e.verificationLink("ana.first@example.com")
 	e.post("/v1/user/save", ana, map[string]string{"email": "ana.second@example.com", "current_password": "ana-password"}).object()
-	second := e.outboxLink("ana.second@example.com")
+	second := e.verificationLink("ana.second@example.com")
 	e.get(first, "").fails(http.StatusBadRequest, "bad_request")
 	e.get(second, "").object()
 	if d := e.get("/v1/user/detail", ana).object(); d["email"] != "ana.second@example.com" {
@@ -687,9 +687,9 @@ func TestUserSaveEmailConflicts(t *testing.T) {
 	// Both ask for the same free address; the first to verify gets it, the
 	// other's link answers 409 and its change stays pending.
 	e.post("/v1/user/save", ana, map[string]string{"email": "shared@example.com", "current_password": "ana-password"}).object()
-	anaLink := e.outboxLink("shared@example.com")
+	anaLink := e.verificationLink("shared@example.com")
 	e.post("/v1/user/save", bob, map[string]string{"email": "Shared@Example.com", "current_password": "bob-password"}).object()
-	bobLink := e.outboxLink("Shared@Example.com")
+	bobLink := e.verificationLink("Shared@Example.com")
 	e.get(bobLink, "").object()
 	e.get(anaLink, "").fails(http.StatusConflict, "conflict", "another account")
 	if d := e.get("/v1/user/detail", ana).object(); d["email"] != "Ana.Novak@Example.com" {

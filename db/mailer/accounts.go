@@ -95,10 +95,10 @@ adboost
 	return Message{To: a.OldEmail, Subject: "Your adboost e-mail address is being changed", Text: body}
 }
 
-// PreparedArgs is a mail rendered before it became a River job: one that
-// waited in the outbox table when River replaced it (migration 00141). Its
-// Message-ID is the outbox's, so that a mail the outbox had sent just before
-// is recognisable as the same.
+// PreparedArgs is a mail rendered before it became a River job: one of
+// those that migration 00140 moved, as they were, out of the table
+// mail_outbox. Its Message-ID keeps the outbox's id, so that a mail sent
+// just before the move and again after it is recognisable as the same.
 type PreparedArgs struct {
 	OutboxID int64  `json:"outbox_id"`
 	To       string `json:"to"`

@@ -8,10 +8,10 @@
 // outlives an SMTP outage.
 //
 // The kinds of this package are the mails of an e-mail change (the link to
-// the new address, the notice to the current one) and the mails moved from
-// the outbox table that River replaced; boost has the engine's notices and
-// the reminders of network_a connections that end, report the weekly
-// report. Delivery is at least once: a process that dies after the server
+// the new address, the notice to the current one) and the mails that
+// migration 00140 moved out of the table mail_outbox; boost has the
+// engine's notices and the reminders of network_a connections that end,
+// report the weekly report. Delivery is at least once: a process that dies after the server
 // accepted a mail, before River recorded its job done, sends it again.
 package mailer
 

@@ -11,8 +11,8 @@ import (
 )
 
 // Collector reports the backlog of the mail jobs to Prometheus, reading it
-// (MailJobBacklog) at each scrape. Its metrics keep the names they had when
-// an outbox table held the mails.
+// (MailJobBacklog) at each scrape, as adboost_mail_outbox_*: the mails on
+// their way out.
 type Collector struct {
 	q       *db.Queries
 	timeout time.Duration
