@@ -231,11 +231,13 @@ func newJobs(pool *pgxpool.Pool, cfg config, unsubscribe report.Key, log *slog.L
 }
 
 // startJobs starts the River client, and, with the engine, registers its
-// metrics and enqueues the reminders due at the start. The function it
-// answers stops the client (the jobs being worked get 10 s, then their
-// contexts end: a campaign's work stops between network_a calls, nothing
-// half-written, and a later job resumes it) and the engine; the channel it
-// answers closes when they stopped.
+// metrics and enqueues the reminders due at the start. The client stops
+// while requests in flight finish, when ctx ends (or when the function it
+// answers is called): the jobs being worked get 10 s, then their contexts
+// end (a campaign's work stops between network_a calls, nothing
+// half-written, and a later job resumes it; a mail being sent is finished);
+// then the engine closes. The channel that function answers closes when
+// all that is over.
 func startJobs(ctx context.Context, client *jobs.Client, engine *boost.Jobs, metrics *prometheus.Registry,
 	cfg config, log *slog.Logger) (stop func() <-chan struct{}, err error) {
 	if engine != nil {
@@ -250,21 +252,24 @@ func startJobs(ctx context.Context, client *jobs.Client, engine *boost.Jobs, met
 		log.Info("boosting engine started", "interval", cfg.engineInterval, "post_max_age", cfg.enginePostMaxAge)
 		remindAtStart(ctx, engine.Engine(), client, log)
 	}
-	return func() <-chan struct{} {
-		stopped := make(chan struct{})
-		go func() {
-			defer close(stopped)
-			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			defer cancel()
-			if err := jobs.Stop(stopCtx, client); err != nil {
-				log.Warn("jobs stopped", "err", err)
-			}
-			if engine != nil {
-				engine.Engine().Close()
-			}
-		}()
-		return stopped
-	}, nil
+	served := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		select {
+		case <-ctx.Done():
+		case <-served:
+		}
+		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if err := jobs.Stop(stopCtx, client); err != nil {
+			log.Warn("jobs stopped", "err", err)
+		}
+		if engine != nil {
+			engine.Engine().Close()
+		}
+	}()
+	return func() <-chan struct{} { close(served); return stopped }, nil
 }
 
 // remindAtStart enqueues the reminders of network_a connections that end
