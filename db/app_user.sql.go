@@ -174,37 +174,32 @@ func (q *Queries) UserProfile(ctx context.Context, id int64) (UserProfileRow, er
 	return i, err
 }
 
-const userReminderMail = `-- name: UserReminderMail :execrows
-INSERT INTO mail_outbox (recipient, subject, body)
-SELECT u.email, $1::text,
-       'Hello' || coalesce(' ' || nullif(u.first_name, ''), '') || E',\n\n' || $2::text
+const userReminderRecipient = `-- name: UserReminderRecipient :one
+SELECT u.email, u.first_name
 FROM app_user AS u
-WHERE u.id = $3
-  AND u.network_a_token_expires_at = $4::timestamptz
+WHERE u.id = $1
+  AND u.network_a_token_expires_at = $2::timestamptz
   AND u.email ~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$'
 `
 
-type UserReminderMailParams struct {
-	Subject   string    `json:"subject"`
-	Body      string    `json:"body"`
+type UserReminderRecipientParams struct {
 	ID        int64     `json:"id"`
 	ExpiresAt time.Time `json:"expires_at"`
 }
 
-// Queues the mail of a reminder in the outbox, while the user's token still
-// ends at @expires_at (a token renewed since needs no reminder of the old
-// end): the greeting with the user's first name, then @body.
-func (q *Queries) UserReminderMail(ctx context.Context, arg UserReminderMailParams) (int64, error) {
-	result, err := q.db.Exec(ctx, userReminderMail,
-		arg.Subject,
-		arg.Body,
-		arg.ID,
-		arg.ExpiresAt,
-	)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+type UserReminderRecipientRow struct {
+	Email     string `json:"email"`
+	FirstName string `json:"first_name"`
+}
+
+// The recipient of a reminder's mail (the e-mail and first name), while the
+// user's token still ends at @expires_at: a token renewed since needs no
+// reminder of the old end, and no row answers then.
+func (q *Queries) UserReminderRecipient(ctx context.Context, arg UserReminderRecipientParams) (UserReminderRecipientRow, error) {
+	row := q.db.QueryRow(ctx, userReminderRecipient, arg.ID, arg.ExpiresAt)
+	var i UserReminderRecipientRow
+	err := row.Scan(&i.Email, &i.FirstName)
+	return i, err
 }
 
 const userRemindersTake = `-- name: UserRemindersTake :many

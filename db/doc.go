@@ -5,8 +5,9 @@
 // the binary (MigrateUp), and InTx for the statements that must commit
 // together. Its subpackages adapt what the database serves: boost (the
 // boosting engine), dataset (the import format and the demo), rules (a
-// campaign's rules), report (the weekly report mail), outbox (mail
-// delivery) and dbtest (a fresh database for each test).
+// campaign's rules), report (the weekly report mail), mailer (the mails as
+// River jobs, and their SMTP client), jobs (the process's one River client)
+// and dbtest (a fresh database for each test).
 //
 // Recipes:
 //
@@ -21,7 +22,8 @@
 //     comment on what it adds and why, `-- +goose Up` and `-- +goose Down`;
 //     constraints in the schema (CHECK, foreign keys), one CREATE TRIGGER
 //     per trigger, none in loops; `make generate` picks the new columns up.
-//     db.MigrateUp applies it at `adboost serve` and `adboost migrate up`.
+//     db.MigrateUp applies it at `adboost serve` and `adboost migrate up`,
+//     after River's own migrations (its river_* tables).
 //   - A route: a handler in the http package, func(ctx, *Request)
 //     (Answer, error), whose request type has a validate method for its
 //     400s (and a bind method when it reads the path or the query), that
@@ -33,8 +35,17 @@
 //     in http/openapi.yaml (the tests check every exchange against the
 //     document, and every route has to be in it); `make client`
 //     regenerates the test client.
-//   - A job: an args type with Kind() and a worker whose Work does the job,
-//     as River wants them (see boost's River jobs and report's), inserted
-//     in the transaction of the write that causes it, so that a rolled back
-//     write leaves no job.
+//   - A job: an args type with Kind() (and InsertOpts() for its queue and
+//     attempts) and a worker whose Work does the job, as River wants them
+//     (see boost's River jobs and report's); add the worker in jobs.New, the
+//     one River client of a process, in the queue of the processes that
+//     should work it. Insert it with that client's InsertManyTx in the
+//     transaction of the write that causes it, so that a rolled back write
+//     leaves no job; a job inserting more takes the client that works it
+//     (river.ClientFromContext).
+//   - A mail: a job whose args say what the mail is about, InsertOpts()
+//     mailer.InsertOpts() (the queue "mail", its attempts), and a
+//     mailer.NewWorker with the function that renders its mailer.Message
+//     (mailer.ErrNoMail when it is no longer wanted): the worker sends it
+//     with the process's SMTP client and retries with a capped backoff.
 package db

@@ -48,50 +48,31 @@ func (q *Queries) EmailChangeConfirm(ctx context.Context, tokenHash []byte) (str
 }
 
 const emailChangeRequest = `-- name: EmailChangeRequest :exec
-WITH pending AS (
-    INSERT INTO email_change (user_id, new_email, token_hash, expires_at)
-    VALUES ($1, $6, $7, now() + make_interval(hours => $8::int))
-    ON CONFLICT (user_id) DO UPDATE SET
-        new_email  = EXCLUDED.new_email,
-        token_hash = EXCLUDED.token_hash,
-        created_at = EXCLUDED.created_at,
-        expires_at = EXCLUDED.expires_at
-    RETURNING new_email
-)
-INSERT INTO mail_outbox (recipient, subject, body)
-SELECT m.recipient, m.subject, m.body
-FROM pending
-JOIN app_user AS u ON u.id = $1
-CROSS JOIN LATERAL (VALUES
-    (pending.new_email, $2::text, $3::text),
-    (u.email, $4::text, $5::text)
-) AS m (recipient, subject, body)
+INSERT INTO email_change (user_id, new_email, token_hash, expires_at)
+VALUES ($1, $2, $3, now() + make_interval(hours => $4::int))
+ON CONFLICT (user_id) DO UPDATE SET
+    new_email  = EXCLUDED.new_email,
+    token_hash = EXCLUDED.token_hash,
+    created_at = EXCLUDED.created_at,
+    expires_at = EXCLUDED.expires_at
 `
 
 type EmailChangeRequestParams struct {
-	UserID        int64  `json:"user_id"`
-	Subject       string `json:"subject"`
-	Body          string `json:"body"`
-	NoticeSubject string `json:"notice_subject"`
-	NoticeBody    string `json:"notice_body"`
-	NewEmail      string `json:"new_email"`
-	TokenHash     []byte `json:"token_hash"`
-	ValidHours    int32  `json:"valid_hours"`
+	UserID     int64  `json:"user_id"`
+	NewEmail   string `json:"new_email"`
+	TokenHash  []byte `json:"token_hash"`
+	ValidHours int32  `json:"valid_hours"`
 }
 
 // Keeps new_email pending for the user, replacing an earlier pending change
-// (whose link then stops working), and queues in the outbox, in the same
-// statement, the verification mail to the new address and the notice to the
-// user's current address (which a stolen token must not change unnoticed).
-// Only the SHA-256 of the link's token is kept here; the link expires after
-// valid_hours hours.
+// (whose link then stops working). The caller inserts, in the same
+// transaction, the jobs of the verification mail to the new address and of
+// the notice to the user's current address (which a stolen token must not
+// change unnoticed). Only the SHA-256 of the link's token is kept here; the
+// link expires after valid_hours hours.
 func (q *Queries) EmailChangeRequest(ctx context.Context, arg EmailChangeRequestParams) error {
 	_, err := q.db.Exec(ctx, emailChangeRequest,
 		arg.UserID,
-		arg.Subject,
-		arg.Body,
-		arg.NoticeSubject,
-		arg.NoticeBody,
 		arg.NewEmail,
 		arg.TokenHash,
 		arg.ValidHours,

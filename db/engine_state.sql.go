@@ -10,7 +10,7 @@ import (
 	"encoding/json"
 )
 
-const engineNoticeMail = `-- name: EngineNoticeMail :one
+const engineNoticesTake = `-- name: EngineNoticesTake :many
 WITH taken AS (
     DELETE FROM engine_notice AS n
     RETURNING n.id, n.user_id, n.campaign_id, n.state, n.message
@@ -33,51 +33,52 @@ marked AS (
         GROUP BY f.campaign_id
     ) AS m
     WHERE e.campaign_id = m.campaign_id
-),
-queued AS (
-    INSERT INTO mail_outbox (recipient, subject, body)
-    SELECT u.email, $1::text,
-           $2::text || E'\n\n' || string_agg(
-               format('- Campaign %s%s: %s%s%s', f.campaign_id,
-                      coalesce(' (' || nullif(s.name, '') || ')', ''),
-                      coalesce($3::jsonb ->> f.state, f.state),
-                      CASE WHEN f.message <> '' THEN E'\n  network_a: ' ELSE '' END, f.message),
-               E'\n' ORDER BY f.campaign_id, f.state) || E'\n\n' || $4::text
-    FROM fresh AS f
-    JOIN app_user AS u ON u.id = f.user_id
-    LEFT JOIN campaign AS c ON c.id = f.campaign_id
-    LEFT JOIN source AS s ON s.user_id = c.user_id AND s.id = c.page_id AND s.platform = 'network_a'
-    WHERE u.email ~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$'
-    GROUP BY u.id, u.email
-    RETURNING 1 AS one
 )
-SELECT count(*) AS mails FROM queued
+SELECT u.email AS recipient,
+       jsonb_agg(jsonb_build_object(
+           'campaign_id', f.campaign_id,
+           'source', coalesce(s.name, ''),
+           'state', f.state,
+           'message', f.message) ORDER BY f.campaign_id, f.state, f.id) AS notices
+FROM fresh AS f
+JOIN app_user AS u ON u.id = f.user_id
+LEFT JOIN campaign AS c ON c.id = f.campaign_id
+LEFT JOIN source AS s ON s.user_id = c.user_id AND s.id = c.page_id AND s.platform = 'network_a'
+WHERE u.email ~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$'
+GROUP BY u.id, u.email
+ORDER BY u.id
 `
 
-type EngineNoticeMailParams struct {
-	Subject string          `json:"subject"`
-	Intro   string          `json:"intro"`
-	Lines   json.RawMessage `json:"lines"`
-	Outro   string          `json:"outro"`
+type EngineNoticesTakeRow struct {
+	Recipient string          `json:"recipient"`
+	Notices   json.RawMessage `json:"notices"`
 }
 
-// Sends each user one mail listing the notices left since the last one
-// (one line per campaign and state, and per disapproved post: @lines maps
-// each state to what the user should do), in one statement: the notices are
-// taken, those of a campaign and state already mailed within 24 hours are
-// dropped (a post's disapproval is never the same notice twice), each campaign
-// remembers when it was mailed about each state, and the mails go to the
-// outbox. Answers how many mails were queued.
-func (q *Queries) EngineNoticeMail(ctx context.Context, arg EngineNoticeMailParams) (int64, error) {
-	row := q.db.QueryRow(ctx, engineNoticeMail,
-		arg.Subject,
-		arg.Intro,
-		arg.Lines,
-		arg.Outro,
-	)
-	var mails int64
-	err := row.Scan(&mails)
-	return mails, err
+// Takes the notices left since the last mail and answers, per user, the
+// mail to send (its recipient and the notices it lists, one per campaign and
+// state and one per disapproved post, in campaign and state order), in one
+// statement: the notices are taken, those of a campaign and state already
+// mailed within 24 hours are dropped (a post's disapproval is never the same
+// notice twice), and each campaign remembers when it was mailed about each
+// state. The caller inserts the mails' jobs in the same transaction.
+func (q *Queries) EngineNoticesTake(ctx context.Context) ([]EngineNoticesTakeRow, error) {
+	rows, err := q.db.Query(ctx, engineNoticesTake)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []EngineNoticesTakeRow{}
+	for rows.Next() {
+		var i EngineNoticesTakeRow
+		if err := rows.Scan(&i.Recipient, &i.Notices); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const enginePausingCampaigns = `-- name: EnginePausingCampaigns :many

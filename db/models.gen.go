@@ -307,20 +307,6 @@ type LoginAttempt struct {
 	Pending bool `json:"pending"`
 }
 
-type MailOutbox struct {
-	ID            int64              `json:"id"`
-	Recipient     string             `json:"recipient"`
-	Subject       string             `json:"subject"`
-	Body          string             `json:"body"`
-	CreatedAt     time.Time          `json:"created_at"`
-	Attempts      int32              `json:"attempts"`
-	NextAttemptAt time.Time          `json:"next_attempt_at"`
-	LastError     string             `json:"last_error"`
-	SentAt        pgtype.Timestamptz `json:"sent_at"`
-	MimeBody      *string            `json:"mime_body"`
-	MimeType      *string            `json:"mime_type"`
-}
-
 type NetworkAAdDay struct {
 	CampaignID  int64          `json:"campaign_id"`
 	PostID      int64          `json:"post_id"`

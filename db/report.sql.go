@@ -230,69 +230,51 @@ func (q *Queries) ReportDueUsers(ctx context.Context, now time.Time) ([]ReportDu
 	return items, nil
 }
 
-const reportMigrationLock = `-- name: ReportMigrationLock :exec
-SELECT pg_advisory_lock(hashtext('adboost river_report migrations'))
+const reportMark = `-- name: ReportMark :many
+INSERT INTO weekly_report_sent (user_id, monday)
+SELECT u.id, w.monday
+FROM unnest($1::bigint[]) WITH ORDINALITY AS i (user_id, n)
+JOIN unnest($2::date[]) WITH ORDINALITY AS w (monday, n) ON w.n = i.n
+JOIN app_user AS u ON u.id = i.user_id AND u.weekly_report
+ORDER BY u.id, w.monday
+ON CONFLICT (user_id, monday) DO NOTHING
+RETURNING user_id, monday
 `
 
-// Holds the session lock under which an instance applies the migrations of
-// the report's River schema, so that instances starting at once take turns.
-func (q *Queries) ReportMigrationLock(ctx context.Context) error {
-	_, err := q.db.Exec(ctx, reportMigrationLock)
-	return err
+type ReportMarkParams struct {
+	UserIds []int64       `json:"user_ids"`
+	Mondays []pgtype.Date `json:"mondays"`
 }
 
-const reportMigrationUnlock = `-- name: ReportMigrationUnlock :exec
-SELECT pg_advisory_unlock(hashtext('adboost river_report migrations'))
-`
-
-// Releases ReportMigrationLock.
-func (q *Queries) ReportMigrationUnlock(ctx context.Context) error {
-	_, err := q.db.Exec(ctx, reportMigrationUnlock)
-	return err
+type ReportMarkRow struct {
+	UserID int64       `json:"user_id"`
+	Monday pgtype.Date `json:"monday"`
 }
 
-const reportQueue = `-- name: ReportQueue :execrows
-WITH mark AS (
-    INSERT INTO weekly_report_sent (user_id, monday)
-    SELECT u.id, $6::date
-    FROM app_user AS u
-    WHERE u.id = $7 AND u.weekly_report
-    ON CONFLICT (user_id, monday) DO NOTHING
-    RETURNING user_id
-)
-INSERT INTO mail_outbox (recipient, subject, body, mime_body, mime_type)
-SELECT $1::text, $2::text, $3::text, $4::text, $5::text
-FROM mark
-`
-
-type ReportQueueParams struct {
-	Recipient string      `json:"recipient"`
-	Subject   string      `json:"subject"`
-	Body      string      `json:"body"`
-	MimeBody  string      `json:"mime_body"`
-	MimeType  string      `json:"mime_type"`
-	Monday    pgtype.Date `json:"monday"`
-	UserID    int64       `json:"user_id"`
-}
-
-// Queues a user's report of the week from @monday: marks the week sent and writes the mail
-// into the outbox, both or neither, and only while the user wants the
-// report. Answers 1, or 0 when the week's report was queued already or the
-// user turned the report off.
-func (q *Queries) ReportQueue(ctx context.Context, arg ReportQueueParams) (int64, error) {
-	result, err := q.db.Exec(ctx, reportQueue,
-		arg.Recipient,
-		arg.Subject,
-		arg.Body,
-		arg.MimeBody,
-		arg.MimeType,
-		arg.Monday,
-		arg.UserID,
-	)
+// Marks the reports of these users' weeks (@user_ids and @mondays, pairwise)
+// as queued, for the users who want the report, and answers those marked
+// now: a week marked before (by this instance or another, which this
+// statement waits for) is not answered again. The caller inserts the
+// answered reports' mail jobs in the same transaction, so that a user gets
+// one report a week whatever looks twice.
+func (q *Queries) ReportMark(ctx context.Context, arg ReportMarkParams) ([]ReportMarkRow, error) {
+	rows, err := q.db.Query(ctx, reportMark, arg.UserIds, arg.Mondays)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return result.RowsAffected(), nil
+	defer rows.Close()
+	items := []ReportMarkRow{}
+	for rows.Next() {
+		var i ReportMarkRow
+		if err := rows.Scan(&i.UserID, &i.Monday); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const reportTopPosts = `-- name: ReportTopPosts :many

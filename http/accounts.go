@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/mail"
 	"regexp"
@@ -20,10 +19,12 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/riverqueue/river"
 
 	"adboost/auth"
 	"adboost/auth/networka"
 	"adboost/db"
+	"adboost/db/mailer"
 )
 
 // emailChangeValidHours is how long the link of a verification mail works.
@@ -486,7 +487,7 @@ func (s *Server) userSave(ctx context.Context, req *userSaveRequest) (result, er
 	if params.PasswordHash != nil {
 		answer.Message = "Your profile has been saved. Your password has changed: sign in again with it."
 	}
-	err = db.InTx(ctx, s.pool, func(q *db.Queries) error {
+	err = s.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
 		if req.WeeklyReport != nil {
 			// Saved with the rest: a refused save changes nothing.
 			if err := q.UserWeeklyReportSave(ctx, db.UserWeeklyReportSaveParams{UserID: params.ID, WeeklyReport: *req.WeeklyReport}); err != nil {
@@ -510,18 +511,13 @@ func (s *Server) userSave(ctx context.Context, req *userSaveRequest) (result, er
 		case !st.EmailChanges:
 			return nil
 		}
-		link := s.cfg.PublicBaseURL + "/v1/user/verify-email?token=" + token
-		subject, body := verificationMail(st.FirstName, st.Email, req.Email, link)
-		noticeSubject, noticeBody := emailChangeNotice(st.FirstName, st.Email, req.Email)
 		answer.Message = "A verification e-mail has been sent to " + req.Email + "."
 		if params.PasswordHash != nil {
 			answer.Message += " Your password has changed: sign in again with it."
 		}
-		return q.EmailChangeRequest(ctx, db.EmailChangeRequestParams{
-			UserID: params.ID, NewEmail: req.Email, TokenHash: tokenHash,
-			ValidHours: emailChangeValidHours, Subject: subject, Body: body,
-			NoticeSubject: noticeSubject, NoticeBody: noticeBody,
-		})
+		return s.requestEmailChange(ctx, tx, q, mailer.EmailChange{
+			FirstName: st.FirstName, OldEmail: st.Email, NewEmail: req.Email, ValidHours: emailChangeValidHours,
+		}, tokenHash, s.cfg.PublicBaseURL+"/v1/user/verify-email?token="+token)
 	})
 	if err != nil {
 		return result{}, err
@@ -541,48 +537,22 @@ func newLinkToken() (token string, hash []byte, err error) {
 	return token, sum[:], nil
 }
 
-func verificationMail(firstName, oldEmail, newEmail, link string) (subject, body string) {
-	greeting := "Hello,"
-	if firstName != "" {
-		greeting = "Hello " + firstName + ","
+// requestEmailChange keeps the change pending (EmailChangeRequest) and
+// inserts, in tx, the jobs of its two mails: the link to the new address,
+// the notice to the current one.
+func (s *Server) requestEmailChange(ctx context.Context, tx pgx.Tx, q *db.Queries, change mailer.EmailChange,
+	tokenHash []byte, link string) error {
+	err := q.EmailChangeRequest(ctx, db.EmailChangeRequestParams{
+		UserID: userID(ctx), NewEmail: change.NewEmail, TokenHash: tokenHash, ValidHours: int32(change.ValidHours),
+	})
+	if err != nil {
+		return err
 	}
-	body = fmt.Sprintf(`%s
-
-you asked to change the e-mail address of your adboost account from
-%s to %s.
-
-Open this link within %d hours to confirm the new address:
-
-%s
-
-The link works once. If you did not ask for this change, ignore this
-e-mail: your address stays %s.
-
-adboost
-`, greeting, oldEmail, newEmail, emailChangeValidHours, link, oldEmail)
-	return "Confirm your new e-mail address for adboost", body
-}
-
-// emailChangeNotice is the mail to the current address when a change of the
-// e-mail address is asked for: it carries no link, only the news.
-func emailChangeNotice(firstName, oldEmail, newEmail string) (subject, body string) {
-	greeting := "Hello,"
-	if firstName != "" {
-		greeting = "Hello " + firstName + ","
-	}
-	body = fmt.Sprintf(`%s
-
-someone signed in to your adboost account asked to change its e-mail
-address from %s to %s.
-The change takes effect only when the link sent to the new address is
-opened, within %d hours.
-
-If this was not you, sign in and change your password now: that ends
-every session of your account and cancels the pending change.
-
-adboost
-`, greeting, oldEmail, newEmail, emailChangeValidHours)
-	return "Your adboost e-mail address is being changed", body
+	_, err = s.cfg.Jobs.InsertManyTx(ctx, tx, []river.InsertManyParams{
+		{Args: mailer.EmailVerificationArgs{EmailChange: change, Link: link}},
+		{Args: mailer.EmailChangeNoticeArgs{EmailChange: change}},
+	})
+	return err
 }
 
 type verifyEmailRequest struct {

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"adboost/auth/networkafake"
+	"adboost/db/mailer"
 	httpapi "adboost/http"
 )
 
@@ -528,16 +530,65 @@ func TestUserSavePhoneAndPassword(t *testing.T) {
 	e.post("/v1/user/save", "not-a-token", map[string]string{"phone_number": "+1 555 0100"}).fails(http.StatusUnauthorized, "unauthorized")
 }
 
-// outboxLink answers the verification link of the newest mail to address,
-// checking the mail around it.
-func (e *env) outboxLink(address string) string {
+// queuedMails answers the mails of the e-mail changes' jobs, oldest first,
+// as their workers render them.
+func (e *env) queuedMails() []mailer.Message {
 	e.t.Helper()
-	var subject, body string
-	err := e.pool.QueryRow(context.Background(),
-		"SELECT subject, body FROM mail_outbox WHERE recipient = $1 ORDER BY id DESC LIMIT 1", address).Scan(&subject, &body)
+	rows, err := e.pool.Query(context.Background(), "SELECT kind, args FROM river_job WHERE queue = 'mail' ORDER BY id")
 	if err != nil {
-		e.t.Fatalf("no mail to %s in the outbox: %v", address, err)
+		e.t.Fatal(err)
 	}
+	defer rows.Close()
+	var out []mailer.Message
+	for rows.Next() {
+		var kind string
+		var args []byte
+		if err := rows.Scan(&kind, &args); err != nil {
+			e.t.Fatal(err)
+		}
+		switch kind {
+		case mailer.KindEmailVerification:
+			var a mailer.EmailVerificationArgs
+			err = json.Unmarshal(args, &a)
+			out = append(out, a.Mail())
+		case mailer.KindEmailChangeNotice:
+			var a mailer.EmailChangeNoticeArgs
+			err = json.Unmarshal(args, &a)
+			out = append(out, a.Mail())
+		default:
+			e.t.Fatalf("a mail job of kind %s", kind)
+		}
+		if err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}
+
+// mailsTo answers the queued mails to address, oldest first.
+func (e *env) mailsTo(address string) []mailer.Message {
+	e.t.Helper()
+	var out []mailer.Message
+	for _, m := range e.queuedMails() {
+		if m.To == address {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// verificationLink answers the verification link of the newest mail to address,
+// checking the mail around it.
+func (e *env) verificationLink(address string) string {
+	e.t.Helper()
+	to := e.mailsTo(address)
+	if len(to) == 0 {
+		e.t.Fatalf("no mail to %s queued", address)
+	}
+	subject, body := to[len(to)-1].Subject, to[len(to)-1].Text
 	link := regexp.MustCompile(`https://api\.adboost\.test/v1/user/verify-email\?token=([A-Za-z0-9_-]{43})\n`).FindStringSubmatch(body)
 	if subject != "Confirm your new e-mail address for adboost" || link == nil || !strings.Contains(body, "24 hours") {
 		e.t.Fatalf("mail to %s: %q\n%s", address, subject, body)
@@ -565,7 +616,7 @@ func TestUserSaveEmail(t *testing.T) {
 	}
 	e.post("/v1/user/login-password", "", map[string]string{"email": "ana.new@example.com", "password": "ana-password"}).
 		fails(http.StatusUnauthorized, "invalid_credentials")
-	link := e.outboxLink("ana.new@example.com")
+	link := e.verificationLink("ana.new@example.com")
 
 	// The link, opened without any Bearer token, makes the change.
 	got = e.get(link, "").object()
@@ -582,7 +633,7 @@ func TestUserSaveEmail(t *testing.T) {
 
 	// An expired link is refused, and changes nothing.
 	e.post("/v1/user/save", ana, map[string]string{"email": "ana.late@example.com", "current_password": "ana-password"}).object()
-	late := e.outboxLink("ana.late@example.com")
+	late := e.verificationLink("ana.late@example.com")
 	e.exec("UPDATE email_change SET created_at = now() - interval '25 hours', expires_at = now() - interval '1 hour' WHERE user_id = 100")
 	e.get(late, "").fails(http.StatusBadRequest, "bad_request", "expired")
 	if d := e.get("/v1/user/detail", ana).object(); d["email"] != "ana.new@example.com" {
@@ -590,7 +641,7 @@ func TestUserSaveEmail(t *testing.T) {
 	}
 	// One just within its 24 hours still works.
 	e.post("/v1/user/save", ana, map[string]string{"email": "ana.ontime@example.com", "current_password": "ana-password"}).object()
-	onTime := e.outboxLink("ana.ontime@example.com")
+	onTime := e.verificationLink("ana.ontime@example.com")
 	if h := scalar[float64](e, "SELECT extract(epoch FROM expires_at - created_at) / 3600 FROM email_change WHERE user_id = 100"); h != 24 {
 		t.Fatalf("the link is valid for %v hours, want 24", h)
 	}
@@ -599,9 +650,9 @@ func TestUserSaveEmail(t *testing.T) {
 
 	// A newer request replaces the pending one: its link no longer works.
 	e.post("/v1/user/save", ana, map[string]string{"email": "ana.first@example.com", "current_password": "ana-password"}).object()
-	first := e.outboxLink("ana.first@example.com")
+	first := e.verificationLink("ana.first@example.com")
 	e.post("/v1/user/save", ana, map[string]string{"email": "ana.second@example.com", "current_password": "ana-password"}).object()
-	second := e.outboxLink("ana.second@example.com")
+	second := e.verificationLink("ana.second@example.com")
 	e.get(first, "").fails(http.StatusBadRequest, "bad_request")
 	e.get(second, "").object()
 	if d := e.get("/v1/user/detail", ana).object(); d["email"] != "ana.second@example.com" {
@@ -618,7 +669,7 @@ func TestUserSaveEmailConflicts(t *testing.T) {
 	e := newEnv(t)
 	e.load(accountsFixture)
 	ana, bob := e.token(100), e.token(101)
-	mails := func() int64 { return scalar[int64](e, "SELECT count(*) FROM mail_outbox") }
+	mails := func() int { return len(e.queuedMails()) }
 
 	// Another account's address, whatever its case: 409, and nothing of the
 	// request written, no mail queued.
@@ -636,9 +687,9 @@ func TestUserSaveEmailConflicts(t *testing.T) {
 	// Both ask for the same free address; the first to verify gets it, the
 	// other's link answers 409 and its change stays pending.
 	e.post("/v1/user/save", ana, map[string]string{"email": "shared@example.com", "current_password": "ana-password"}).object()
-	anaLink := e.outboxLink("shared@example.com")
+	anaLink := e.verificationLink("shared@example.com")
 	e.post("/v1/user/save", bob, map[string]string{"email": "Shared@Example.com", "current_password": "bob-password"}).object()
-	bobLink := e.outboxLink("Shared@Example.com")
+	bobLink := e.verificationLink("Shared@Example.com")
 	e.get(bobLink, "").object()
 	e.get(anaLink, "").fails(http.StatusConflict, "conflict", "another account")
 	if d := e.get("/v1/user/detail", ana).object(); d["email"] != "Ana.Novak@Example.com" {

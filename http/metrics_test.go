@@ -14,7 +14,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"adboost/db"
-	"adboost/db/outbox"
+	"adboost/db/mailer"
 	httpapi "adboost/http"
 )
 
@@ -63,21 +63,21 @@ next:
 }
 
 // TestMetrics: /metrics counts the requests by route pattern, method and
-// status, times them, and reports the pool and the mail outbox.
+// status, times them, and reports the pool and the mail jobs' backlog.
 func TestMetrics(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	e := newEnv(t, func(c *httpapi.Config) { c.Metrics = reg })
-	reg.MustRegister(db.NewPoolCollector(e.pool), outbox.NewCollector(e.pool))
+	reg.MustRegister(db.NewPoolCollector(e.pool), mailer.NewCollector(e.pool))
 	e.load(usersFixture)
 	ctx := context.Background()
 	// Three unsent mails: one due for an hour, one due for a minute, one
 	// waiting for a retry; and a sent one.
 	if _, err := e.pool.Exec(ctx, `
-		INSERT INTO mail_outbox (recipient, subject, body, next_attempt_at, sent_at) VALUES
-		  ('a@example.com', 's', 'b', now() - interval '1 hour', NULL),
-		  ('b@example.com', 's', 'b', now() - interval '1 minute', NULL),
-		  ('c@example.com', 's', 'b', now() + interval '1 hour', NULL),
-		  ('d@example.com', 's', 'b', now() - interval '2 hours', now())`); err != nil {
+		INSERT INTO river_job (kind, queue, args, max_attempts, state, attempt, scheduled_at, finalized_at) VALUES
+		  ('adboost_mail_prepared', 'mail', '{}', 120, 'available', 0, now() - interval '1 hour', NULL),
+		  ('adboost_mail_prepared', 'mail', '{}', 120, 'available', 0, now() - interval '1 minute', NULL),
+		  ('adboost_mail_prepared', 'mail', '{}', 120, 'retryable', 1, now() + interval '1 hour', NULL),
+		  ('adboost_mail_prepared', 'mail', '{}', 120, 'completed', 1, now() - interval '2 hours', now())`); err != nil {
 		t.Fatal(err)
 	}
 
@@ -140,7 +140,7 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 
-	// The outbox.
+	// The mail jobs.
 	for name, want := range map[string]float64{"adboost_mail_outbox_unsent": 3, "adboost_mail_outbox_due": 2} {
 		if got, ok := metricValue(families, name, nil); !ok || got != want {
 			t.Errorf("%s = %v (present %v), want %v", name, got, ok, want)
@@ -150,7 +150,7 @@ func TestMetrics(t *testing.T) {
 		t.Errorf("adboost_mail_outbox_oldest_due_seconds = %v, want about 3600", got)
 	}
 	// No mail due: 0, not a negative age.
-	if _, err := e.pool.Exec(ctx, `UPDATE mail_outbox SET sent_at = now() WHERE next_attempt_at <= now()`); err != nil {
+	if _, err := e.pool.Exec(ctx, `UPDATE river_job SET state = 'completed', finalized_at = now() WHERE queue = 'mail' AND scheduled_at <= now()`); err != nil {
 		t.Fatal(err)
 	}
 	if got, ok := metricValue(e.scrape(), "adboost_mail_outbox_oldest_due_seconds", nil); !ok || got != 0 || math.Signbit(got) {

@@ -13,10 +13,13 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"adboost/auth"
 	"adboost/auth/networka"
 	"adboost/db"
+	"adboost/db/boost"
 	"adboost/db/report"
 	"adboost/db/rules"
 )
@@ -68,19 +71,15 @@ type Config struct {
 	// TokenCipher seals the network_a tokens that signup-sn and login-sn
 	// store (TOKEN_ENCRYPTION_KEY); nil: no token is stored, sign-in still works.
 	TokenCipher *auth.TokenCipher
-	// Pauses enqueues the pauses of campaigns that stop, in the transaction
-	// that stops them (boost.PauseQueue); nil: the engine's cycles pause
-	// them.
-	Pauses PauseQueue
+	// Jobs is the process's River client, which inserts jobs in the
+	// transactions of the handlers: the pauses of campaigns that stop, the
+	// mails of e-mail changes. nil: an insert-only client of the server's
+	// own, for tests and tools that make none.
+	Jobs *river.Client[pgx.Tx]
 	// PostMaxAge is how old a post may be and still be boosted
 	// (ENGINE_POST_MAX_AGE): a campaign's rules may not name an older post
 	// age. 0 = rules.DefaultPostMaxAge.
 	PostMaxAge time.Duration
-}
-
-// PauseQueue enqueues the pause of campaigns on network_a in a transaction.
-type PauseQueue interface {
-	EnqueuePausesTx(ctx context.Context, tx pgx.Tx, campaignIDs []int64) error
 }
 
 // Server holds the dependencies of the handlers.
@@ -145,6 +144,13 @@ func New(cfg Config, pool *pgxpool.Pool, tokens *auth.Tokens, log *slog.Logger) 
 	}
 	if cfg.PostMaxAge <= 0 {
 		cfg.PostMaxAge = rules.DefaultPostMaxAge
+	}
+	if cfg.Jobs == nil {
+		jobs, err := river.NewClient(riverpgxv5.New(pool), &river.Config{})
+		if err != nil {
+			log.Error("no River client: the handlers that insert jobs fail", "err", err)
+		}
+		cfg.Jobs = jobs
 	}
 	s := &Server{cfg: cfg, pool: pool, q: db.New(pool), tokens: tokens, log: log,
 		metrics: newRequestMetrics(cfg.Metrics), bodies: newBodyBudget(cfg.BodyMemory, cfg.BodyWait),
@@ -254,11 +260,12 @@ func (s *Server) inTx(ctx context.Context, fn func(tx pgx.Tx, q *db.Queries) err
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return fn(tx, db.New(tx)) })
 }
 
-// enqueuePauses enqueues the pauses of the campaigns in tx, when the engine
-// takes them (Config.Pauses).
+// enqueuePauses enqueues the pauses of the campaigns in tx, for the
+// engine.
 func (s *Server) enqueuePauses(ctx context.Context, tx pgx.Tx, ids []int64) error {
-	if s.cfg.Pauses == nil || len(ids) == 0 {
+	if len(ids) == 0 {
 		return nil
 	}
-	return s.cfg.Pauses.EnqueuePausesTx(ctx, tx, ids)
+	_, err := s.cfg.Jobs.InsertManyTx(ctx, tx, boost.PauseJobs(ids))
+	return err
 }

@@ -20,6 +20,7 @@ import (
 	"adboost/db/boost"
 	"adboost/db/dataset"
 	"adboost/db/dbtest"
+	"adboost/db/jobs"
 	httpapi "adboost/http"
 )
 
@@ -61,7 +62,11 @@ func startStack(t *testing.T) *stack {
 	log := slog.New(slog.DiscardHandler)
 	api := httptest.NewServer(httpapi.New(httpapi.Config{NetworkAAPIURL: sb.base, TokenCipher: cipher}, pool, tokens, log).Handler())
 	t.Cleanup(api.Close)
-	eng, err := boost.New(pool, boost.Config{NetworkAURL: sb.base, Cipher: cipher}, log)
+	client, err := jobs.InsertOnly(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := boost.New(pool, boost.Config{NetworkAURL: sb.base, Cipher: cipher, Jobs: client}, log)
 	if err != nil {
 		t.Fatal(err)
 	}

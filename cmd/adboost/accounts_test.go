@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"adboost/db/dbtest"
-	"adboost/db/outbox/smtptest"
+	"adboost/db/mailer/smtptest"
 )
 
 // ensureCountries writes the countries the demo refers to, when the ISO 3166

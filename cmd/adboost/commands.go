@@ -19,10 +19,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"adboost/auth"
 	"adboost/db"
 	"adboost/db/boost"
 	"adboost/db/dataset"
-	"adboost/db/outbox"
+	"adboost/db/jobs"
+	"adboost/db/mailer"
 	"adboost/db/report"
 	httpapi "adboost/http"
 )
@@ -96,13 +98,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	err = db.MigrateUp(ctx, migrations)
-	if err == nil {
-		err = boost.Migrate(ctx, migrations) // River's own tables
-	}
-	if err == nil {
-		err = report.Migrate(ctx, migrations) // the weekly report's River tables
-	}
+	err = db.MigrateUp(ctx, migrations) // River's tables, then goose's migrations
 	migrations.Close()
 	if err != nil {
 		return err
@@ -111,10 +107,10 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	// Shutdown ends within its grace of the signal, whatever
-	// still runs: the waits for the engine and the mail sender below are cut
-	// at hardStop, and a pool whose connections are still held is then left
-	// to the process's exit (PostgreSQL rolls back what they had begun).
+	// Shutdown ends within its grace of the signal, whatever still runs:
+	// the wait for the jobs below is cut at hardStop, and a pool whose
+	// connections are still held is then left to the process's exit
+	// (PostgreSQL rolls back what they had begun).
 	hardStop := make(chan struct{})
 	stopClock := context.AfterFunc(ctx, func() {
 		time.AfterFunc(httpapi.DefaultShutdownGrace-500*time.Millisecond, func() { close(hardStop) })
@@ -128,110 +124,34 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 			pool.Close()
 		}
 	}()
-	waitOrHardStop := func(what string, done <-chan struct{}) {
-		select {
-		case <-done:
-		case <-hardStop:
-			log.Warn("shutdown: " + what + " did not stop within the grace")
-		}
-	}
 	// Listen before anything starts working, so that a taken address stops
-	// serve before the engine or the mail sender has begun.
+	// serve before any job has begun.
 	ln, err := net.Listen("tcp", cfg.httpAddr)
 	if err != nil {
 		return err
 	}
 	defer ln.Close() // Serve closes it; this covers the returns before it
-	mailer, err := outbox.New(pool, outbox.Config{SMTPURL: cfg.smtpURL, From: cfg.mailFrom}, log)
-	if err != nil {
-		return err
-	}
-	metrics := newMetrics(pool)
-	// The API enqueues the pauses of campaigns that stop (save, delete-source,
-	// login-sn) in its own transactions; the engine works them.
-	pauses, err := boost.NewPauseQueue(pool)
-	if err != nil {
-		return err
-	}
 	unsubscribe, err := cfg.unsubscribeKey()
 	if err != nil {
 		return err
 	}
-	api := httpapi.New(httpapi.Config{
-		ServiceFixedFee:       cfg.fixedFee,
-		PublicBaseURL:         cfg.publicBaseURL,
-		AdvertiserAccessEmail: cfg.advertiserAccessEmail,
-		NetworkAAPIURL:        cfg.networkAURL,
-		NetworkAApp:           cfg.networkAApp,
-		TrustedProxies:        cfg.trustedProxies,
-		CORSAllowedOrigins:    cfg.corsOrigins,
-		Metrics:               metrics,
-		MetricsElsewhere:      cfg.metricsAddr != "",
-		TokenCipher:           cfg.tokenCipher,
-		Pauses:                pauses,
-		PostMaxAge:            cfg.enginePostMaxAge,
-		UnsubscribeKey:        unsubscribe,
-	}, pool, tokens, log)
-	switch {
-	case cfg.networkAURL == "":
-		log.Warn("NETWORK_A_API_URL is not set: social sign-up and sign-in answer 503")
-	case !cfg.networkAApp.Set():
-		log.Warn("NETWORK_A_APP_ID and NETWORK_A_APP_SECRET are not set: the network_a tokens of sign-ins are stored as given, and connections may end within hours")
-	}
-	srv := &http.Server{
-		Addr:              cfg.httpAddr,
-		Handler:           api.Handler(),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	// The mail sender runs until shutdown begins; it finishes the mail it is
-	// sending (15 s at most, while requests in flight finish) and gives the
-	// rest of its claim back.
-	mailCtx, stopMail := context.WithCancel(ctx)
-	mailDone := make(chan struct{})
-	go func() { defer close(mailDone); mailer.Run(mailCtx) }()
-	defer func() { stopMail(); waitOrHardStop("the mail sender", mailDone) }()
-	stopReports, err := startReports(ctx, pool, cfg, unsubscribe, log)
+	client, engine, err := newJobs(pool, cfg, unsubscribe, log)
 	if err != nil {
 		return err
 	}
-	defer stopReports()
-	runner, engine, err := engineRunner(pool, cfg, log)
+	metrics := newMetrics(pool)
+	srv := newServer(cfg.httpAddr, newAPI(pool, cfg, tokens, client, metrics, unsubscribe, log).Handler(), log)
+	stopJobs, err := startJobs(ctx, client, engine, metrics, cfg, log)
 	if err != nil {
 		return err
 	}
-	if runner != nil {
-		if err := runner.RegisterMetrics(metrics); err != nil {
-			return fmt.Errorf("engine metrics: %w", err)
+	defer func() {
+		select {
+		case <-stopJobs():
+		case <-hardStop:
+			log.Warn("shutdown: the jobs did not stop within the grace")
 		}
-		if err := runner.Start(context.WithoutCancel(ctx)); err != nil {
-			return fmt.Errorf("engine: %w", err)
-		}
-		log.Info("boosting engine started", "interval", cfg.engineInterval, "post_max_age", cfg.enginePostMaxAge)
-		remindAtStart(ctx, engine, log)
-		// The engine stops while requests in flight finish: the jobs being
-		// worked get 10 s, then their contexts end (a campaign's work stops
-		// between network_a calls, nothing half-written, and a later job
-		// resumes it).
-		served := make(chan struct{})
-		stopped := make(chan struct{})
-		go func() {
-			defer close(stopped)
-			select {
-			case <-ctx.Done():
-			case <-served:
-			}
-			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			defer cancel()
-			if err := runner.Stop(stopCtx); err != nil {
-				log.Warn("boosting engine stopped", "err", err)
-			}
-		}()
-		defer func() { close(served); waitOrHardStop("the boosting engine", stopped) }()
-	}
+	}()
 	if cfg.metricsAddr != "" {
 		stopMetrics, err := serveMetrics(cfg.metricsAddr, metrics, log)
 		if err != nil {
@@ -248,10 +168,114 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	return httpapi.Serve(ctx, srv, ln, httpapi.DefaultShutdownGrace)
 }
 
+// newServer is serve's HTTP server of handler.
+func newServer(addr string, handler http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}
+
+// newAPI makes the API of serve; its handlers insert their jobs with
+// serve's River client.
+func newAPI(pool *pgxpool.Pool, cfg config, tokens *auth.Tokens, client *jobs.Client, metrics *prometheus.Registry,
+	unsubscribe report.Key, log *slog.Logger) *httpapi.Server {
+	switch {
+	case cfg.networkAURL == "":
+		log.Warn("NETWORK_A_API_URL is not set: social sign-up and sign-in answer 503")
+	case !cfg.networkAApp.Set():
+		log.Warn("NETWORK_A_APP_ID and NETWORK_A_APP_SECRET are not set: the network_a tokens of sign-ins are stored as given, and connections may end within hours")
+	}
+	return httpapi.New(httpapi.Config{
+		ServiceFixedFee:       cfg.fixedFee,
+		PublicBaseURL:         cfg.publicBaseURL,
+		AdvertiserAccessEmail: cfg.advertiserAccessEmail,
+		NetworkAAPIURL:        cfg.networkAURL,
+		NetworkAApp:           cfg.networkAApp,
+		TrustedProxies:        cfg.trustedProxies,
+		CORSAllowedOrigins:    cfg.corsOrigins,
+		Metrics:               metrics,
+		MetricsElsewhere:      cfg.metricsAddr != "",
+		TokenCipher:           cfg.tokenCipher,
+		Jobs:                  client,
+		PostMaxAge:            cfg.enginePostMaxAge,
+		UnsubscribeKey:        unsubscribe,
+	}, pool, tokens, log)
+}
+
+// newJobs makes serve's one River client: it sends the mails, makes the
+// weekly reports and, when the engine is on (engine not nil), runs the
+// engine's jobs.
+func newJobs(pool *pgxpool.Pool, cfg config, unsubscribe report.Key, log *slog.Logger) (*jobs.Client, *boost.Jobs, error) {
+	sender, err := mailer.New(pool, mailer.Config{SMTPURL: cfg.smtpURL, From: cfg.mailFrom}, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	engine, err := engineJobs(pool, cfg, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	client, err := jobs.New(pool, jobs.Options{
+		Mail:        sender,
+		Report:      report.NewComposer(db.New(pool), cfg.publicBaseURL, unsubscribe),
+		ReportEvery: report.DefaultEvery,
+		Engine:      engine,
+		Log:         log,
+	})
+	return client, engine, err
+}
+
+// startJobs starts the River client, and, with the engine, registers its
+// metrics and enqueues the reminders due at the start. The client stops
+// while requests in flight finish, when ctx ends (or when the function it
+// answers is called): the jobs being worked get 10 s, then their contexts
+// end (a campaign's work stops between network_a calls, nothing
+// half-written, and a later job resumes it; a mail being sent is finished);
+// then the engine closes. The channel that function answers closes when
+// all that is over.
+func startJobs(ctx context.Context, client *jobs.Client, engine *boost.Jobs, metrics *prometheus.Registry,
+	cfg config, log *slog.Logger) (stop func() <-chan struct{}, err error) {
+	if engine != nil {
+		if err := engine.RegisterMetrics(metrics, client); err != nil {
+			return nil, fmt.Errorf("engine metrics: %w", err)
+		}
+	}
+	if err := client.Start(context.WithoutCancel(ctx)); err != nil {
+		return nil, fmt.Errorf("river: %w", err)
+	}
+	if engine != nil {
+		log.Info("boosting engine started", "interval", cfg.engineInterval, "post_max_age", cfg.enginePostMaxAge)
+		remindAtStart(ctx, engine.Engine(), client, log)
+	}
+	served := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		select {
+		case <-ctx.Done():
+		case <-served:
+		}
+		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if err := jobs.Stop(stopCtx, client); err != nil {
+			log.Warn("jobs stopped", "err", err)
+		}
+		if engine != nil {
+			engine.Engine().Close()
+		}
+	}()
+	return func() <-chan struct{} { close(served); return stopped }, nil
+}
+
 // remindAtStart enqueues the reminders of network_a connections that end
 // soon at serve's start, whatever the interval (the cycles look too).
-func remindAtStart(ctx context.Context, engine *boost.Engine, log *slog.Logger) {
-	if n, err := engine.SendReminders(ctx); err != nil {
+func remindAtStart(ctx context.Context, engine *boost.Engine, client *jobs.Client, log *slog.Logger) {
+	if n, err := engine.SendReminders(ctx, client); err != nil {
 		log.Error("engine: the reminders of network_a connections that end", "err", err)
 	} else if n > 0 {
 		log.Info("engine: reminders of network_a connections that end enqueued", "reminders", n)
@@ -259,15 +283,15 @@ func remindAtStart(ctx context.Context, engine *boost.Engine, log *slog.Logger) 
 }
 
 // newMetrics answers the registry of GET /metrics with the collectors of
-// the process, the pool and the mail outbox; the HTTP server adds its request
-// metrics. More collectors (the engine's, ...) are registered here.
+// the process, the pool and the mail jobs' backlog; the HTTP server adds its
+// request metrics, startJobs the engine's.
 func newMetrics(pool *pgxpool.Pool) *prometheus.Registry {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		db.NewPoolCollector(pool),
-		outbox.NewCollector(pool),
+		mailer.NewCollector(pool),
 	)
 	return reg
 }
@@ -304,19 +328,15 @@ func migrate(ctx context.Context, cfg config, direction string, stdout io.Writer
 	defer m.Close()
 	switch direction {
 	case "up":
+		// River's tables first: migration 00140 moves mails into them.
+		if err := db.MigrateRiver(ctx, pool); err != nil {
+			return err
+		}
 		results, err := m.Up(ctx)
 		for _, r := range results {
 			fmt.Fprintf(stdout, "applied %s (%s)\n", r.Source.Path, r.Duration.Round(time.Millisecond))
 		}
 		if err != nil {
-			return err
-		}
-		// River's own migrations: the job tables of the boosting engine and
-		// of the weekly report.
-		if err := boost.Migrate(ctx, pool); err != nil {
-			return err
-		}
-		if err := report.Migrate(ctx, pool); err != nil {
 			return err
 		}
 		return db.GeoLoad(ctx, pool)
@@ -378,36 +398,41 @@ func demo(ctx context.Context, cfg config, log *slog.Logger) error {
 	return nil
 }
 
-// engineRunner answers the River runner of the boosting engine and the
-// engine, or nils (with a warning) when the engine is off: no TOKEN_ENCRYPTION_KEY or no
-// NETWORK_A_API_URL. With ENGINE_INTERVAL=0 it runs no cycle, but still
-// carries out the pauses.
-func engineRunner(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Runner, *boost.Engine, error) {
+// engineJobs answers the engine's River jobs, or nil (with a warning) when
+// the engine is off: no TOKEN_ENCRYPTION_KEY or no NETWORK_A_API_URL. With
+// ENGINE_INTERVAL=0 they run no cycle, but still carry out the pauses.
+func engineJobs(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Jobs, error) {
 	switch {
 	case cfg.tokenCipher == nil:
 		log.Warn("TOKEN_ENCRYPTION_KEY is not set: network_a tokens are not stored and the boosting engine is off")
-		return nil, nil, nil
+		return nil, nil
 	case cfg.networkAURL == "":
 		log.Warn("NETWORK_A_API_URL is not set: the boosting engine is off")
-		return nil, nil, nil
+		return nil, nil
 	case cfg.engineInterval == 0:
 		log.Info("ENGINE_INTERVAL=0: the boosting engine runs no cycle; it still pauses the campaigns that stop and reminds of connections that end at start")
 	}
-	e, err := newEngine(pool, cfg, log)
+	e, err := newEngine(pool, cfg, nil, log)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	r, err := boost.NewRunner(pool, e, cfg.engineInterval, log)
-	return r, e, err
+	j, err := boost.NewJobs(e, cfg.engineInterval)
+	if err != nil {
+		e.Close()
+	}
+	return j, err
 }
 
-func newEngine(pool *pgxpool.Pool, cfg config, log *slog.Logger) (*boost.Engine, error) {
+// newEngine makes the engine; client is the River client its Cycle inserts
+// the mails' jobs with (nil under serve, whose River jobs bring theirs).
+func newEngine(pool *pgxpool.Pool, cfg config, client *jobs.Client, log *slog.Logger) (*boost.Engine, error) {
 	return boost.New(pool, boost.Config{
 		NetworkAURL: cfg.networkAURL,
 		Cipher:      cfg.tokenCipher,
 		PostMaxAge:  cfg.enginePostMaxAge,
 		Workers:     cfg.engineWorkers,
 		Calls:       cfg.engineCalls,
+		Jobs:        client,
 	}, log)
 }
 
@@ -425,7 +450,12 @@ func runEngine(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	defer pool.Close()
-	e, err := newEngine(pool, cfg, log)
+	// The cycle's mails are sent by serve: this process only inserts them.
+	client, err := jobs.InsertOnly(pool)
+	if err != nil {
+		return err
+	}
+	e, err := newEngine(pool, cfg, client, log)
 	if err != nil {
 		return err
 	}

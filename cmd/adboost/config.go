@@ -16,7 +16,7 @@ import (
 	"adboost/auth/networka"
 	"adboost/db"
 	"adboost/db/boost"
-	"adboost/db/outbox"
+	"adboost/db/mailer"
 	httpapi "adboost/http"
 )
 
@@ -84,7 +84,7 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 
 		advertiserAccessEmail: strings.TrimSpace(getenv("ADVERTISER_ACCESS_EMAIL")),
 		smtpURL:               getenv("SMTP_URL"),
-		mailFrom:              or(getenv("MAIL_FROM"), outbox.DefaultFrom),
+		mailFrom:              or(getenv("MAIL_FROM"), mailer.DefaultFrom),
 	}
 	if c.databaseURL == "" {
 		c.databaseURL, c.defaultDatabase = db.DefaultURL, true
@@ -115,7 +115,7 @@ func loadConfig(getenv func(string) string, log *slog.Logger) (config, error) {
 		return c, err
 	}
 	if c.smtpURL != "" {
-		if err := outbox.CheckSMTPURL(c.smtpURL); err != nil {
+		if err := mailer.CheckSMTPURL(c.smtpURL); err != nil {
 			return c, err
 		}
 	}

@@ -33,7 +33,7 @@ func getBody(t *testing.T, url string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// TestServeMetrics: serve answers /metrics with the request, pool, outbox and
+// TestServeMetrics: serve answers /metrics with the request, pool, mail and
 // runtime metrics; with METRICS_ADDR (here from the flag), there and not on
 // HTTP_ADDR (here the -addr flag's).
 func TestServeMetrics(t *testing.T) {

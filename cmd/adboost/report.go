@@ -118,25 +118,3 @@ func (c config) unsubscribeKey() (report.Key, error) {
 	}
 	return report.KeyFrom(secret), nil
 }
-
-// startReports starts the weekly report's River client in serve: its
-// periodic job finds the users due and one job per user and week queues the
-// mail in the outbox. The function it answers stops it, waiting 10 s at
-// most for the reports being made.
-func startReports(ctx context.Context, pool *pgxpool.Pool, cfg config, key report.Key, log *slog.Logger) (stop func(), err error) {
-	c := report.NewComposer(db.New(pool), cfg.publicBaseURL, key)
-	r, err := report.NewRunner(pool, c, report.DefaultEvery, log)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.Start(context.WithoutCancel(ctx)); err != nil {
-		return nil, fmt.Errorf("weekly report: %w", err)
-	}
-	return func() {
-		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		if err := r.Stop(stopCtx); err != nil {
-			log.Warn("weekly report stopped", "err", err)
-		}
-	}, nil
-}

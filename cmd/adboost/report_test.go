@@ -83,15 +83,15 @@ func TestReportCommandWritesTheMailItsHTMLAndPNG(t *testing.T) {
 	if err != nil || img.Bounds().Dx() != 800 || img.Bounds().Dy() != 560 {
 		t.Fatalf("the PNG: %v", err)
 	}
-	// Nothing was sent: the outbox is empty.
+	// Nothing was sent: no mail job.
 	conn, err := pgx.Connect(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close(context.Background())
 	var mails int
-	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM mail_outbox`).Scan(&mails); err != nil || mails != 0 {
-		t.Errorf("%d mails in the outbox (%v)", mails, err)
+	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM river_job WHERE queue = 'mail'`).Scan(&mails); err != nil || mails != 0 {
+		t.Errorf("%d mail jobs (%v)", mails, err)
 	}
 }
 

@@ -7,7 +7,7 @@
 //
 // One campaign's work (Engine.Campaign) is the unit: `adboost engine` runs
 // it for every campaign of a cycle (Engine.Cycle), `adboost serve` as River
-// jobs (Runner), both with Config.Workers campaigns in flight. A campaign's
+// jobs (Jobs), both with Config.Workers campaigns in flight. A campaign's
 // work costs what changed: a steady campaign makes two calls (its posts
 // since the oldest age the rules can still boost, and its ads' `level=ad`
 // statistics, at once) and a few statements; reach reads and creates go
@@ -43,7 +43,7 @@
 //
 // Each campaign's work ends in a state (state.go), answered on
 // every BoostedPage, with a history entry per change and one mail per user
-// and cycle for the states that need the user. A campaign that should stop
+// and cycle for the states that need the user (a mail job of db/mailer). A campaign that should stop
 // spending is paused by a unit of work of its own (Engine.Pause), enqueued
 // by the API in the transaction that stops it.
 //
@@ -66,7 +66,9 @@ import (
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
 	"golang.org/x/sync/singleflight"
 
 	"adboost/auth"
@@ -102,6 +104,10 @@ type Config struct {
 	// Now is the engine's clock (the age of posts, the hours and days of
 	// the rules); nil = time.Now.
 	Now func() time.Time
+	// Jobs is the River client that Cycle inserts its mails' jobs with
+	// (reminders, notices): the `engine` command's. Under `serve` the
+	// engine's River jobs (Jobs) insert with the client that works them.
+	Jobs *river.Client[pgx.Tx]
 }
 
 // Engine does the work of the boosting engine. It is safe for concurrent
@@ -125,6 +131,7 @@ type Engine struct {
 	// instance keeps the keys in PostgreSQL too (network_a_city).
 	cityKeys   *expirable.LRU[string, string]
 	citySearch singleflight.Group
+	jobs       *river.Client[pgx.Tx] // Config.Jobs
 }
 
 // cityKeysKept bounds the cities an engine remembers, and for how long: the
@@ -167,7 +174,7 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) (*Engine, error) {
 	throttles.api = api
 	return &Engine{pool: pool, api: api, cipher: cfg.Cipher, maxAge: cfg.PostMaxAge, workers: cfg.Workers,
 		log: log, locks: newLocker(pool), throttles: throttles, inFlight: cfg.CallTimeout + 30*time.Second, now: cfg.Now,
-		cityKeys: expirable.NewLRU[string, string](cityKeysKept, nil, cityKeysFor)}, nil
+		cityKeys: expirable.NewLRU[string, string](cityKeysKept, nil, cityKeysFor), jobs: cfg.Jobs}, nil
 }
 
 // Close ends the engine's batching and its lock session. Work still under
@@ -207,9 +214,13 @@ func (e *CycleError) Error() string {
 // every due campaign, Workers at a time, then
 // sends the mails about the states that need the users (SendNotices), and
 // answers a *CycleError naming the campaigns it could not process (failed,
-// or being worked on by another engine).
+// or being worked on by another engine). The mails' jobs go in with
+// Config.Jobs.
 func (e *Engine) Cycle(ctx context.Context) error {
-	e.remind(ctx) // the reminders of network_a connections that end soon (reminders.go)
+	if e.jobs == nil {
+		return errors.New("engine: Config.Jobs is not set: a cycle inserts its mails' jobs with it")
+	}
+	e.remind(ctx, e.jobs) // the reminders of network_a connections that end soon (reminders.go)
 	ids, err := e.Due(ctx)
 	if err != nil {
 		return fmt.Errorf("engine: listing the campaigns: %w", err)
@@ -242,7 +253,7 @@ feed:
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if _, err := e.SendNotices(ctx); err != nil {
+	if _, err := e.SendNotices(ctx, e.jobs); err != nil {
 		return fmt.Errorf("engine: the mails of the cycle: %w", err)
 	}
 	if len(failed) > 0 {

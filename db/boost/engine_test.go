@@ -565,7 +565,7 @@ func TestEngineDueNeedsToken(t *testing.T) {
 func TestEngineNetworkTimeout(t *testing.T) {
 	w := newWorld(t)
 	w.post("1", "#gym", time.Hour, 0)
-	e, err := boost.New(w.pool, boost.Config{NetworkAURL: w.fakeURL, Cipher: w.cipher, CallTimeout: 100 * time.Millisecond}, w.log)
+	e, err := boost.New(w.pool, boost.Config{NetworkAURL: w.fakeURL, Cipher: w.cipher, CallTimeout: 100 * time.Millisecond, Jobs: w.jobs}, w.log)
 	if err != nil {
 		t.Fatal(err)
 	}

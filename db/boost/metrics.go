@@ -12,8 +12,7 @@ import (
 // metrics are the engine's Prometheus collectors: campaign jobs done and
 // failed, and the age of the oldest engine job still to run.
 type metrics struct {
-	jobs   *prometheus.CounterVec
-	client *river.Client[pgx.Tx]
+	jobs *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -31,28 +30,29 @@ func (m *metrics) done(err error) {
 	m.jobs.WithLabelValues("done").Inc()
 }
 
-// RegisterMetrics registers the engine's collectors:
+// RegisterMetrics registers the engine's collectors, the jobs' ages read
+// with client:
 //
 //	adboost_engine_jobs_total{result="done"|"failed"}  counter
 //	adboost_engine_oldest_pending_seconds              gauge: age of the oldest engine job still to run (0: none)
-func (r *Runner) RegisterMetrics(reg prometheus.Registerer) error {
-	r.metrics.jobs.WithLabelValues("done")
-	r.metrics.jobs.WithLabelValues("failed")
-	if err := reg.Register(r.metrics.jobs); err != nil {
+func (j *Jobs) RegisterMetrics(reg prometheus.Registerer, client *river.Client[pgx.Tx]) error {
+	j.metrics.jobs.WithLabelValues("done")
+	j.metrics.jobs.WithLabelValues("failed")
+	if err := reg.Register(j.metrics.jobs); err != nil {
 		return err
 	}
 	return reg.Register(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "adboost_engine_oldest_pending_seconds",
 		Help: "Age in seconds of the oldest boosting engine job that is still to run (available, scheduled or awaiting a retry); 0 when none.",
-	}, r.metrics.oldestPending))
+	}, func() float64 { return oldestPending(client) }))
 }
 
 // oldestPending answers the age of the oldest pending engine job; -1 when
 // the database does not answer within 2 s.
-func (m *metrics) oldestPending() float64 {
+func oldestPending(client *river.Client[pgx.Tx]) float64 {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	res, err := m.client.JobList(ctx, river.NewJobListParams().
+	res, err := client.JobList(ctx, river.NewJobListParams().
 		Kinds(KindCycle, KindCampaign, KindPause).
 		States(pendingStates...).
 		OrderBy(river.JobListOrderByID, river.SortOrderAsc).

@@ -2,21 +2,20 @@ package boost
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"adboost/db"
+	"adboost/db/mailer"
 )
 
-// KindReminder is the kind of the reminder jobs.
-const KindReminder = "adboost_network_a_reminder"
-
-// ReminderMaxAttempts is how many times a reminder's job is tried.
-const ReminderMaxAttempts = 10
+// KindReminder is the kind of the reminder mails.
+const KindReminder = "adboost_mail_network_a_reminder"
 
 // ReminderArgs is the mail that reminds a user that the stored network_a
 // token ends at ExpiresAt: 7 days before, or, LastDay, 1 day before.
@@ -29,25 +28,19 @@ type ReminderArgs struct {
 // Kind is the job's kind.
 func (ReminderArgs) Kind() string { return KindReminder }
 
-// InsertOpts: a reminder is enqueued once (UserRemindersTake marks it in the
-// transaction that inserts its job), and tried a few times.
-func (ReminderArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: ReminderMaxAttempts}
-}
+// InsertOpts: a mail job; a reminder is enqueued once (UserRemindersTake
+// marks it in the transaction that inserts its job).
+func (ReminderArgs) InsertOpts() river.InsertOpts { return mailer.InsertOpts() }
 
 // SendReminders finds the reminders due by the engine's clock (a token
-// ending within 7 days, then within a day; each once per end) and enqueues
-// one job per user and reminder, in the transaction that marks them sent:
-// any number of engines may look at once, each reminder is enqueued once.
-// The jobs' Work (a Runner's) writes the mails to the outbox. It answers
-// how many it enqueued. The cycles and `serve`'s start call it.
-func (e *Engine) SendReminders(ctx context.Context) (int, error) {
-	queue, err := river.NewClient(riverpgxv5.New(e.pool), &river.Config{})
-	if err != nil {
-		return 0, fmt.Errorf("engine: reminders: %w", err)
-	}
+// ending within 7 days, then within a day; each once per end) and inserts
+// with jobs one mail job per user and reminder, in the transaction that
+// marks them sent: any number of engines may look at once, each reminder is
+// enqueued once. It answers how many it enqueued. The cycles and `serve`'s
+// start call it.
+func (e *Engine) SendReminders(ctx context.Context, jobs *river.Client[pgx.Tx]) (int, error) {
 	var n int
-	err = pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
 		due, err := db.New(tx).UserRemindersTake(ctx, e.now())
 		if err != nil || len(due) == 0 {
 			return err
@@ -56,7 +49,7 @@ func (e *Engine) SendReminders(ctx context.Context) (int, error) {
 		for i, d := range due {
 			params[i] = river.InsertManyParams{Args: ReminderArgs{UserID: d.ID, ExpiresAt: d.ExpiresAt.UTC(), LastDay: d.LastDay}}
 		}
-		_, err = queue.InsertManyTx(ctx, tx, params)
+		_, err = jobs.InsertManyTx(ctx, tx, params)
 		n = len(due)
 		return err
 	})
@@ -68,52 +61,30 @@ func (e *Engine) SendReminders(ctx context.Context) (int, error) {
 
 // remind is SendReminders for the cycles: a failure is logged, and the
 // next cycle looks again.
-func (e *Engine) remind(ctx context.Context) {
-	if _, err := e.SendReminders(ctx); err != nil {
+func (e *Engine) remind(ctx context.Context, jobs *river.Client[pgx.Tx]) {
+	if _, err := e.SendReminders(ctx, jobs); err != nil {
 		e.log.ErrorContext(ctx, "engine: the reminders of network_a connections that end", "err", err)
 	}
 }
 
-// reminderWorker writes a reminder's mail to the outbox.
-type reminderWorker struct {
-	river.WorkerDefaults[ReminderArgs]
-	e *Engine
-}
-
-// addReminderWorker makes a Runner work the reminder jobs.
-func addReminderWorker(workers *river.Workers, e *Engine) {
-	river.AddWorker(workers, &reminderWorker{e: e})
-}
-
-func (w *reminderWorker) Timeout(*river.Job[ReminderArgs]) time.Duration { return 30 * time.Second }
-
-// Work queues the mail, unless the user's token has been renewed since
-// (its end moved), and completes the job in the same transaction: a job
-// that is tried again after its mail was queued finds itself done.
-func (w *reminderWorker) Work(ctx context.Context, job *river.Job[ReminderArgs]) error {
-	subject, body := reminderMail(job.Args)
-	return pgx.BeginFunc(ctx, w.e.pool, func(tx pgx.Tx) error {
-		_, err := db.New(tx).UserReminderMail(ctx, db.UserReminderMailParams{
-			ID: job.Args.UserID, ExpiresAt: job.Args.ExpiresAt, Subject: subject, Body: body,
-		})
-		if err != nil {
-			return err
-		}
-		_, err = river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
-		return err
-	})
-}
-
-// reminderMail is a reminder's subject and body (after the greeting): the
-// day the connection ends (UTC) and how to renew it.
-func reminderMail(a ReminderArgs) (subject, body string) {
+// ReminderMail is a reminder's mail, to the user's address, unless the
+// user's token has been renewed since (its end moved): mailer.ErrNoMail.
+func ReminderMail(ctx context.Context, q *db.Queries, a ReminderArgs) (mailer.Message, error) {
+	to, err := q.UserReminderRecipient(ctx, db.UserReminderRecipientParams{ID: a.UserID, ExpiresAt: a.ExpiresAt})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return mailer.Message{}, mailer.ErrNoMail
+	}
+	if err != nil {
+		return mailer.Message{}, err
+	}
 	day := a.ExpiresAt.UTC().Format(time.DateOnly)
 	when := "in 7 days"
 	if a.LastDay {
 		when = "within a day"
 	}
-	subject = "adboost: your network_a connection ends on " + day
-	body = fmt.Sprintf(`your connection to network_a ends on %s (at %s UTC), %s.
+	body := fmt.Sprintf(`%s
+
+your connection to network_a ends on %s (at %s UTC), %s.
 
 From then on adboost cannot boost your new posts, keep your campaigns in
 step or read their results: your campaigns wait until you reconnect.
@@ -123,6 +94,19 @@ network_a", the login-sn sign-in) and grant the permissions it asks for.
 The new connection lasts about 60 days.
 
 adboost
-`, day, a.ExpiresAt.UTC().Format("15:04"), when)
-	return subject, body
+`, mailer.Greeting(to.FirstName), day, a.ExpiresAt.UTC().Format("15:04"), when)
+	return mailer.Message{To: to.Email, Subject: "adboost: your network_a connection ends on " + day, Text: body}, nil
+}
+
+// AddMailWorkers adds the workers of the engine's mails (the reminders and
+// the notices), sent by s. They need no engine: every process that sends
+// mails sends them, whether or not it runs the engine.
+func AddMailWorkers(workers *river.Workers, s *mailer.Sender, pool *pgxpool.Pool) {
+	q := db.New(pool)
+	river.AddWorker(workers, mailer.NewWorker(s, func(ctx context.Context, a ReminderArgs) (mailer.Message, error) {
+		return ReminderMail(ctx, q, a)
+	}))
+	river.AddWorker(workers, mailer.NewWorker(s, func(_ context.Context, a NoticeArgs) (mailer.Message, error) {
+		return a.Mail(), nil
+	}))
 }

@@ -2,41 +2,42 @@ package boost_test
 
 import (
 	"context"
+	"mime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"adboost/db/boost"
+	"adboost/db/mailer/mailertest"
 )
 
-// reminderMails answers the mails of the outbox that remind of a network_a
-// connection's end, as "recipient|subject", in order.
-func (w *world) reminderMails() []string {
+// reminderMails answers the mails the world's SMTP server received that
+// remind of a network_a connection's end, as "recipient|subject" and their
+// bodies, in order.
+func (w *world) reminderMails() (mails, bodies []string) {
 	w.t.Helper()
-	rows, err := w.pool.Query(context.Background(), `SELECT recipient || '|' || subject FROM mail_outbox
-		WHERE subject LIKE 'adboost: your network_a connection%' ORDER BY id`)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
+	mails = []string{}
+	for _, m := range w.smtp.Messages() {
+		msg, body := mailertest.Decode(w.t, m)
+		subject, err := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+		if err != nil {
 			w.t.Fatal(err)
 		}
-		out = append(out, s)
+		if strings.HasPrefix(subject, "adboost: your network_a connection") {
+			mails = append(mails, m.To[0]+"|"+subject)
+			bodies = append(bodies, strings.ReplaceAll(body, "\r\n", "\n"))
+		}
 	}
-	return out
+	return mails, bodies
 }
 
-// awaitReminderMails waits until the outbox holds n reminder mails (the
-// runner's jobs write them) and answers them.
+// awaitReminderMails waits until the world's SMTP server received n
+// reminder mails (the runner's jobs send them) and answers them.
 func (w *world) awaitReminderMails(n int) []string {
 	w.t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		got := w.reminderMails()
+		got, _ := w.reminderMails()
 		if len(got) >= n {
 			return got
 		}
@@ -44,6 +45,20 @@ func (w *world) awaitReminderMails(n int) []string {
 			w.t.Fatalf("reminder mails %q, want %d\n%s", got, n, w.logs)
 		}
 	}
+}
+
+// withinADay counts the reminder mails received that say the connection
+// ends within a day.
+func (w *world) withinADay() int {
+	w.t.Helper()
+	_, bodies := w.reminderMails()
+	n := 0
+	for _, b := range bodies {
+		if strings.Contains(b, "within a day.") {
+			n++
+		}
+	}
+	return n
 }
 
 // remScalar answers the single value of a query.
@@ -60,7 +75,7 @@ func remScalar[T any](w *world, sql string, args ...any) T {
 // enqueued.
 func (w *world) reminders(want int) {
 	w.t.Helper()
-	if n, err := w.engine.SendReminders(context.Background()); err != nil || n != want {
+	if n, err := w.engine.SendReminders(context.Background(), w.jobs); err != nil || n != want {
 		w.t.Fatalf("reminders enqueued %d, %v; want %d", n, err, want)
 	}
 }
@@ -71,10 +86,7 @@ func (w *world) reminders(want int) {
 func TestRemindersBeforeTheEnd(t *testing.T) {
 	w := newWorld(t)
 	ctx := context.Background()
-	if err := boost.Migrate(ctx, w.pool); err != nil {
-		t.Fatal(err)
-	}
-	runner, err := boost.NewRunner(w.pool, w.engine, 0, w.log)
+	runner, err := w.newRunner(w.engine, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +106,8 @@ func TestRemindersBeforeTheEnd(t *testing.T) {
 	if got := w.awaitReminderMails(1); len(got) != 1 || got[0] != mail {
 		t.Fatalf("mails %q", got)
 	}
-	body := remScalar[string](w, `SELECT body FROM mail_outbox WHERE subject LIKE 'adboost: your network_a%' ORDER BY id LIMIT 1`)
+	_, bodies := w.reminderMails()
+	body := bodies[0]
 	for _, s := range []string{"Hello Ana,", "ends on 2027-03-28 (at 09:30 UTC), in 7 days", "login-sn"} {
 		if !strings.Contains(body, s) {
 			t.Fatalf("the mail does not say %q:\n%s", s, body)
@@ -108,7 +121,7 @@ func TestRemindersBeforeTheEnd(t *testing.T) {
 	if got := w.awaitReminderMails(2); len(got) != 2 || got[1] != mail {
 		t.Fatalf("mails %q", got)
 	}
-	if n := remScalar[int64](w, `SELECT count(*) FROM mail_outbox WHERE body LIKE '%within a day.%'`); n != 1 {
+	if n := w.withinADay(); n != 1 {
 		t.Fatalf("%d mails say within a day, want 1", n)
 	}
 	w.setNow(end.Add(time.Hour))
@@ -137,7 +150,7 @@ func TestRemindersBeforeTheEnd(t *testing.T) {
 	w.setNow(last.Add(-2 * time.Hour))
 	w.reminders(0)
 	w.awaitReminderMails(4)
-	if n := remScalar[int64](w, `SELECT count(*) FROM mail_outbox WHERE body LIKE '%within a day.%'`); n != 2 {
+	if n := w.withinADay(); n != 2 {
 		t.Fatalf("%d mails say within a day, want 2", n)
 	}
 }
@@ -147,9 +160,6 @@ func TestRemindersBeforeTheEnd(t *testing.T) {
 func TestRemindersOnceAcrossEngines(t *testing.T) {
 	w := newWorld(t)
 	ctx := context.Background()
-	if err := boost.Migrate(ctx, w.pool); err != nil {
-		t.Fatal(err)
-	}
 	end := time.Now().UTC().Add(5 * 24 * time.Hour).Truncate(time.Second)
 	w.stExec(`UPDATE app_user SET network_a_token_expires_at = $1 WHERE id = 100`, end)
 	var wg sync.WaitGroup
@@ -158,7 +168,7 @@ func TestRemindersOnceAcrossEngines(t *testing.T) {
 	for range 8 {
 		e := w.newEngine()
 		wg.Go(func() {
-			n, err := e.SendReminders(ctx)
+			n, err := e.SendReminders(ctx, w.jobs)
 			if err != nil {
 				t.Error(err)
 			}
@@ -177,7 +187,7 @@ func TestRemindersOnceAcrossEngines(t *testing.T) {
 
 	// The user renews the token before the job runs: no mail.
 	w.stExec(`UPDATE app_user SET network_a_token_expires_at = $1 WHERE id = 100`, end.AddDate(0, 0, 60))
-	runner, err := boost.NewRunner(w.pool, w.engine, 0, w.log)
+	runner, err := w.newRunner(w.engine, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +200,7 @@ func TestRemindersOnceAcrossEngines(t *testing.T) {
 			t.Fatalf("the reminder job did not complete\n%s", w.logs)
 		}
 	}
-	if got := w.reminderMails(); len(got) != 0 {
+	if got, _ := w.reminderMails(); len(got) != 0 {
 		t.Fatalf("mails %q for a renewed token", got)
 	}
 }

@@ -8,8 +8,54 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"adboost/db"
 	"adboost/db/boost"
+	"adboost/db/jobs"
+	"adboost/db/mailer"
+	"adboost/db/report"
 )
+
+// runner is the River client of a process that runs engine e with a cycle
+// every interval (none when 0), and sends the mails to the world's SMTP
+// server, with the engine's jobs.
+type runner struct {
+	jobs   *boost.Jobs
+	client *jobs.Client
+}
+
+func (w *world) newRunner(e *boost.Engine, interval time.Duration) (*runner, error) {
+	w.t.Helper()
+	engine, err := boost.NewJobs(e, interval)
+	if err != nil {
+		return nil, err
+	}
+	sender, err := mailer.New(w.pool, mailer.Config{SMTPURL: "smtp://" + w.smtp.Addr}, w.log)
+	if err != nil {
+		return nil, err
+	}
+	client, err := jobs.New(w.pool, jobs.Options{
+		Mail:   sender,
+		Report: report.NewComposer(db.New(w.pool), "https://api.adboost.test", report.KeyFrom([]byte("secret"))),
+		Engine: engine,
+		Log:    w.log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &runner{jobs: engine, client: client}, nil
+}
+
+func (r *runner) Start(ctx context.Context) error { return r.client.Start(ctx) }
+
+func (r *runner) Stop(ctx context.Context) error { return jobs.Stop(ctx, r.client) }
+
+func (r *runner) EnqueueCycle(ctx context.Context) (int, error) {
+	return r.jobs.EnqueueCycle(ctx, r.client)
+}
+
+func (r *runner) RegisterMetrics(reg prometheus.Registerer) error {
+	return r.jobs.RegisterMetrics(reg, r.client)
+}
 
 // The engine on River: the periodic cycle enqueues one job per campaign,
 // jobs are unique per campaign and interval, a failed job (network_a down)
@@ -18,11 +64,8 @@ import (
 func TestRunnerMetrics(t *testing.T) {
 	w := newWorld(t)
 	ctx := context.Background()
-	if err := boost.Migrate(ctx, w.pool); err != nil {
-		t.Fatal(err)
-	}
 	w.post("1", "#gym", time.Hour, 0)
-	runner, err := boost.NewRunner(w.pool, w.engine, time.Hour, w.log)
+	runner, err := w.newRunner(w.engine, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +113,7 @@ func TestRunnerMetrics(t *testing.T) {
 	}
 	// network_a down: a new job for campaign 7 fails and waits for its retry.
 	w.fake.SetDown(true)
-	if _, err := runner.Client().Insert(ctx, boost.CampaignArgs{CampaignID: 7}, nil); err != nil {
+	if _, err := runner.client.Insert(ctx, boost.CampaignArgs{CampaignID: 7}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for counter(t, reg, "failed") < 1 && time.Now().Before(deadline) {

@@ -67,13 +67,10 @@ func (w *world) campaign8Ends() {
 func TestRunnerOneUnfinishedJobPerCampaign(t *testing.T) {
 	w := newWorld(t)
 	ctx := context.Background()
-	if err := boost.Migrate(ctx, w.pool); err != nil {
-		t.Fatal(err)
-	}
 	w.campaign8Ends()
 	w.post("1", "Morning #gym", time.Hour, 0)    // campaign 7
 	w.post("2", "Fitness day", 2*time.Hour, 300) // campaign 8: keyword, reach 300 ≥ 200
-	runner, err := boost.NewRunner(w.pool, w.engine, time.Second, w.log)
+	runner, err := w.newRunner(w.engine, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -490,11 +487,8 @@ func TestEngineThrottledAccountOthersServed(t *testing.T) {
 func TestRunnerSubSecondInterval(t *testing.T) {
 	w := newWorld(t)
 	ctx := context.Background()
-	if err := boost.Migrate(ctx, w.pool); err != nil {
-		t.Fatal(err)
-	}
 	w.post("1", "Morning #gym", time.Hour, 0)
-	runner, err := boost.NewRunner(w.pool, w.engine, 200*time.Millisecond, w.log)
+	runner, err := w.newRunner(w.engine, 200*time.Millisecond)
 	if err != nil {
 		return // refused: the operator is told at the start
 	}

@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
 
 	"adboost/auth/networka"
 	"adboost/db"
+	"adboost/db/mailer"
 )
 
 // State is a campaign's engine state, answered as `engine.state` on every
@@ -150,18 +154,77 @@ var noticeLines = map[string]string{
 	"post_disapproved":           "network_a disapproved a boosted post's ad, which no longer runs: see network_a's reason, then edit the post or boost another",
 }
 
-// SendNotices sends each user one mail listing the campaigns that entered a
-// state needing the user since the last mail (EngineNoticeMail). The cycle
-// calls it once.
-func (e *Engine) SendNotices(ctx context.Context) (int64, error) {
-	arg, err := json.Marshal(noticeLines)
-	if err != nil {
-		return 0, err
+// KindNotice is the kind of the engine's mails about the campaigns that
+// need their user.
+const KindNotice = "adboost_mail_engine_notice"
+
+// Notice is one line of the engine's mail: a campaign (with its page's
+// name) that entered a state needing the user, and network_a's message.
+type Notice struct {
+	CampaignID int64  `json:"campaign_id"`
+	Source     string `json:"source"`
+	State      string `json:"state"`
+	Message    string `json:"message"`
+}
+
+// NoticeArgs is the engine's mail to a user listing the campaigns that
+// entered a state needing the user since the last mail.
+type NoticeArgs struct {
+	To      string   `json:"to"`
+	Notices []Notice `json:"notices"`
+}
+
+// Kind is the job's kind.
+func (NoticeArgs) Kind() string { return KindNotice }
+
+// InsertOpts: a mail job.
+func (NoticeArgs) InsertOpts() river.InsertOpts { return mailer.InsertOpts() }
+
+// Mail is the mail: a line per notice, saying what its state asks of the
+// user (noticeLines).
+func (a NoticeArgs) Mail() mailer.Message {
+	var b strings.Builder
+	b.WriteString("adboost could not do all of its job for these campaigns:\n")
+	for _, n := range a.Notices {
+		fmt.Fprintf(&b, "\n- Campaign %d", n.CampaignID)
+		if n.Source != "" {
+			fmt.Fprintf(&b, " (%s)", n.Source)
+		}
+		line, ok := noticeLines[n.State]
+		if !ok {
+			line = n.State
+		}
+		b.WriteString(": " + line)
+		if n.Message != "" {
+			b.WriteString("\n  network_a: " + n.Message)
+		}
 	}
-	return db.New(e.pool).EngineNoticeMail(ctx, db.EngineNoticeMailParams{
-		Subject: "adboost: your campaigns need you",
-		Intro:   "adboost could not do all of its job for these campaigns:",
-		Lines:   arg,
-		Outro:   "Each campaign's state is shown in the dashboard. This mail is sent once per campaign and state in 24 hours.",
+	b.WriteString("\n\nEach campaign's state is shown in the dashboard. This mail is sent once per campaign and state in 24 hours.")
+	return mailer.Message{To: a.To, Subject: "adboost: your campaigns need you", Text: b.String()}
+}
+
+// SendNotices inserts with jobs, for each user, the job of one mail listing
+// the campaigns that entered a state needing the user since the last mail,
+// in the transaction that takes the notices (EngineNoticesTake). The cycle
+// calls it once. It answers how many mails it enqueued.
+func (e *Engine) SendNotices(ctx context.Context, jobs *river.Client[pgx.Tx]) (int, error) {
+	var n int
+	err := pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
+		mails, err := db.New(tx).EngineNoticesTake(ctx)
+		if err != nil || len(mails) == 0 {
+			return err
+		}
+		params := make([]river.InsertManyParams, len(mails))
+		for i, m := range mails {
+			args := NoticeArgs{To: m.Recipient}
+			if err := json.Unmarshal(m.Notices, &args.Notices); err != nil {
+				return err
+			}
+			params[i] = river.InsertManyParams{Args: args}
+		}
+		_, err = jobs.InsertManyTx(ctx, tx, params)
+		n = len(mails)
+		return err
 	})
+	return n, err
 }

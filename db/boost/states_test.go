@@ -24,12 +24,13 @@ import (
 
 	"adboost/auth/networkafake"
 	"adboost/db/boost"
+	"adboost/db/mailer/mailertest"
 )
 
 // stSubject is the subject of the engine's mails.
 const stSubject = "adboost: your campaigns need you"
 
-// stMail is a mail of the outbox.
+// stMail is a mail of the engine's mail jobs.
 type stMail struct {
 	To, Subject, Body string
 }
@@ -43,28 +44,16 @@ func (m stMail) stListed() string {
 	return strings.Join(ids, ",")
 }
 
-// stMails answers every mail of the outbox, oldest first, and checks that
-// each is the engine's mail to Ana.
+// stMails answers the mail of every notice job, oldest first, as its worker
+// renders it, and checks that each is the engine's mail to Ana.
 func (w *world) stMails() []stMail {
 	w.t.Helper()
-	rows, err := w.pool.Query(context.Background(), `SELECT recipient, subject, body FROM mail_outbox ORDER BY id`)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	defer rows.Close()
 	var out []stMail
-	for rows.Next() {
-		var m stMail
-		if err := rows.Scan(&m.To, &m.Subject, &m.Body); err != nil {
-			w.t.Fatal(err)
-		}
+	for _, m := range mailertest.Mails[boost.NoticeArgs](w.t, w.pool) {
 		if m.To != "ana@example.com" || m.Subject != stSubject {
 			w.t.Errorf("a mail to %q about %q, want the engine's mail to ana@example.com", m.To, m.Subject)
 		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		w.t.Fatal(err)
+		out = append(out, stMail{To: m.To, Subject: m.Subject, Body: m.Text})
 	}
 	return out
 }

@@ -25,6 +25,8 @@ import (
 	"adboost/db/boost"
 	"adboost/db/dataset"
 	"adboost/db/dbtest"
+	"adboost/db/jobs"
+	"adboost/db/mailer/smtptest"
 	httpapi "adboost/http"
 )
 
@@ -54,6 +56,8 @@ type world struct {
 	bearer  string
 	endDate string
 	clock   atomic.Pointer[time.Time] // the engines' time when set (setNow)
+	jobs    *jobs.Client              // inserts the jobs of the engines' cycles
+	smtp    *smtptest.Server          // receives the mails of the world's runners
 }
 
 // setNow sets the time the world's engines see from now on.
@@ -128,6 +132,10 @@ func newWorld(t *testing.T) *world {
 	if w.cipher, err = auth.NewTokenCipher(testKey); err != nil {
 		t.Fatal(err)
 	}
+	if w.jobs, err = jobs.InsertOnly(w.pool); err != nil {
+		t.Fatal(err)
+	}
+	w.smtp = smtptest.Start(t, "", "", "")
 	w.engine = w.newEngine()
 
 	tokens, err := auth.NewTokens([]byte(strings.Repeat("s", 32)), time.Hour)
@@ -148,7 +156,7 @@ func newWorld(t *testing.T) *world {
 
 func (w *world) newEngine() *boost.Engine {
 	w.t.Helper()
-	e, err := boost.New(w.pool, boost.Config{NetworkAURL: w.fakeURL, Cipher: w.cipher, PostMaxAge: 168 * time.Hour, Now: w.now}, w.log)
+	e, err := boost.New(w.pool, boost.Config{NetworkAURL: w.fakeURL, Cipher: w.cipher, PostMaxAge: 168 * time.Hour, Now: w.now, Jobs: w.jobs}, w.log)
 	if err != nil {
 		w.t.Fatal(err)
 	}

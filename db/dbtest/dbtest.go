@@ -63,6 +63,21 @@ func New(t testing.TB) *pgxpool.Pool {
 // template, and answers its connection string.
 func NewURL(t testing.TB) string {
 	t.Helper()
+	return newDatabase(t, true)
+}
+
+// NewEmptyURL creates a new database for this test with no migration
+// applied, for the tests of the migrations themselves, and answers its
+// connection string.
+func NewEmptyURL(t testing.TB) string {
+	t.Helper()
+	return newDatabase(t, false)
+}
+
+// newDatabase creates a database dropped when the test ends, a copy of the
+// migrated template or an empty one.
+func newDatabase(t testing.TB, migrated bool) string {
+	t.Helper()
 	setupOnce.Do(func() { setupErr = setup() })
 	if setupErr != nil {
 		t.Fatalf("dbtest: %v", setupErr)
@@ -74,8 +89,11 @@ func NewURL(t testing.TB) string {
 		t.Fatalf("dbtest: %v", err)
 	}
 	defer admin.Close(ctx)
-	if _, err := admin.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s",
-		pgx.Identifier{name}.Sanitize(), pgx.Identifier{template}.Sanitize())); err != nil {
+	create := "CREATE DATABASE " + pgx.Identifier{name}.Sanitize()
+	if migrated {
+		create += " TEMPLATE " + pgx.Identifier{template}.Sanitize()
+	}
+	if _, err := admin.Exec(ctx, create); err != nil {
 		t.Fatalf("dbtest: create database: %v", err)
 	}
 	t.Cleanup(func() {

@@ -2,8 +2,10 @@ package report_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +13,10 @@ import (
 	"github.com/riverqueue/river"
 
 	"adboost/db"
+	"adboost/db/jobs"
+	"adboost/db/mailer"
+	"adboost/db/mailer/mailertest"
+	"adboost/db/mailer/smtptest"
 	"adboost/db/report"
 )
 
@@ -108,12 +114,35 @@ func equalDue(a, b []dueUser) bool {
 	return true
 }
 
-func outboxCount(t *testing.T, w *world) (n int) {
+// process is the River client of a `serve` over the world's database: it
+// sends the mails to smtp and looks for the users due every `every` (never
+// when 0).
+func process(t *testing.T, w *world, smtp *smtptest.Server, every time.Duration) (*report.Jobs, *jobs.Client) {
 	t.Helper()
-	if err := w.pool.QueryRow(context.Background(), `SELECT count(*) FROM mail_outbox`).Scan(&n); err != nil {
+	sender, err := mailer.New(w.pool, mailer.Config{SMTPURL: "smtp://" + smtp.Addr}, quiet())
+	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	client, err := jobs.New(w.pool, jobs.Options{Mail: sender, Report: composer(w), ReportEvery: every, Log: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return report.NewJobs(w.pool, composer(w), quiet()), client
+}
+
+// start starts a process's client until the test ends.
+func start(t *testing.T, client *jobs.Client) {
+	t.Helper()
+	if err := client.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = jobs.Stop(context.Background(), client) })
+}
+
+// reportJobs counts the report mails queued.
+func reportJobs(t *testing.T, w *world) int {
+	t.Helper()
+	return len(mailertest.Args[report.UserArgs](t, w.pool))
 }
 
 // Two instances' River clients look for the users due at once: one job and
@@ -121,35 +150,31 @@ func outboxCount(t *testing.T, w *world) (n int) {
 func TestOnceAWeekWithTwoInstances(t *testing.T) {
 	ctx := context.Background()
 	w := twoWeeks(t)
-	if err := report.Migrate(ctx, w.pool); err != nil {
-		t.Fatal(err)
+	smtp := smtptest.Start(t, "", "", "")
+	type instance struct {
+		jobs   *report.Jobs
+		client *jobs.Client
 	}
-	var runners []*report.Runner
+	var instances []instance
 	done := make(chan *river.Event, 4)
 	for range 2 {
-		r, err := report.NewRunner(w.pool, composer(w), 0, quiet())
-		if err != nil {
-			t.Fatal(err)
-		}
-		events, cancel := r.Client().Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
+		j, client := process(t, w, smtp, 0)
+		events, cancel := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
 		t.Cleanup(cancel)
 		go func() {
 			for e := range events {
 				done <- e
 			}
 		}()
-		if err := r.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = r.Stop(context.Background()) })
-		runners = append(runners, r)
+		start(t, client)
+		instances = append(instances, instance{j, client})
 	}
 	now := at(t, "2026-10-26T07:30:00Z") // 08:30 in Prague
 	var wg sync.WaitGroup
 	counts := make([]int, 2)
-	for i, r := range runners {
+	for i, in := range instances {
 		wg.Go(func() {
-			n, err := r.EnqueueDue(ctx, now)
+			n, err := in.jobs.EnqueueDue(ctx, in.client, now)
 			if err != nil {
 				t.Error(err)
 			}
@@ -168,20 +193,22 @@ func TestOnceAWeekWithTwoInstances(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the user's job did not finish")
 	}
-	// The week's report is queued once; neither a new look nor the job run
-	// again adds one.
-	if n, err := runners[1].EnqueueDue(ctx, now.Add(20*time.Minute)); err != nil || n != 0 {
+	// The week's report is queued once; neither a new look nor a queue of
+	// the same week again adds one.
+	if n, err := instances[1].jobs.EnqueueDue(ctx, instances[1].client, now.Add(20*time.Minute)); err != nil || n != 0 {
 		t.Errorf("a later look inserted %d jobs (%v)", n, err)
 	}
-	if queued, err := runners[0].Send(ctx, 1, week43(t)); err != nil || queued {
+	if queued, err := instances[0].jobs.Queue(ctx, instances[0].client, 1, week43(t)); err != nil || queued {
 		t.Errorf("sent again: %v, %v", queued, err)
 	}
-	var recipient, subject, mimeType string
-	if err := w.pool.QueryRow(ctx, `SELECT recipient, subject, mime_type FROM mail_outbox`).Scan(&recipient, &subject, &mimeType); err != nil {
-		t.Fatal(err)
+	got := smtp.Messages()
+	if len(got) != 1 || reportJobs(t, w) != 1 {
+		t.Fatalf("%d mails sent, %d queued; want 1", len(got), reportJobs(t, w))
 	}
-	if n := outboxCount(t, w); n != 1 || recipient != "user1@example.com" || subject != "Your boosted posts, week 2026-W43" {
-		t.Errorf("outbox: %d mails, %s %q", n, recipient, subject)
+	msg, _ := mailertest.Decode(t, got[0])
+	if got[0].To[0] != "user1@example.com" || msg.Header.Get("Subject") != "Your boosted posts, week 2026-W43" ||
+		!strings.HasPrefix(msg.Header.Get("Content-Type"), "multipart/alternative; boundary=") {
+		t.Errorf("sent: %v %v", got[0].To, msg.Header)
 	}
 	if got := dueAt(t, w, "2026-10-26T09:00:00Z"); !equalDue(got, []dueUser{{2, "UTC", "2026-10-19"}}) {
 		t.Errorf("due after the report: %v", got)
@@ -192,33 +219,31 @@ func TestWeeklyReportOffSendsNothing(t *testing.T) {
 	ctx := context.Background()
 	w := twoWeeks(t)
 	w.exec(`UPDATE app_user SET weekly_report = false WHERE id = 1`)
-	if err := report.Migrate(ctx, w.pool); err != nil {
-		t.Fatal(err)
-	}
-	r, err := report.NewRunner(w.pool, composer(w), 0, quiet())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n, err := r.EnqueueDue(ctx, at(t, "2026-10-26T07:30:00Z")); err != nil || n != 0 {
+	r, client := process(t, w, smtptest.Start(t, "", "", ""), 0)
+	if n, err := r.EnqueueDue(ctx, client, at(t, "2026-10-26T07:30:00Z")); err != nil || n != 0 {
 		t.Errorf("enqueued %d (%v)", n, err)
 	}
-	if queued, err := r.Send(ctx, 1, week43(t)); err != nil || queued {
+	if queued, err := r.Queue(ctx, client, 1, week43(t)); err != nil || queued {
 		t.Errorf("queued %v (%v)", queued, err)
 	}
-	if n := outboxCount(t, w); n != 0 {
+	if n := reportJobs(t, w); n != 0 {
 		t.Errorf("%d mails", n)
 	}
 	// Turned on again, the week's report goes.
 	w.exec(`UPDATE app_user SET weekly_report = true WHERE id = 1`)
-	if queued, err := r.Send(ctx, 1, week43(t)); err != nil || !queued || outboxCount(t, w) != 1 {
+	if queued, err := r.Queue(ctx, client, 1, week43(t)); err != nil || !queued || reportJobs(t, w) != 1 {
 		t.Errorf("queued %v (%v)", queued, err)
+	}
+	// Turned off before its mail went: nothing is sent.
+	w.exec(`UPDATE app_user SET weekly_report = false WHERE id = 1`)
+	if _, err := r.Mail(ctx, mailertest.Args[report.UserArgs](t, w.pool)[0]); !errors.Is(err, mailer.ErrNoMail) {
+		t.Errorf("the mail of a report turned off: %v", err)
 	}
 }
 
-// The periodic job runs when the client starts (its leader in the report's
-// own schema) and the user's job it enqueues queues the mail.
+// The periodic job runs when the client starts (River's leader) and the
+// user's job it enqueues sends the mail.
 func TestPeriodicJobQueuesTheReport(t *testing.T) {
-	ctx := context.Background()
 	w := newWorld(t)
 	w.user(1, "Dana")
 	w.campaign(11, 1, "EUR", "")
@@ -229,19 +254,11 @@ func TestPeriodicJobQueuesTheReport(t *testing.T) {
 		week = week.Add(-1) // this week's report is not due before 08:00
 	}
 	w.days(day{campaign: 11, post: 101, date: week.Day(2).Format(time.DateOnly), engagement: 4, spend: "3.000"})
-	if err := report.Migrate(ctx, w.pool); err != nil {
-		t.Fatal(err)
-	}
-	r, err := report.NewRunner(w.pool, composer(w), time.Hour, quiet())
-	if err != nil {
-		t.Fatal(err)
-	}
-	events, cancel := r.Client().Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
+	smtp := smtptest.Start(t, "", "", "")
+	_, client := process(t, w, smtp, time.Hour)
+	events, cancel := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
 	defer cancel()
-	if err := r.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = r.Stop(context.Background()) })
+	start(t, client)
 	for {
 		select {
 		case e := <-events:
@@ -251,9 +268,12 @@ func TestPeriodicJobQueuesTheReport(t *testing.T) {
 			if e.Job.Kind != report.KindUser {
 				continue
 			}
-			var subject string
-			if err := w.pool.QueryRow(ctx, `SELECT subject FROM mail_outbox`).Scan(&subject); err != nil || subject != "Your boosted posts, week "+week.String() {
-				t.Fatalf("outbox: %q (%v)", subject, err)
+			got := smtp.Messages()
+			if len(got) != 1 {
+				t.Fatalf("%d mails sent", len(got))
+			}
+			if msg, _ := mailertest.Decode(t, got[0]); msg.Header.Get("Subject") != "Your boosted posts, week "+week.String() {
+				t.Fatalf("sent: %q", msg.Header.Get("Subject"))
 			}
 			return
 		case <-time.After(60 * time.Second):

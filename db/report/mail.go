@@ -9,10 +9,13 @@ import (
 	"mime"
 	"mime/multipart"
 	"mime/quotedprintable"
+	"net/mail"
 	"net/textproto"
 	"strconv"
 	"strings"
 	"time"
+
+	"adboost/db/mailer"
 )
 
 // ChartContentID is the Content-ID of the chart, which the HTML part shows
@@ -238,16 +241,17 @@ func writeBase64(w io.Writer, data []byte) {
 	_, _ = w.Write([]byte(enc + "\r\n"))
 }
 
-// EML is the whole message as a mail file: the headers the outbox's sender
-// writes (From, To, Subject, Date, MIME-Version, Content-Type) and the body.
+// EML is the whole message as a mail file, with the headers the mail jobs
+// send it with (mailer.Format, without a Message-ID): from is its sender,
+// "name <address>".
 func (m *Mail) EML(from string, now time.Time) ([]byte, error) {
+	sender, err := mail.ParseAddress(from)
+	if err != nil {
+		return nil, fmt.Errorf("mail sender %q: %w", from, err)
+	}
 	contentType, body, err := m.MIME()
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "From: %s\r\nTo: <%s>\r\nSubject: %s\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: %s\r\n\r\n",
-		from, m.To, mime.QEncoding.Encode("utf-8", m.Subject), now.Format(time.RFC1123Z), contentType)
-	b.Write(body)
-	return b.Bytes(), nil
+	return mailer.Format(sender, mailer.Message{To: m.To, Subject: m.Subject, ContentType: contentType, Body: body}, "", now), nil
 }

@@ -4489,8 +4489,8 @@ type ClientInterface interface {
 	// The metrics in Prometheus's text exposition format: requests by route
 	// pattern, method and status (`adboost_http_requests_total`) and their
 	// durations (`adboost_http_request_duration_seconds`), the connection
-	// pool (`adboost_db_pool_*`), the mail outbox's backlog
-	// (`adboost_mail_outbox_*`), and the Go runtime and process. When
+	// pool (`adboost_db_pool_*`), the backlog of the mails on their way
+	// out (`adboost_mail_outbox_*`), and the Go runtime and process. When
 	// `METRICS_ADDR` is set, they are served there instead, and this path
 	// answers 404.
 	//
@@ -5052,8 +5052,8 @@ func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 // The metrics in Prometheus's text exposition format: requests by route
 // pattern, method and status (`adboost_http_requests_total`) and their
 // durations (`adboost_http_request_duration_seconds`), the connection
-// pool (`adboost_db_pool_*`), the mail outbox's backlog
-// (`adboost_mail_outbox_*`), and the Go runtime and process. When
+// pool (`adboost_db_pool_*`), the backlog of the mails on their way
+// out (`adboost_mail_outbox_*`), and the Go runtime and process. When
 // `METRICS_ADDR` is set, they are served there instead, and this path
 // answers 404.
 //
@@ -7793,8 +7793,8 @@ type ClientWithResponsesInterface interface {
 	// The metrics in Prometheus's text exposition format: requests by route
 	// pattern, method and status (`adboost_http_requests_total`) and their
 	// durations (`adboost_http_request_duration_seconds`), the connection
-	// pool (`adboost_db_pool_*`), the mail outbox's backlog
-	// (`adboost_mail_outbox_*`), and the Go runtime and process. When
+	// pool (`adboost_db_pool_*`), the backlog of the mails on their way
+	// out (`adboost_mail_outbox_*`), and the Go runtime and process. When
 	// `METRICS_ADDR` is set, they are served there instead, and this path
 	// answers 404.
 	//
@@ -11949,8 +11949,8 @@ func (c *ClientWithResponses) HealthzWithResponse(ctx context.Context, reqEditor
 // The metrics in Prometheus's text exposition format: requests by route
 // pattern, method and status (`adboost_http_requests_total`) and their
 // durations (`adboost_http_request_duration_seconds`), the connection
-// pool (`adboost_db_pool_*`), the mail outbox's backlog
-// (`adboost_mail_outbox_*`), and the Go runtime and process. When
+// pool (`adboost_db_pool_*`), the backlog of the mails on their way
+// out (`adboost_mail_outbox_*`), and the Go runtime and process. When
 // `METRICS_ADDR` is set, they are served there instead, and this path
 // answers 404.
 //

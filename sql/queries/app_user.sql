@@ -210,13 +210,11 @@ WHERE u.network_a_token_expires_at > @now::timestamptz
 RETURNING u.id, coalesce(u.network_a_token_expires_at, @now::timestamptz)::timestamptz AS expires_at,
           u.network_a_reminded_1d IS NOT DISTINCT FROM u.network_a_token_expires_at AS last_day;
 
--- name: UserReminderMail :execrows
--- Queues the mail of a reminder in the outbox, while the user's token still
--- ends at @expires_at (a token renewed since needs no reminder of the old
--- end): the greeting with the user's first name, then @body.
-INSERT INTO mail_outbox (recipient, subject, body)
-SELECT u.email, @subject::text,
-       'Hello' || coalesce(' ' || nullif(u.first_name, ''), '') || E',\n\n' || @body::text
+-- name: UserReminderRecipient :one
+-- The recipient of a reminder's mail (the e-mail and first name), while the
+-- user's token still ends at @expires_at: a token renewed since needs no
+-- reminder of the old end, and no row answers then.
+SELECT u.email, u.first_name
 FROM app_user AS u
 WHERE u.id = @id
   AND u.network_a_token_expires_at = @expires_at::timestamptz

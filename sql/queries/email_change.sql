@@ -1,28 +1,17 @@
 -- name: EmailChangeRequest :exec
 -- Keeps new_email pending for the user, replacing an earlier pending change
--- (whose link then stops working), and queues in the outbox, in the same
--- statement, the verification mail to the new address and the notice to the
--- user's current address (which a stolen token must not change unnoticed).
--- Only the SHA-256 of the link's token is kept here; the link expires after
--- valid_hours hours.
-WITH pending AS (
-    INSERT INTO email_change (user_id, new_email, token_hash, expires_at)
-    VALUES (@user_id, @new_email, @token_hash, now() + make_interval(hours => @valid_hours::int))
-    ON CONFLICT (user_id) DO UPDATE SET
-        new_email  = EXCLUDED.new_email,
-        token_hash = EXCLUDED.token_hash,
-        created_at = EXCLUDED.created_at,
-        expires_at = EXCLUDED.expires_at
-    RETURNING new_email
-)
-INSERT INTO mail_outbox (recipient, subject, body)
-SELECT m.recipient, m.subject, m.body
-FROM pending
-JOIN app_user AS u ON u.id = @user_id
-CROSS JOIN LATERAL (VALUES
-    (pending.new_email, @subject::text, @body::text),
-    (u.email, @notice_subject::text, @notice_body::text)
-) AS m (recipient, subject, body);
+-- (whose link then stops working). The caller inserts, in the same
+-- transaction, the jobs of the verification mail to the new address and of
+-- the notice to the user's current address (which a stolen token must not
+-- change unnoticed). Only the SHA-256 of the link's token is kept here; the
+-- link expires after valid_hours hours.
+INSERT INTO email_change (user_id, new_email, token_hash, expires_at)
+VALUES (@user_id, @new_email, @token_hash, now() + make_interval(hours => @valid_hours::int))
+ON CONFLICT (user_id) DO UPDATE SET
+    new_email  = EXCLUDED.new_email,
+    token_hash = EXCLUDED.token_hash,
+    created_at = EXCLUDED.created_at,
+    expires_at = EXCLUDED.expires_at;
 
 -- name: EmailChangeConfirm :one
 -- verify-email: uses the pending change whose token has this hash, unless it

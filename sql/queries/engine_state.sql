@@ -140,14 +140,14 @@ DELETE FROM engine_campaign AS e
 WHERE e.campaign_id = @campaign_id
   AND NOT EXISTS (SELECT 1 FROM campaign AS c WHERE c.id = e.campaign_id);
 
--- name: EngineNoticeMail :one
--- Sends each user one mail listing the notices left since the last one
--- (one line per campaign and state, and per disapproved post: @lines maps
--- each state to what the user should do), in one statement: the notices are
--- taken, those of a campaign and state already mailed within 24 hours are
--- dropped (a post's disapproval is never the same notice twice), each campaign
--- remembers when it was mailed about each state, and the mails go to the
--- outbox. Answers how many mails were queued.
+-- name: EngineNoticesTake :many
+-- Takes the notices left since the last mail and answers, per user, the
+-- mail to send (its recipient and the notices it lists, one per campaign and
+-- state and one per disapproved post, in campaign and state order), in one
+-- statement: the notices are taken, those of a campaign and state already
+-- mailed within 24 hours are dropped (a post's disapproval is never the same
+-- notice twice), and each campaign remembers when it was mailed about each
+-- state. The caller inserts the mails' jobs in the same transaction.
 WITH taken AS (
     DELETE FROM engine_notice AS n
     RETURNING n.id, n.user_id, n.campaign_id, n.state, n.message
@@ -170,25 +170,20 @@ marked AS (
         GROUP BY f.campaign_id
     ) AS m
     WHERE e.campaign_id = m.campaign_id
-),
-queued AS (
-    INSERT INTO mail_outbox (recipient, subject, body)
-    SELECT u.email, @subject::text,
-           @intro::text || E'\n\n' || string_agg(
-               format('- Campaign %s%s: %s%s%s', f.campaign_id,
-                      coalesce(' (' || nullif(s.name, '') || ')', ''),
-                      coalesce(@lines::jsonb ->> f.state, f.state),
-                      CASE WHEN f.message <> '' THEN E'\n  network_a: ' ELSE '' END, f.message),
-               E'\n' ORDER BY f.campaign_id, f.state) || E'\n\n' || @outro::text
-    FROM fresh AS f
-    JOIN app_user AS u ON u.id = f.user_id
-    LEFT JOIN campaign AS c ON c.id = f.campaign_id
-    LEFT JOIN source AS s ON s.user_id = c.user_id AND s.id = c.page_id AND s.platform = 'network_a'
-    WHERE u.email ~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$'
-    GROUP BY u.id, u.email
-    RETURNING 1 AS one
 )
-SELECT count(*) AS mails FROM queued;
+SELECT u.email AS recipient,
+       jsonb_agg(jsonb_build_object(
+           'campaign_id', f.campaign_id,
+           'source', coalesce(s.name, ''),
+           'state', f.state,
+           'message', f.message) ORDER BY f.campaign_id, f.state, f.id) AS notices
+FROM fresh AS f
+JOIN app_user AS u ON u.id = f.user_id
+LEFT JOIN campaign AS c ON c.id = f.campaign_id
+LEFT JOIN source AS s ON s.user_id = c.user_id AND s.id = c.page_id AND s.platform = 'network_a'
+WHERE u.email ~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$'
+GROUP BY u.id, u.email
+ORDER BY u.id;
 
 -- name: EngineStateAsyncCommit :exec
 -- Lets the transaction that records a campaign's state commit without

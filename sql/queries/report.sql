@@ -125,22 +125,21 @@ HAVING sum(d.engagement) > 0
 ORDER BY 4 DESC, p.id
 LIMIT 3;
 
--- name: ReportQueue :execrows
--- Queues a user's report of the week from @monday: marks the week sent and writes the mail
--- into the outbox, both or neither, and only while the user wants the
--- report. Answers 1, or 0 when the week's report was queued already or the
--- user turned the report off.
-WITH mark AS (
-    INSERT INTO weekly_report_sent (user_id, monday)
-    SELECT u.id, sqlc.arg(monday)::date
-    FROM app_user AS u
-    WHERE u.id = @user_id AND u.weekly_report
-    ON CONFLICT (user_id, monday) DO NOTHING
-    RETURNING user_id
-)
-INSERT INTO mail_outbox (recipient, subject, body, mime_body, mime_type)
-SELECT @recipient::text, @subject::text, @body::text, @mime_body::text, @mime_type::text
-FROM mark;
+-- name: ReportMark :many
+-- Marks the reports of these users' weeks (@user_ids and @mondays, pairwise)
+-- as queued, for the users who want the report, and answers those marked
+-- now: a week marked before (by this instance or another, which this
+-- statement waits for) is not answered again. The caller inserts the
+-- answered reports' mail jobs in the same transaction, so that a user gets
+-- one report a week whatever looks twice.
+INSERT INTO weekly_report_sent (user_id, monday)
+SELECT u.id, w.monday
+FROM unnest(@user_ids::bigint[]) WITH ORDINALITY AS i (user_id, n)
+JOIN unnest(@mondays::date[]) WITH ORDINALITY AS w (monday, n) ON w.n = i.n
+JOIN app_user AS u ON u.id = i.user_id AND u.weekly_report
+ORDER BY u.id, w.monday
+ON CONFLICT (user_id, monday) DO NOTHING
+RETURNING user_id, monday;
 
 -- name: ReportUnsubscribe :execrows
 -- The unsubscribe link: turns the user's weekly report off. Answers 0 when
@@ -152,12 +151,3 @@ WHERE id = @user_id;
 -- user/save: whether the user gets the weekly report.
 UPDATE app_user SET weekly_report = @weekly_report, updated_at = now()
 WHERE id = @user_id;
-
--- name: ReportMigrationLock :exec
--- Holds the session lock under which an instance applies the migrations of
--- the report's River schema, so that instances starting at once take turns.
-SELECT pg_advisory_lock(hashtext('adboost river_report migrations'));
-
--- name: ReportMigrationUnlock :exec
--- Releases ReportMigrationLock.
-SELECT pg_advisory_unlock(hashtext('adboost river_report migrations'));

@@ -1,4 +1,4 @@
-package outbox
+package mailer
 
 import (
 	"context"
@@ -10,8 +10,9 @@ import (
 	"adboost/db"
 )
 
-// Collector reports the outbox's backlog to Prometheus, reading it
-// (MailOutboxBacklog) at each scrape.
+// Collector reports the backlog of the mail jobs to Prometheus, reading it
+// (MailJobBacklog) at each scrape, as adboost_mail_outbox_*: the mails on
+// their way out.
 type Collector struct {
 	q       *db.Queries
 	timeout time.Duration
@@ -28,7 +29,7 @@ var (
 	dueDesc = prometheus.NewDesc("adboost_mail_outbox_due",
 		"Mails due to be sent now.", nil, nil)
 	oldestDueDesc = prometheus.NewDesc("adboost_mail_outbox_oldest_due_seconds",
-		"How long the most overdue mail has been due (0 when none is): grows while the sender cannot keep up or SMTP is down.", nil, nil)
+		"How long the most overdue mail has been due (0 when none is): grows while the mail jobs cannot keep up or SMTP is down.", nil, nil)
 )
 
 // Describe implements prometheus.Collector.
@@ -43,7 +44,7 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
-	b, err := c.q.MailOutboxBacklog(ctx)
+	b, err := c.q.MailJobBacklog(ctx)
 	if err != nil {
 		ch <- prometheus.NewInvalidMetric(unsentDesc, err)
 		return
