@@ -1,9 +1,9 @@
 // Package db is adboost's PostgreSQL: the typed queries sqlc generates from
-// the annotated statements of sql/queries (the *.sql.go and *.gen.go
-// files, one per query file), the pool (Open, with the statement time-out
-// of the serving pool), the goose migrations of sql/migrations embedded in
-// the binary (MigrateUp), and InTx for the statements that must commit
-// together. Its subpackages adapt what the database serves: boost (the
+// the annotated statements of sql/queries against sql/schema.sql (the
+// *.sql.go and *.gen.go files, one per query file), the pool (Open, with
+// the statement time-out of the serving pool), the goose migrations of
+// sql/migrations embedded in the binary (MigrateUp), and InTx for the
+// statements that must commit together. Its subpackages adapt what the database serves: boost (the
 // boosting engine), dataset (the import format and the demo), rules (a
 // campaign's rules), report (the weekly report mail), outbox (mail
 // delivery) and dbtest (a fresh database for each test).
@@ -20,8 +20,11 @@
 //   - A migration: a new sql/migrations/NNNNN_name.sql with a header
 //     comment on what it adds and why, `-- +goose Up` and `-- +goose Down`;
 //     constraints in the schema (CHECK, foreign keys), one CREATE TRIGGER
-//     per trigger, none in loops; `make generate` picks the new columns up.
-//     db.MigrateUp applies it at `adboost serve` and `adboost migrate up`.
+//     per trigger, none in loops; then `make schema` writes sql/schema.sql
+//     (the schema as it stands, which sqlc reads; a derived table or
+//     trigger gets its entry in the file's header) and `make generate`
+//     picks the new columns up. db.MigrateUp applies it at `adboost serve`
+//     and `adboost migrate up`.
 //   - A route: a handler in the http package that decodes the request type
 //     (with a validate method for its 400s), calls one query or one
 //     transaction, and answers its own answer type; register it in
