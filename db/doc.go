@@ -1,9 +1,9 @@
 // Package db is adboost's PostgreSQL: the typed queries sqlc generates from
-// the annotated statements of sql/queries (the *.sql.go and *.gen.go
-// files, one per query file), the pool (Open, with the statement time-out
-// of the serving pool), the goose migrations of sql/migrations embedded in
-// the binary (MigrateUp), and InTx for the statements that must commit
-// together. Its subpackages adapt what the database serves: boost (the
+// the annotated statements of sql/queries against sql/schema.sql (the
+// *.sql.go and *.gen.go files, one per query file), the pool (Open, with
+// the statement time-out of the serving pool), the goose migrations of
+// sql/migrations embedded in the binary (MigrateUp), and InTx for the
+// statements that must commit together. Its subpackages adapt what the database serves: boost (the
 // boosting engine), dataset (the import format and the demo), rules (a
 // campaign's rules), report (the weekly report mail), mailer (the mails as
 // River jobs, and their SMTP client), jobs (the process's one River client)
@@ -21,9 +21,12 @@
 //   - A migration: a new sql/migrations/NNNNN_name.sql with a header
 //     comment on what it adds and why, `-- +goose Up` and `-- +goose Down`;
 //     constraints in the schema (CHECK, foreign keys), one CREATE TRIGGER
-//     per trigger, none in loops; `make generate` picks the new columns up.
-//     db.MigrateUp applies it at `adboost serve` and `adboost migrate up`,
-//     after River's own migrations (its river_* tables).
+//     per trigger, none in loops; then `make schema` writes sql/schema.sql
+//     (the schema as it stands, which sqlc reads; a derived table or
+//     trigger gets its entry in the file's header) and `make generate`
+//     picks the new columns up. db.MigrateUp applies it at `adboost serve`
+//     and `adboost migrate up`, after River's own migrations (its river_*
+//     tables).
 //   - A route: a handler in the http package, func(ctx, *Request)
 //     (Answer, error), whose request type has a validate method for its
 //     400s (and a bind method when it reads the path or the query), that

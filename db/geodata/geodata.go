@@ -3,7 +3,7 @@
 // the cities of at least 15,000 inhabitants from GeoNames.
 //
 // The data files are generated from public data sets by
-// "go run ./db/geodata/gen" and embedded here; SOURCES.md lists the
+// "go run ./cmd/adboost-geodata" and embedded here; SOURCES.md lists the
 // sources, their versions and licences. City data is from GeoNames
 // (https://www.geonames.org/), licensed under CC BY 4.0.
 package geodata

