@@ -136,8 +136,6 @@
 --
 -- ==== Below: written by `make schema` (pg_dump --schema-only of PostgreSQL 15). Edit only the header above. ====
 
-CREATE SCHEMA river_report;
-
 CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 
 COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching based on trigrams';
@@ -147,17 +145,6 @@ CREATE EXTENSION IF NOT EXISTS unaccent WITH SCHEMA public;
 COMMENT ON EXTENSION unaccent IS 'text search dictionary that removes accents';
 
 CREATE TYPE public.river_job_state AS ENUM (
-    'available',
-    'cancelled',
-    'completed',
-    'discarded',
-    'pending',
-    'retryable',
-    'running',
-    'scheduled'
-);
-
-CREATE TYPE river_report.river_job_state AS ENUM (
     'available',
     'cancelled',
     'completed',
@@ -239,7 +226,7 @@ CREATE FUNCTION public.campaign_rules_money(v jsonb) RETURNS boolean
 
 CREATE FUNCTION public.campaign_rules_whole(v jsonb, lo bigint, hi bigint) RETURNS boolean
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN CASE WHEN (v IS NULL) THEN true WHEN (jsonb_typeof(v) <> 'number'::text) THEN false ELSE (((v)::numeric = trunc((v)::numeric)) AND (((v)::numeric >= (lo)::numeric) AND ((v)::numeric <= (hi)::numeric))) END;
+    RETURN CASE WHEN (v IS NULL) THEN true WHEN (jsonb_typeof(v) <> 'number'::text) THEN false ELSE ((scale((v)::numeric) = 0) AND (((v)::numeric >= (lo)::numeric) AND ((v)::numeric <= (hi)::numeric))) END;
 
 CREATE FUNCTION public.campaign_rules_valid(r jsonb) RETURNS boolean
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -364,6 +351,31 @@ END;
 CREATE FUNCTION public.location_kind_mask(location_type text) RETURNS smallint
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN CASE location_type WHEN 'country'::text THEN 1 WHEN 'city'::text THEN 2 WHEN 'region'::text THEN 4 ELSE 7 END;
+
+CREATE FUNCTION public.mail_job_backlog(OUT unsent bigint, OUT due bigint, OUT oldest_due_seconds double precision) RETURNS SETOF record
+    LANGUAGE sql STABLE
+    AS $$
+    -- The mails not sent yet, those of them that are due (available, or
+    -- scheduled or awaiting a retry whose time has come: River's scheduler
+    -- makes them available within seconds), and how long the most overdue
+    -- has been due (0 when none is). Reads river_job_prioritized_fetching_index
+    -- (state, queue, ...), whatever the number of finished jobs.
+    SELECT count(*),
+           count(*) FILTER (WHERE d.due),
+           greatest(coalesce(extract(epoch FROM now() - min(j.scheduled_at) FILTER (WHERE d.due)), 0), 0)::float8
+    FROM river_job AS j
+    CROSS JOIN LATERAL (SELECT j.state = 'available'
+                            OR (j.state IN ('scheduled', 'retryable') AND j.scheduled_at <= now()) AS due) AS d
+    WHERE j.queue = 'mail'
+      AND j.state IN ('available', 'scheduled', 'retryable', 'running', 'pending')
+$$;
+
+CREATE FUNCTION public.mail_job_sent(job_id bigint) RETURNS void
+    LANGUAGE sql
+    AS $$
+    UPDATE river_job SET args = args - ARRAY['link', 'body', 'mime_body']
+    WHERE id = job_id AND queue = 'mail'
+$$;
 
 CREATE FUNCTION public.network_a_adset_targeting(targeting jsonb, page_has_b boolean) RETURNS jsonb
     LANGUAGE plpgsql STABLE PARALLEL SAFE
@@ -744,22 +756,6 @@ CREATE FUNCTION public.user_has_page(user_id bigint, page_id bigint) RETURNS boo
     LANGUAGE sql STABLE PARALLEL SAFE
     RETURN (EXISTS (SELECT 1 FROM public.source s WHERE ((s.user_id = user_has_page.user_id) AND (s.id = user_has_page.page_id) AND (s.platform = 'network_a'::text))));
 
-CREATE FUNCTION river_report.river_job_state_in_bitmask(bitmask bit, state river_report.river_job_state) RETURNS boolean
-    LANGUAGE sql IMMUTABLE
-    AS $$
-    SELECT CASE state
-        WHEN 'available' THEN get_bit(bitmask, 7)
-        WHEN 'cancelled' THEN get_bit(bitmask, 6)
-        WHEN 'completed' THEN get_bit(bitmask, 5)
-        WHEN 'discarded' THEN get_bit(bitmask, 4)
-        WHEN 'pending'   THEN get_bit(bitmask, 3)
-        WHEN 'retryable' THEN get_bit(bitmask, 2)
-        WHEN 'running'   THEN get_bit(bitmask, 1)
-        WHEN 'scheduled' THEN get_bit(bitmask, 0)
-        ELSE 0
-    END = 1;
-$$;
-
 CREATE TABLE public.agency (
     id bigint NOT NULL,
     username text NOT NULL,
@@ -915,6 +911,26 @@ CREATE TABLE public.billing_info (
     CONSTRAINT billing_info_street2_check CHECK ((length(street2) <= 255)),
     CONSTRAINT billing_info_vat_number_check CHECK ((length(vat_number) <= 255)),
     CONSTRAINT billing_info_zip_check CHECK ((length(zip) <= 255))
+);
+
+CREATE TABLE public.boosted_campaign_day (
+    user_id bigint NOT NULL,
+    campaign_id bigint NOT NULL,
+    currency text NOT NULL,
+    day date NOT NULL,
+    impressions bigint DEFAULT 0 NOT NULL,
+    reach bigint DEFAULT 0 NOT NULL,
+    engagement bigint DEFAULT 0 NOT NULL,
+    clicks bigint DEFAULT 0 NOT NULL,
+    spend numeric(18,3) DEFAULT 0 NOT NULL,
+    conversions bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT boosted_campaign_day_clicks_check CHECK ((clicks >= 0)),
+    CONSTRAINT boosted_campaign_day_conversions_check CHECK ((conversions >= 0)),
+    CONSTRAINT boosted_campaign_day_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text)),
+    CONSTRAINT boosted_campaign_day_engagement_check CHECK ((engagement >= 0)),
+    CONSTRAINT boosted_campaign_day_impressions_check CHECK ((impressions >= 0)),
+    CONSTRAINT boosted_campaign_day_reach_check CHECK ((reach >= 0)),
+    CONSTRAINT boosted_campaign_day_spend_check CHECK ((spend >= (0)::numeric))
 );
 
 CREATE TABLE public.boosted_post (
@@ -1308,37 +1324,6 @@ ALTER TABLE public.login_attempt ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTIT
     CACHE 1
 );
 
-CREATE TABLE public.mail_outbox (
-    id bigint NOT NULL,
-    recipient text NOT NULL,
-    subject text NOT NULL,
-    body text NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    attempts integer DEFAULT 0 NOT NULL,
-    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
-    last_error text DEFAULT ''::text NOT NULL,
-    sent_at timestamp with time zone,
-    mime_body text,
-    mime_type text,
-    CONSTRAINT mail_outbox_attempts_check CHECK ((attempts >= 0)),
-    CONSTRAINT mail_outbox_body_check CHECK ((length(body) <= 100000)),
-    CONSTRAINT mail_outbox_last_error_check CHECK ((length(last_error) <= 2000)),
-    CONSTRAINT mail_outbox_mime_body_check CHECK ((length(mime_body) <= 4000000)),
-    CONSTRAINT mail_outbox_mime_check CHECK (((mime_body IS NULL) = (mime_type IS NULL))),
-    CONSTRAINT mail_outbox_mime_type_check CHECK ((mime_type ~ '^multipart/[a-z]+; boundary=[0-9A-Za-z''()+_,./:=?-]{1,70}$'::text)),
-    CONSTRAINT mail_outbox_recipient_check CHECK (((recipient ~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$'::text) AND (length(recipient) <= 254))),
-    CONSTRAINT mail_outbox_subject_check CHECK (((subject <> ''::text) AND (length(subject) <= 255) AND (subject !~ '[\r\n]'::text)))
-);
-
-ALTER TABLE public.mail_outbox ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
-    SEQUENCE NAME public.mail_outbox_id_seq
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1
-);
-
 CREATE TABLE public.network_a_ad_day (
     campaign_id bigint NOT NULL,
     post_id bigint NOT NULL,
@@ -1698,92 +1683,11 @@ CREATE TABLE public.weekly_report_sent (
     CONSTRAINT weekly_report_sent_monday_check CHECK ((EXTRACT(isodow FROM monday) = (1)::numeric))
 );
 
-CREATE TABLE river_report.river_job (
-    id bigint NOT NULL,
-    state river_report.river_job_state DEFAULT 'available'::river_report.river_job_state NOT NULL,
-    attempt smallint DEFAULT 0 NOT NULL,
-    max_attempts smallint DEFAULT 25 NOT NULL,
-    attempted_at timestamp with time zone,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    finalized_at timestamp with time zone,
-    scheduled_at timestamp with time zone DEFAULT now() NOT NULL,
-    priority smallint DEFAULT 1 NOT NULL,
-    args jsonb NOT NULL,
-    attempted_by text[],
-    errors jsonb[],
-    kind text NOT NULL,
-    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
-    queue text DEFAULT 'default'::text NOT NULL,
-    tags character varying(255)[] DEFAULT '{}'::character varying[] NOT NULL,
-    unique_key bytea,
-    unique_states bit(8),
-    CONSTRAINT finalized_or_finalized_at_null CHECK ((((finalized_at IS NULL) AND (state <> ALL (ARRAY['cancelled'::river_report.river_job_state, 'completed'::river_report.river_job_state, 'discarded'::river_report.river_job_state]))) OR ((finalized_at IS NOT NULL) AND (state = ANY (ARRAY['cancelled'::river_report.river_job_state, 'completed'::river_report.river_job_state, 'discarded'::river_report.river_job_state]))))),
-    CONSTRAINT kind_length CHECK (((char_length(kind) > 0) AND (char_length(kind) < 128))),
-    CONSTRAINT max_attempts_is_positive CHECK ((max_attempts > 0)),
-    CONSTRAINT priority_in_range CHECK (((priority >= 1) AND (priority <= 4))),
-    CONSTRAINT queue_length CHECK (((char_length(queue) > 0) AND (char_length(queue) < 128)))
-);
-
-CREATE SEQUENCE river_report.river_job_id_seq
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1;
-
-ALTER SEQUENCE river_report.river_job_id_seq OWNED BY river_report.river_job.id;
-
-CREATE UNLOGGED TABLE river_report.river_leader (
-    elected_at timestamp with time zone NOT NULL,
-    expires_at timestamp with time zone NOT NULL,
-    leader_id text NOT NULL,
-    name text DEFAULT 'default'::text NOT NULL,
-    CONSTRAINT leader_id_length CHECK (((char_length(leader_id) > 0) AND (char_length(leader_id) < 128))),
-    CONSTRAINT name_length CHECK ((name = 'default'::text))
-);
-
-CREATE TABLE river_report.river_migration (
-    line text NOT NULL,
-    version bigint NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT line_length CHECK (((char_length(line) > 0) AND (char_length(line) < 128))),
-    CONSTRAINT version_gte_1 CHECK ((version >= 1))
-);
-
-CREATE TABLE river_report.river_notification (
-    id bigint NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    payload text NOT NULL,
-    topic text NOT NULL,
-    CONSTRAINT topic_length CHECK (((length(topic) > 0) AND (length(topic) < 128)))
-);
-
-CREATE SEQUENCE river_report.river_notification_id_seq
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1;
-
-ALTER SEQUENCE river_report.river_notification_id_seq OWNED BY river_report.river_notification.id;
-
-CREATE TABLE river_report.river_queue (
-    name text NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
-    paused_at timestamp with time zone,
-    updated_at timestamp with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL
-);
-
 ALTER TABLE ONLY public.network_b_media ALTER COLUMN id SET DEFAULT nextval('public.boosted_post_network_b_id_seq'::regclass);
 
 ALTER TABLE ONLY public.river_job ALTER COLUMN id SET DEFAULT nextval('public.river_job_id_seq'::regclass);
 
 ALTER TABLE ONLY public.river_notification ALTER COLUMN id SET DEFAULT nextval('public.river_notification_id_seq'::regclass);
-
-ALTER TABLE ONLY river_report.river_job ALTER COLUMN id SET DEFAULT nextval('river_report.river_job_id_seq'::regclass);
-
-ALTER TABLE ONLY river_report.river_notification ALTER COLUMN id SET DEFAULT nextval('river_report.river_notification_id_seq'::regclass);
 
 ALTER TABLE ONLY public.agency_industry
     ADD CONSTRAINT agency_industry_pkey PRIMARY KEY (agency_id, industry_id);
@@ -1802,6 +1706,9 @@ ALTER TABLE ONLY public.app_user
 
 ALTER TABLE ONLY public.billing_info
     ADD CONSTRAINT billing_info_pkey PRIMARY KEY (user_id);
+
+ALTER TABLE ONLY public.boosted_campaign_day
+    ADD CONSTRAINT boosted_campaign_day_pkey PRIMARY KEY (user_id, campaign_id, currency, day);
 
 ALTER TABLE ONLY public.boosted_post_campaign
     ADD CONSTRAINT boosted_post_campaign_pkey PRIMARY KEY (campaign_id, post_id);
@@ -1874,9 +1781,6 @@ ALTER TABLE ONLY public.industry
 
 ALTER TABLE ONLY public.login_attempt
     ADD CONSTRAINT login_attempt_pkey PRIMARY KEY (id);
-
-ALTER TABLE ONLY public.mail_outbox
-    ADD CONSTRAINT mail_outbox_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.network_a_ad_day
     ADD CONSTRAINT network_a_ad_day_pkey PRIMARY KEY (campaign_id, post_id, day);
@@ -1965,21 +1869,6 @@ ALTER TABLE ONLY public.vertical
 ALTER TABLE ONLY public.weekly_report_sent
     ADD CONSTRAINT weekly_report_sent_pkey PRIMARY KEY (user_id, monday);
 
-ALTER TABLE ONLY river_report.river_job
-    ADD CONSTRAINT river_job_pkey PRIMARY KEY (id);
-
-ALTER TABLE ONLY river_report.river_leader
-    ADD CONSTRAINT river_leader_pkey PRIMARY KEY (name);
-
-ALTER TABLE ONLY river_report.river_migration
-    ADD CONSTRAINT river_migration_pkey1 PRIMARY KEY (line, version);
-
-ALTER TABLE ONLY river_report.river_notification
-    ADD CONSTRAINT river_notification_pkey PRIMARY KEY (id);
-
-ALTER TABLE ONLY river_report.river_queue
-    ADD CONSTRAINT river_queue_pkey PRIMARY KEY (name);
-
 CREATE INDEX agency_industry_industry_idx ON public.agency_industry USING btree (industry_id, agency_id);
 
 CREATE INDEX agency_search_idx ON public.agency USING gin (username public.gin_trgm_ops, description public.gin_trgm_ops, locations public.gin_trgm_ops);
@@ -2044,8 +1933,6 @@ CREATE INDEX login_attempt_attempted_at_idx ON public.login_attempt USING btree 
 
 CREATE INDEX login_attempt_email_idx ON public.login_attempt USING btree (email, attempted_at) WHERE email_counts;
 
-CREATE INDEX mail_outbox_due_idx ON public.mail_outbox USING btree (next_attempt_at, id) WHERE (sent_at IS NULL);
-
 CREATE INDEX network_a_ad_day_campaign_day_idx ON public.network_a_ad_day USING btree (campaign_id, day);
 
 CREATE INDEX network_a_ad_day_post_idx ON public.network_a_ad_day USING btree (post_id, day);
@@ -2109,22 +1996,6 @@ CREATE INDEX river_notification_created_at_idx ON public.river_notification USIN
 CREATE INDEX river_notification_topic_id_idx ON public.river_notification USING btree (topic, id);
 
 CREATE UNIQUE INDEX source_network_b_key ON public.source USING btree (user_id, network_b_id) WHERE (network_b_id IS NOT NULL);
-
-CREATE INDEX river_job_args_index ON river_report.river_job USING gin (args);
-
-CREATE INDEX river_job_kind ON river_report.river_job USING btree (kind);
-
-CREATE INDEX river_job_metadata_index ON river_report.river_job USING gin (metadata);
-
-CREATE INDEX river_job_prioritized_fetching_index ON river_report.river_job USING btree (state, queue, priority, scheduled_at, id);
-
-CREATE INDEX river_job_state_and_finalized_at_index ON river_report.river_job USING btree (state, finalized_at) WHERE (finalized_at IS NOT NULL);
-
-CREATE UNIQUE INDEX river_job_unique_idx ON river_report.river_job USING btree (unique_key) WHERE ((unique_key IS NOT NULL) AND (unique_states IS NOT NULL) AND river_report.river_job_state_in_bitmask(unique_states, state));
-
-CREATE INDEX river_notification_created_at_idx ON river_report.river_notification USING btree (created_at);
-
-CREATE INDEX river_notification_topic_id_idx ON river_report.river_notification USING btree (topic, id);
 
 CREATE TRIGGER agency_object_delete AFTER DELETE ON public.agency_industry REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.agency_object_sync();
 
@@ -2303,6 +2174,9 @@ ALTER TABLE ONLY public.billing_info
 
 ALTER TABLE ONLY public.billing_info
     ADD CONSTRAINT billing_info_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.app_user(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.boosted_campaign_day
+    ADD CONSTRAINT boosted_campaign_day_user_id_campaign_id_fkey FOREIGN KEY (user_id, campaign_id) REFERENCES public.campaign(user_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.boosted_post_campaign
     ADD CONSTRAINT boosted_post_campaign_campaign_id_fkey FOREIGN KEY (user_id, campaign_id) REFERENCES public.campaign(user_id, id) ON DELETE CASCADE;

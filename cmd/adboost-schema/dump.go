@@ -16,8 +16,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"adboost/db"
-	"adboost/db/boost"
-	"adboost/db/report"
 )
 
 // PostgresMajor is the release whose dump sql/schema.sql is: the one of CI's
@@ -73,22 +71,16 @@ func checkServer(ctx context.Context, admin *pgx.Conn) error {
 	return nil
 }
 
-// migrate applies what `adboost serve` applies before it serves: the goose
-// migrations (and the geographic data, which the schema-only dump leaves
-// out), then River's tables of the engine and of the weekly report.
+// migrate applies what `adboost serve` applies before it serves: River's
+// tables, the goose migrations and the geographic data (which the
+// schema-only dump leaves out).
 func migrate(ctx context.Context, dbURL string) error {
 	pool, err := db.Open(ctx, dbURL)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	if err := db.MigrateUp(ctx, pool); err != nil {
-		return err
-	}
-	if err := boost.Migrate(ctx, pool); err != nil {
-		return err
-	}
-	return report.Migrate(ctx, pool)
+	return db.MigrateUp(ctx, pool)
 }
 
 var pgDumpVersion = regexp.MustCompile(`^pg_dump \(PostgreSQL\) (\d+)[.\s]`)
