@@ -1,7 +1,7 @@
 -- adboost's schema as it stands: every table, view, function, index and
 -- trigger after every migration of sql/migrations and River's own
--- migrations (the boosting engine's job tables in public, the weekly
--- report's in schema river_report). It is the one place to read the schema;
+-- migrations (the job tables of every job, mails included, in public). It
+-- is the one place to read the schema;
 -- sqlc compiles the queries of sql/queries against it (sqlc.yaml).
 --
 -- `make schema` writes everything below the marker line: it builds a
@@ -118,14 +118,18 @@
 --   Without: (figure to come)
 --
 -- boosted_post_day, boosted_source_day, boosted_user_day (tables, 00113)
---   Holds:   a post's, a source's and a user's figures per day and currency,
---            summed over the ads' days (network_a_ad_day).
+-- and boosted_campaign_day (table, 00115)
+--   Holds:   a post's, a source's, a user's and a campaign's posts' figures
+--            per day and currency, summed over the ads' days
+--            (network_a_ad_day).
 --   Kept by: the statement that writes the ads' days (NetworkAAdDaysSync),
---            no trigger; an import's post days (PostDaysImport,
+--            no trigger; the statements that link a post to a campaign or
+--            unlink it (NetworkAAttemptAdsDone, BoostedPostCampaignsReplace)
+--            for the campaign's; an import's post days (PostDaysImport,
 --            PostDaysResum).
---   Serves:  boosted-pages/stats (BoostedPageStats): a user's or source's
---            year is 366 rows a currency.
---   Without: (figure to come)
+--   Serves:  boosted-pages/stats (BoostedPageStats): a user's, a source's
+--            or a campaign's year is 366 rows a currency.
+--   Without: STATS_FIGURES
 --
 -- Other triggers
 -- --------------
