@@ -13,13 +13,12 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"adboost/auth"
 	"adboost/auth/networka"
 	"adboost/db"
 	"adboost/db/boost"
+	"adboost/db/jobs"
 	"adboost/db/report"
 	"adboost/db/rules"
 )
@@ -75,7 +74,7 @@ type Config struct {
 	// transactions of the handlers: the pauses of campaigns that stop, the
 	// mails of e-mail changes. nil: an insert-only client of the server's
 	// own, for tests and tools that make none.
-	Jobs *river.Client[pgx.Tx]
+	Jobs *jobs.Client
 	// PostMaxAge is how old a post may be and still be boosted
 	// (ENGINE_POST_MAX_AGE): a campaign's rules may not name an older post
 	// age. 0 = rules.DefaultPostMaxAge.
@@ -146,11 +145,11 @@ func New(cfg Config, pool *pgxpool.Pool, tokens *auth.Tokens, log *slog.Logger) 
 		cfg.PostMaxAge = rules.DefaultPostMaxAge
 	}
 	if cfg.Jobs == nil {
-		jobs, err := river.NewClient(riverpgxv5.New(pool), &river.Config{})
+		client, err := jobs.InsertOnly(pool)
 		if err != nil {
 			log.Error("no River client: the handlers that insert jobs fail", "err", err)
 		}
-		cfg.Jobs = jobs
+		cfg.Jobs = client
 	}
 	s := &Server{cfg: cfg, pool: pool, q: db.New(pool), tokens: tokens, log: log,
 		metrics: newRequestMetrics(cfg.Metrics), bodies: newBodyBudget(cfg.BodyMemory, cfg.BodyWait),

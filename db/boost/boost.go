@@ -43,9 +43,9 @@
 //
 // Each campaign's work ends in a state (state.go), answered on
 // every BoostedPage, with a history entry per change and one mail per user
-// and cycle for the states that need the user (a mail job of db/mailer). A campaign that should stop
-// spending is paused by a unit of work of its own (Engine.Pause), enqueued
-// by the API in the transaction that stops it.
+// and cycle for the states that need the user (a mail job of db/mailer). A
+// campaign that should stop spending is paused by a unit of work of its own
+// (Engine.Pause), enqueued by the API in the transaction that stops it.
 //
 // The files: boost.go the engine and its cycle; campaign.go one campaign's
 // state machine (pause, resume, the ad set kept in step, delivery); state.go
@@ -211,11 +211,10 @@ func (e *CycleError) Error() string {
 }
 
 // Cycle enqueues the reminders due (SendReminders), runs one cycle over
-// every due campaign, Workers at a time, then
-// sends the mails about the states that need the users (SendNotices), and
+// every due campaign, Workers at a time, then enqueues the mails about the
+// states that need the users (SendNotices), both with Config.Jobs, and
 // answers a *CycleError naming the campaigns it could not process (failed,
-// or being worked on by another engine). The mails' jobs go in with
-// Config.Jobs.
+// or being worked on by another engine).
 func (e *Engine) Cycle(ctx context.Context) error {
 	if e.jobs == nil {
 		return errors.New("engine: Config.Jobs is not set: a cycle inserts its mails' jobs with it")

@@ -127,7 +127,7 @@ func TestMigrationMovesWaitingMailsIntoRiver(t *testing.T) {
 }
 
 // On a fresh database the migration moves nothing and leaves the mail jobs'
-// functions.
+// functions; rolled back, it gives the outbox back, and applies again.
 func TestMigrationOnAFreshDatabase(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -143,5 +143,20 @@ func TestMigrationOnAFreshDatabase(t *testing.T) {
 	}
 	if scalar[bool](t, pool, `SELECT to_regclass('mail_outbox') IS NOT NULL OR to_regnamespace('river_report') IS NOT NULL`) {
 		t.Error("the outbox or the schema river_report is there")
+	}
+	m, err := db.NewMigrator(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if _, err := m.DownTo(ctx, beforeRiverMail); err != nil {
+		t.Fatal(err)
+	}
+	if !scalar[bool](t, pool, `SELECT to_regclass('mail_outbox') IS NOT NULL AND to_regnamespace('river_report') IS NOT NULL
+		AND to_regprocedure('mail_job_backlog()') IS NULL`) {
+		t.Error("rolled back: no outbox, or the mail jobs' functions stay")
+	}
+	if _, err := m.Up(ctx); err != nil {
+		t.Fatal(err)
 	}
 }

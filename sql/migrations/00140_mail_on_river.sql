@@ -5,7 +5,8 @@
 -- * The mails still waiting in mail_outbox become jobs of the kind
 --   adboost_mail_prepared, as they were rendered (their text, or their
 --   prepared MIME body and its type), due when they were due, under their
---   outbox id (the Message-ID keeps it).
+--   outbox id (the Message-ID keeps it), with the attempts of every mail
+--   job (120, mailer.MaxAttempts).
 -- * The reminder jobs still waiting (adboost_network_a_reminder, which wrote
 --   their mail into the outbox) become the reminder mails of the mail queue.
 -- * The weekly report's jobs still waiting in the schema river_report
