@@ -3,13 +3,18 @@
 // million reviews, a user with 100,000 campaigns) in a database of its own,
 // starts `adboost serve` on it, drives each catalogue and dashboard read at
 // 64 concurrent connections for a fixed time and prints route, req/s, p50,
-// p99 and errors, and adboost's peak RSS.
+// p99, errors and the load average, and adboost's peak RSS. Each route is
+// driven in two modes, printed side by side: cached (the route's one
+// request again and again) and distinct (every request another of the
+// route's shape, its values drawn from the data set: another title
+// prefix, filter combination, page, excluded preset, post ids...; no
+// answer cache can help).
 //
 // The database is kept between runs and made again only when it holds
 // another scale (or with -regenerate); `adboost serve` migrates it, so new
 // migrations apply to the data already there.
 //
-//	adboost-bench -adboost .cache/adboost [-presets 1000000] [-duration 15s] [-pool 16] [-routes regexp]
+//	adboost-bench -adboost .cache/adboost [-presets 1000000] [-duration 15s] [-pool 16] [-routes regexp] [-mode both|cached|distinct]
 package main
 
 import (
@@ -58,7 +63,8 @@ func run() error {
 	conns := flag.Int("connections", 64, "concurrent connections to adboost")
 	poolSize := flag.Int("pool", 16, "adboost's database pool size (pool_max_conns of DATABASE_URL)")
 	only := flag.String("routes", "", "drive only the routes whose name matches this regular expression")
-	distinct := flag.Bool("distinct", false, "make every presets/browse and count request distinct (no two share a cached answer)")
+	mode := flag.String("mode", "both", "cached (each route's one request again and again), distinct (every request of a route another of its shape, drawn from the data set: no answer cache can help) or both, side by side")
+	distinct := flag.Bool("distinct", false, "the distinct mode only (-mode distinct)")
 	serveLog := flag.String("serve-log", ".cache/adboost-bench-serve.log", "where adboost serve's log goes")
 	flag.Parse()
 
@@ -67,6 +73,13 @@ func run() error {
 	match, err := regexp.Compile(*only)
 	if err != nil {
 		return fmt.Errorf("-routes: %w", err)
+	}
+	if *distinct {
+		*mode = "distinct"
+	}
+	cachedMode, distinctMode := *mode == "cached" || *mode == "both", *mode == "distinct" || *mode == "both"
+	if !cachedMode && !distinctMode {
+		return fmt.Errorf("-mode %q: want cached, distinct or both", *mode)
 	}
 	s := scale{Presets: *presets, Campaigns: *campaigns, Posts: *posts}
 	dbURL, err := prepare(ctx, *server, *name, s, *regenerate)
@@ -112,19 +125,36 @@ func run() error {
 	}
 
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("%s; pool_max_conns=%d; %d connections, %v a route; distinct=%v; load average before: %s\n",
-		s, *poolSize, *conns, *duration, *distinct, strings.TrimSpace(string(load)))
-	var results []result
+	fmt.Printf("%s; pool_max_conns=%d; %d connections, %v a route; mode %s; load average before: %s\n",
+		s, *poolSize, *conns, *duration, *mode, strings.TrimSpace(string(load)))
+	ds := newDataset(s)
+	var rows []row
 	for _, r := range routes() {
-		if !match.MatchString(r.Name) || ctx.Err() != nil {
+		if !(match.MatchString(r.Name) || match.MatchString(r.Path)) || ctx.Err() != nil {
 			continue
 		}
-		res := drive(base, token, r, *conns, *duration, *distinct)
-		fmt.Fprintf(os.Stderr, "%-28s %8.0f req/s  p50 %-10s p99 %-10s errors %d\n", r.Name, res.Rate, ms(res.P50), ms(res.P99), res.Errors)
-		results = append(results, res)
+		line := row{Route: r.Name}
+		if cachedMode {
+			res := drive(base, token, r, *conns, *duration, nil)
+			report("cached", res)
+			line.Cached = &res
+		}
+		if distinctMode && ctx.Err() == nil {
+			res := drive(base, token, r, *conns, *duration, &ds)
+			report("distinct", res)
+			line.Distinct = &res
+		}
+		rows = append(rows, line)
 	}
-	printTable(os.Stdout, results, peakRSS(cmd.Process.Pid))
+	printTable(os.Stdout, rows, peakRSS(cmd.Process.Pid))
 	return ctx.Err()
+}
+
+// report writes a route's figures as they come (the table follows at the
+// end).
+func report(mode string, res result) {
+	fmt.Fprintf(os.Stderr, "%-28s %-8s %8.0f req/s  p50 %-10s p99 %-10s errors %d  load %s\n",
+		res.Route, mode, res.Rate, ms(res.P50), ms(res.P99), res.Errors, res.Load)
 }
 
 // prepare makes the benchmark's database at scale s unless it holds it
