@@ -182,6 +182,13 @@ func prepare(ctx context.Context, server, name string, s scale, regenerate bool)
 		return dbURL, nil
 	}
 	ident := pgx.Identifier{name}.Sanitize()
+	// A database that the benchmark did not make (no comment of its own,
+	// e.g. a copy, whose comment CREATE DATABASE does not copy) is never
+	// dropped unasked.
+	if exists && !regenerate && (comment == nil || !strings.HasPrefix(*comment, "adboost-bench ")) {
+		return "", fmt.Errorf("database %s exists but does not name its scale (COMMENT ON DATABASE %s IS %s makes it the benchmark's; -regenerate makes it again)",
+			name, ident, quote(s.String()))
+	}
 	if exists {
 		if _, err := admin.Exec(ctx, "DROP DATABASE "+ident+" WITH (FORCE)"); err != nil {
 			return "", err
