@@ -222,6 +222,9 @@ type result struct {
 	Errors   uint64 // transport errors and answers other than 200
 	Example  string // one error, for the log
 	Load     string // the 1-minute load average when the route's run ended
+	// CPU is the CPU time of adboost and its PostgreSQL backends per
+	// request: what a request costs, whatever else runs on the machine.
+	CPU time.Duration
 }
 
 // drive sends r to base from conns workers that each wait for the answer
@@ -300,8 +303,8 @@ type row struct {
 }
 
 // printTable writes the results as the table, the cached and the
-// distinct figures of each route side by side, each with the load average
-// at its end.
+// distinct figures of each route side by side, each with its CPU time per
+// request and the load average at its end.
 func printTable(w io.Writer, rows []row, rss string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	var header strings.Builder
@@ -313,7 +316,7 @@ func printTable(w io.Writer, rows []row, rss string) {
 	}
 	for _, mode := range []string{"cached", "distinct"} {
 		if modes[mode] {
-			fmt.Fprintf(&header, "%[1]s req/s\t%[1]s p50\t%[1]s p99\t%[1]s errors\t%[1]s load\t", mode)
+			fmt.Fprintf(&header, "%[1]s req/s\t%[1]s p50\t%[1]s p99\t%[1]s errors\t%[1]s cpu/req\t%[1]s load\t", mode)
 		}
 	}
 	fmt.Fprintln(tw, header.String())
@@ -323,9 +326,9 @@ func printTable(w io.Writer, rows []row, rss string) {
 			switch {
 			case !modes[[...]string{"cached", "distinct"}[i]]:
 			case res == nil:
-				fmt.Fprint(tw, "\t\t\t\t\t")
+				fmt.Fprint(tw, "\t\t\t\t\t\t")
 			default:
-				fmt.Fprintf(tw, "%.0f\t%s\t%s\t%d\t%s\t", res.Rate, ms(res.P50), ms(res.P99), res.Errors, res.Load)
+				fmt.Fprintf(tw, "%.0f\t%s\t%s\t%d\t%s\t%s\t", res.Rate, ms(res.P50), ms(res.P99), res.Errors, cpuMS(res.CPU), res.Load)
 			}
 		}
 		fmt.Fprintln(tw)
@@ -341,6 +344,12 @@ func printTable(w io.Writer, rows []row, rss string) {
 			}
 		}
 	}
+}
+
+// cpuMS writes a CPU time per request, a fraction of a millisecond for
+// most routes.
+func cpuMS(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 2, 64) + " ms"
 }
 
 func ms(d time.Duration) string {
