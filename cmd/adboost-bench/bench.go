@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -59,13 +59,19 @@ func generate(ctx context.Context, pool *pgxpool.Pool, s scale) error {
 }
 
 // route is one line of the issue's table: a request that the benchmark
-// sends again and again.
+// sends again and again (the cached mode), and the requests of the same
+// shape with other values of the data set that the distinct mode sends.
 type route struct {
 	Name   string
 	Method string
 	Path   string
 	Body   string
 	Auth   bool // sent with the benchmark user's token
+	// Distinct answers the path (with its query; "" for Path) and the body
+	// of the n-th request of the distinct mode: no two requests of a run
+	// share an answer where the route's parameters allow it (the sources
+	// of one user have six filter combinations only).
+	Distinct func(ds dataset, n uint64) (path, body string)
 }
 
 // routes are the reads of the issue's table, on the generated data set
@@ -75,27 +81,127 @@ func routes() []route {
 	for i := range ids {
 		ids[i] = strconv.Itoa(i + 1)
 	}
+	browse := func(name, cached string, vary func(ds dataset, d *draw) map[string]any) route {
+		return route{Name: name, Method: "POST", Path: "/v1/presets/browse", Body: cached, Distinct: presets(vary)}
+	}
+	count := func(name, cached string, vary func(ds dataset, d *draw) map[string]any) route {
+		return route{Name: name, Method: "POST", Path: "/v1/presets/count", Body: cached, Distinct: presets(vary)}
+	}
+	none := func(dataset, *draw) map[string]any { return map[string]any{} }
+	country := func(_ dataset, d *draw) map[string]any {
+		return map[string]any{"location": map[string]any{"value": d.pick(countries)}}
+	}
+	everyFilter := func(ds dataset, d *draw) map[string]any {
+		a := d.zipf(ds.Agencies)
+		return map[string]any{"goal": d.pick(goals), "vertical": d.pick(verticals), "agency_id": a, "partner_id": a,
+			"preset_name": d.prefix(), "location": map[string]any{"value": d.pick(countries), "type": "country"}}
+	}
+	combination := func(ds dataset, d *draw) map[string]any {
+		m := ds.combination(d, 0.4)
+		m["page"] = d.between(1, 5)
+		return m
+	}
+	prefix := func(_ dataset, d *draw) map[string]any { return map[string]any{"preset_name": d.prefix()} }
+	vertical := func(_ dataset, d *draw) map[string]any { return map[string]any{"vertical": d.pick(verticals)} }
 	return []route{
-		{Name: "browse {}", Method: "POST", Path: "/v1/presets/browse", Body: `{}`},
-		{Name: "browse country US", Method: "POST", Path: "/v1/presets/browse", Body: `{"location": {"value": "US"}}`},
-		{Name: "browse city", Method: "POST", Path: "/v1/presets/browse", Body: `{"location": {"value": "5000123", "type": "city"}}`},
-		{Name: "browse region", Method: "POST", Path: "/v1/presets/browse", Body: `{"location": {"value": "US-R17", "type": "region"}}`},
-		{Name: "browse every filter", Method: "POST", Path: "/v1/presets/browse", Body: `{"goal": "OUTCOME_LEADS", "vertical": "fitness", "agency_id": 1, "partner_id": 1, "preset_name": "S", "excluded_preset_id": 5, "location": {"value": "US", "type": "country"}}`},
-		{Name: "browse title prefix", Method: "POST", Path: "/v1/presets/browse", Body: `{"preset_name": "Sp"}`},
-		{Name: "browse page 500", Method: "POST", Path: "/v1/presets/browse", Body: `{"page": 500}`},
-		{Name: "browse country US page 500", Method: "POST", Path: "/v1/presets/browse", Body: `{"location": {"value": "US"}, "page": 500}`},
-		{Name: "browse rare vertical", Method: "POST", Path: "/v1/presets/browse", Body: `{"vertical": "pets"}`},
-		{Name: "count {}", Method: "POST", Path: "/v1/presets/count", Body: `{}`},
-		{Name: "count vertical", Method: "POST", Path: "/v1/presets/count", Body: `{"vertical": "fitness"}`},
-		{Name: "count country US", Method: "POST", Path: "/v1/presets/count", Body: `{"location": {"value": "US"}}`},
-		{Name: "available (1,000)", Method: "GET", Path: "/v1/presets/available", Auth: true},
-		{Name: "boosted-pages/sources", Method: "POST", Path: "/v1/boosted-pages/sources", Body: `{}`, Auth: true},
-		{Name: "boosted-pages/count", Method: "POST", Path: "/v1/boosted-pages/count", Body: `{}`, Auth: true},
-		{Name: "boosted-posts/list page 50", Method: "POST", Path: "/v1/boosted-posts/list", Body: `{"page": 50}`, Auth: true},
-		{Name: "batch-insights 1,000", Method: "POST", Path: "/v1/boosted-posts/batch-insights", Body: `{"ids": "` + strings.Join(ids, ",") + `"}`, Auth: true},
-		{Name: "agencies/list {}", Method: "POST", Path: "/v1/agencies/list", Body: `{}`, Auth: true},
-		{Name: "stats account 365 days", Method: "POST", Path: "/v1/boosted-pages/stats", Body: statsBody(365, ""), Auth: true},
-		{Name: "stats campaign 30 days", Method: "POST", Path: "/v1/boosted-pages/stats", Body: statsBody(30, `"boosted_page_id": 7, `), Auth: true},
+		browse("browse {}", `{}`, none),
+		browse("browse country", `{"location": {"value": "US"}}`, country),
+		browse("browse city", `{"location": {"value": "5000123", "type": "city"}}`, func(_ dataset, d *draw) map[string]any {
+			return map[string]any{"location": map[string]any{"value": strconv.Itoa(5_000_000 + d.intn(5000)), "type": "city"}}
+		}),
+		browse("browse region", `{"location": {"value": "US-R17", "type": "region"}}`, func(_ dataset, d *draw) map[string]any {
+			return map[string]any{"location": map[string]any{"value": "US-R" + strconv.Itoa(d.intn(200)), "type": "region"}}
+		}),
+		browse("browse every filter", `{"goal": "OUTCOME_LEADS", "vertical": "fitness", "agency_id": 1, "partner_id": 1, "preset_name": "S", "excluded_preset_id": 5, "location": {"value": "US", "type": "country"}}`, everyFilter),
+		browse("browse combination", `{"goal": "OUTCOME_SALES", "preset_name": "Sp"}`, combination),
+		browse("browse title prefix", `{"preset_name": "Sp"}`, prefix),
+		browse("browse goal", `{"goal": "OUTCOME_LEADS"}`, func(_ dataset, d *draw) map[string]any {
+			return map[string]any{"goal": d.pick(goals)}
+		}),
+		browse("browse agency", `{"agency_id": 3}`, func(ds dataset, d *draw) map[string]any {
+			return map[string]any{"agency_id": d.zipf(ds.Agencies)}
+		}),
+		browse("browse page 500", `{"page": 500}`, func(_ dataset, d *draw) map[string]any {
+			return map[string]any{"page": d.between(450, 550)}
+		}),
+		browse("browse country US page 500", `{"location": {"value": "US"}, "page": 500}`, func(_ dataset, d *draw) map[string]any {
+			return map[string]any{"location": map[string]any{"value": "US"}, "page": d.between(450, 550)}
+		}),
+		browse("browse vertical", `{"vertical": "fitness"}`, vertical),
+		browse("browse rare vertical", `{"vertical": "pets"}`, func(_ dataset, d *draw) map[string]any {
+			return map[string]any{"vertical": "pets", "page": d.between(1, 3)}
+		}),
+		count("count {}", `{}`, none),
+		count("count vertical", `{"vertical": "fitness"}`, vertical),
+		count("count country", `{"location": {"value": "US"}}`, country),
+		count("count title prefix", `{"preset_name": "Sp"}`, prefix),
+		count("count every filter", `{"goal": "OUTCOME_LEADS", "vertical": "fitness", "agency_id": 1, "partner_id": 1, "preset_name": "S", "excluded_preset_id": 5, "location": {"value": "US", "type": "country"}}`, everyFilter),
+		count("count combination", `{"goal": "OUTCOME_SALES", "preset_name": "Sp"}`, combination),
+		{Name: "available (1,000)", Method: "GET", Path: "/v1/presets/available", Auth: true,
+			Distinct: func(_ dataset, n uint64) (string, string) {
+				// A page of the first ten, of 500 to 1,000 presets: 5,010
+				// requests before one comes again.
+				return sprintf("/v1/presets/available?page=%d&limit=%d", 1+(n/501)%10, 500+n%501), ""
+			}},
+		{Name: "boosted-pages/sources", Method: "POST", Path: "/v1/boosted-pages/sources", Body: `{}`, Auth: true,
+			Distinct: func(_ dataset, n uint64) (string, string) { return "", body(campaignFilter(newDraw(n))) }},
+		{Name: "boosted-pages/count", Method: "POST", Path: "/v1/boosted-pages/count", Body: `{}`, Auth: true,
+			Distinct: func(ds dataset, n uint64) (string, string) {
+				d := newDraw(n)
+				m := campaignFilter(d)
+				switch d.intn(3) {
+				case 0:
+					m["source_id"] = d.source()
+				case 1:
+					m["boosted_post_id"] = 1 + d.intn(ds.Posts)
+				}
+				return "", body(m)
+			}},
+		{Name: "boosted-posts/list page 50", Method: "POST", Path: "/v1/boosted-posts/list", Body: `{"page": 50}`, Auth: true,
+			Distinct: func(ds dataset, n uint64) (string, string) {
+				d := newDraw(n)
+				m := map[string]any{"page": d.between(1, max(1, ds.Posts/20))}
+				if d.chance(0.3) {
+					m["source_id"] = 1_000_000_000 + d.between(1, 200)
+					m["page"] = d.between(1, max(1, ds.Posts/20/200))
+				}
+				return "", body(m)
+			}},
+		{Name: "batch-insights 1,000", Method: "POST", Path: "/v1/boosted-posts/batch-insights", Body: `{"ids": "` + strings.Join(ids, ",") + `"}`, Auth: true,
+			Distinct: func(ds dataset, n uint64) (string, string) {
+				return "", body(map[string]any{"ids": ds.postIDs(newDraw(n), 1000)})
+			}},
+		{Name: "agencies/list {}", Method: "POST", Path: "/v1/agencies/list", Body: `{}`, Auth: true,
+			Distinct: func(ds dataset, n uint64) (string, string) {
+				return "", body(map[string]any{"page": 1 + int(n)%max(1, ds.Agencies/50)})
+			}},
+		{Name: "agencies/list filters", Method: "POST", Path: "/v1/agencies/list", Body: `{"search": "fitness", "service": 3}`, Auth: true,
+			Distinct: func(_ dataset, n uint64) (string, string) {
+				d := newDraw(n)
+				m := map[string]any{"page": d.between(1, 3)}
+				if d.chance(0.6) {
+					m["search"] = d.pick(agencySearches)
+				}
+				if d.chance(0.5) {
+					m["service"] = d.between(1, 20)
+				}
+				if d.chance(0.5) {
+					m["industry"] = d.between(1, 20)
+				}
+				return "", body(m)
+			}},
+		{Name: "stats account 365 days", Method: "POST", Path: "/v1/boosted-pages/stats", Body: statsBody(365, ""), Auth: true,
+			Distinct: func(_ dataset, n uint64) (string, string) {
+				d := newDraw(n)
+				from, to := statsRange(d, d.between(7, 365))
+				return "", body(map[string]any{"from": from, "to": to})
+			}},
+		{Name: "stats campaign 30 days", Method: "POST", Path: "/v1/boosted-pages/stats", Body: statsBody(30, `"boosted_page_id": 7, `), Auth: true,
+			Distinct: func(ds dataset, n uint64) (string, string) {
+				d := newDraw(n)
+				from, to := statsRange(d, 30)
+				return "", body(map[string]any{"from": from, "to": to, "boosted_page_id": d.between(1, max(1, ds.Posts/20))})
+			}},
 	}
 }
 
@@ -107,7 +213,7 @@ func statsBody(n int, more string) string {
 		yesterday.AddDate(0, 0, 1-n).Format(time.DateOnly), yesterday.Format(time.DateOnly))
 }
 
-// result is one line of the printed table.
+// result is the figures of one route in one mode.
 type result struct {
 	Route    string
 	Requests uint64
@@ -115,30 +221,17 @@ type result struct {
 	P50, P99 time.Duration
 	Errors   uint64 // transport errors and answers other than 200
 	Example  string // one error, for the log
-}
-
-// distinctBody makes the n-th body of a presets/browse or count request
-// distinct, so that no two requests share an answer of the answer cache:
-// it excludes a preset id that does not exist (the answer is the same, the
-// work is the same, the cache key is not).
-func distinctBody(body string, n uint64) string {
-	if body == "" || body[0] != '{' {
-		return body
-	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(body), &m); err != nil {
-		return body
-	}
-	m["excluded_preset_id"] = 900_000_000 + n
-	b, _ := json.Marshal(m)
-	return string(b)
+	Load     string // the 1-minute load average when the route's run ended
+	// CPU is the CPU time of adboost and its PostgreSQL backends per
+	// request: what a request costs, whatever else runs on the machine.
+	CPU time.Duration
 }
 
 // drive sends r to base from conns workers that each wait for the answer
 // before sending again (a closed loop, like wrk -c conns) for d, with
-// vegeta's attacker. With distinct, every presets/browse and count request
-// has its own cache key (distinctBody).
-func drive(base, token string, r route, conns int, d time.Duration, distinct ...bool) result {
+// vegeta's attacker. With a dataset (the distinct mode), the n-th request
+// is r.Distinct's n-th; without, every request is r's own.
+func drive(base, token string, r route, conns int, d time.Duration, ds *dataset) result {
 	header := http.Header{}
 	if r.Body != "" {
 		header.Set("Content-Type", "application/json")
@@ -156,11 +249,17 @@ func drive(base, token string, r route, conns int, d time.Duration, distinct ...
 		vegeta.KeepAlive(true), vegeta.HTTP2(false), vegeta.Timeout(60*time.Second),
 	)
 	targeter := vegeta.NewStaticTargeter(target)
-	if len(distinct) > 0 && distinct[0] && strings.HasPrefix(r.Path, "/v1/presets/") && r.Method == "POST" {
+	if ds != nil && r.Distinct != nil {
 		var n atomic.Uint64
 		targeter = func(t *vegeta.Target) error {
 			*t = target
-			t.Body = []byte(distinctBody(r.Body, n.Add(1)))
+			path, body := r.Distinct(*ds, n.Add(1))
+			if path != "" {
+				t.URL = base + path
+			}
+			if body != "" {
+				t.Body = []byte(body)
+			}
 			return nil
 		}
 	}
@@ -182,25 +281,75 @@ func drive(base, token string, r route, conns int, d time.Duration, distinct ...
 		res.Rate = float64(m.Requests) / elapsed.Seconds()
 	}
 	res.P50, res.P99 = m.Latencies.P50, m.Latencies.P99
+	res.Load = loadAverage()
 	return res
 }
 
-// printTable writes the results as the issue's table.
-func printTable(w io.Writer, results []result, rss string) {
+// loadAverage is the machine's 1-minute load average ("" where /proc has
+// none).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	return strings.Fields(string(b) + " ")[0]
+}
+
+// row is one line of the printed table: a route's figures in the modes
+// that were driven (nil: not driven).
+type row struct {
+	Route            string
+	Cached, Distinct *result
+}
+
+// printTable writes the results as the issue's table, the cached and the
+// distinct figures of each route side by side, each with its CPU time per
+// request and the load average at its end.
+func printTable(w io.Writer, rows []row, rss string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "route\treq/s\tp50\tp99\terrors\t")
-	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%.0f\t%s\t%s\t%d\t\n", r.Route, r.Rate, ms(r.P50), ms(r.P99), r.Errors)
+	var header strings.Builder
+	header.WriteString("route\t")
+	modes := map[string]bool{}
+	for _, r := range rows {
+		modes["cached"] = modes["cached"] || r.Cached != nil
+		modes["distinct"] = modes["distinct"] || r.Distinct != nil
+	}
+	for _, mode := range []string{"cached", "distinct"} {
+		if modes[mode] {
+			fmt.Fprintf(&header, "%[1]s req/s\t%[1]s p50\t%[1]s p99\t%[1]s errors\t%[1]s cpu/req\t%[1]s load\t", mode)
+		}
+	}
+	fmt.Fprintln(tw, header.String())
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t", r.Route)
+		for i, res := range []*result{r.Cached, r.Distinct} {
+			switch {
+			case !modes[[...]string{"cached", "distinct"}[i]]:
+			case res == nil:
+				fmt.Fprint(tw, "\t\t\t\t\t\t")
+			default:
+				fmt.Fprintf(tw, "%.0f\t%s\t%s\t%d\t%s\t%s\t", res.Rate, ms(res.P50), ms(res.P99), res.Errors, cpuMS(res.CPU), res.Load)
+			}
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 	if rss != "" {
 		fmt.Fprintf(w, "adboost peak RSS: %s\n", rss)
 	}
-	for _, r := range results {
-		if r.Example != "" {
-			fmt.Fprintf(w, "%s: first error: %s\n", r.Route, r.Example)
+	for _, r := range rows {
+		for mode, res := range map[string]*result{"cached": r.Cached, "distinct": r.Distinct} {
+			if res != nil && res.Example != "" {
+				fmt.Fprintf(w, "%s (%s): first error: %s\n", r.Route, mode, res.Example)
+			}
 		}
 	}
+}
+
+// cpuMS writes a CPU time per request, a fraction of a millisecond for
+// most routes.
+func cpuMS(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 2, 64) + " ms"
 }
 
 func ms(d time.Duration) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"math"
@@ -90,7 +91,8 @@ func TestGenerateShape(t *testing.T) {
 func TestDrive(t *testing.T) {
 	t.Parallel()
 	pool := dbtest.New(t)
-	if err := generate(t.Context(), pool, scale{Presets: 3_000, Campaigns: 2_000, Posts: 1_000}); err != nil {
+	s := scale{Presets: 3_000, Campaigns: 2_000, Posts: 1_000}
+	if err := generate(t.Context(), pool, s); err != nil {
 		t.Fatal(err)
 	}
 	tokens, err := auth.NewTokens([]byte(jwtSecret), time.Hour)
@@ -105,38 +107,73 @@ func TestDrive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var results []result
+	// Every route in both modes: the distinct requests are valid requests
+	// of the route (200), of the small data set's values.
+	ds := newDataset(s)
+	var rows []row
 	for _, r := range routes() {
-		res := drive(srv.URL, token, r, 4, 300*time.Millisecond)
-		if res.Errors != 0 || res.Requests == 0 || res.Rate <= 0 || res.P99 < res.P50 {
-			t.Errorf("%s: %+v", r.Name, res)
+		cached := drive(srv.URL, token, r, 4, 300*time.Millisecond, nil)
+		distinct := drive(srv.URL, token, r, 4, 300*time.Millisecond, &ds)
+		for _, res := range []result{cached, distinct} {
+			if res.Errors != 0 || res.Requests == 0 || res.Rate <= 0 || res.P99 < res.P50 {
+				t.Errorf("%s: %+v", r.Name, res)
+			}
 		}
-		results = append(results, res)
+		rows = append(rows, row{Route: r.Name, Cached: &cached, Distinct: &distinct})
 	}
 	var out bytes.Buffer
-	printTable(&out, results, "1234 kB")
+	printTable(&out, rows, "1234 kB")
 	for _, r := range routes() {
 		if !strings.Contains(out.String(), r.Name) {
 			t.Errorf("the table has no line for %s:\n%s", r.Name, out.String())
 		}
 	}
-	if !strings.Contains(out.String(), "adboost peak RSS: 1234 kB") {
-		t.Errorf("the table has no RSS:\n%s", out.String())
-	}
-
-	// -distinct: every browse and count request its own cache key, the
-	// same answer.
-	if got := distinctBody(`{"page": 2, "excluded_preset_id": 5}`, 7); got != `{"excluded_preset_id":900000007,"page":2}` {
-		t.Errorf("distinctBody = %s", got)
-	}
-	for _, r := range routes()[:1] {
-		if res := drive(srv.URL, token, r, 2, 200*time.Millisecond, true); res.Errors != 0 || res.Requests == 0 {
-			t.Errorf("%s, distinct: %+v", r.Name, res)
+	for _, col := range []string{"cached req/s", "distinct req/s", "distinct load", "adboost peak RSS: 1234 kB"} {
+		if !strings.Contains(out.String(), col) {
+			t.Errorf("the table has no %q:\n%s", col, out.String())
 		}
 	}
 
+	// The distinct mode at the issue's scale: every route varies, the
+	// browse and count bodies are all different and each excludes a real
+	// preset. A user's sources have six filter combinations only, and
+	// boosted-pages/count without a source or post no more.
+	full := newDataset(scale{Presets: 1_000_000, Campaigns: 100_000, Posts: 20_000})
+	for _, r := range routes() {
+		if r.Distinct == nil {
+			t.Errorf("%s has no distinct form", r.Name)
+			continue
+		}
+		seen := map[string]bool{}
+		for n := uint64(1); n <= 200; n++ {
+			path, body := r.Distinct(full, n)
+			seen[path+" "+body] = true
+			if strings.HasPrefix(r.Path, "/v1/presets/") && r.Method == "POST" {
+				var m struct {
+					Excluded int `json:"excluded_preset_id"`
+				}
+				if err := json.Unmarshal([]byte(body), &m); err != nil || m.Excluded < 1 || m.Excluded > full.Presets {
+					t.Errorf("%s: request %d excludes %d (%v), want a preset of 1..%d", r.Name, n, m.Excluded, err, full.Presets)
+				}
+			}
+		}
+		want := map[string]int{"boosted-pages/sources": 6, "boosted-pages/count": 130}[r.Name]
+		if want == 0 {
+			want = 160
+		}
+		if strings.HasPrefix(r.Path, "/v1/presets/") && r.Method == "POST" {
+			want = 200
+		}
+		if len(seen) < want {
+			t.Errorf("%s: %d distinct requests of 200, want at least %d", r.Name, len(seen), want)
+		}
+	}
+	if full.excluded(1) == full.excluded(2) {
+		t.Errorf("requests 1 and 2 exclude the same preset")
+	}
+
 	// A route that fails is counted as errors.
-	bad := drive(srv.URL, "", route{Name: "no token", Method: "GET", Path: "/v1/presets/available", Auth: true}, 2, 100*time.Millisecond)
+	bad := drive(srv.URL, "", route{Name: "no token", Method: "GET", Path: "/v1/presets/available", Auth: true}, 2, 100*time.Millisecond, nil)
 	if bad.Errors == 0 || bad.Errors != bad.Requests {
 		t.Errorf("a refused route: %+v, want every request an error", bad)
 	}

@@ -3,13 +3,18 @@
 // million reviews, a user with 100,000 campaigns) in a database of its own,
 // starts `adboost serve` on it, drives each catalogue and dashboard read at
 // 64 concurrent connections for a fixed time and prints route, req/s, p50,
-// p99 and errors, and adboost's peak RSS.
+// p99, errors and the load average, and adboost's peak RSS. Each route is
+// driven in two modes, printed side by side: cached (the route's one
+// request again and again) and distinct (every request another of the
+// route's shape, its values drawn from the data set: another title
+// prefix, filter combination, page, excluded preset, post ids...; no
+// answer cache can help).
 //
 // The database is kept between runs and made again only when it holds
 // another scale (or with -regenerate); `adboost serve` migrates it, so new
 // migrations apply to the data already there.
 //
-//	adboost-bench -adboost .cache/adboost [-presets 1000000] [-duration 15s] [-pool 16] [-routes regexp]
+//	adboost-bench -adboost .cache/adboost [-presets 1000000] [-duration 15s] [-pool 16] [-routes regexp] [-mode both|cached|distinct]
 package main
 
 import (
@@ -54,77 +59,158 @@ func run() error {
 	campaigns := flag.Int("campaigns", 100_000, "campaigns of the benchmark user")
 	posts := flag.Int("posts", 20_000, "boosted posts of the benchmark user")
 	regenerate := flag.Bool("regenerate", false, "make the database again even when it holds this scale")
-	duration := flag.Duration("duration", 15*time.Second, "how long each route is driven")
-	conns := flag.Int("connections", 64, "concurrent connections to adboost")
+	var o options
+	flag.DurationVar(&o.duration, "duration", 15*time.Second, "how long each route is driven")
+	flag.IntVar(&o.conns, "connections", 64, "concurrent connections to adboost")
 	poolSize := flag.Int("pool", 16, "adboost's database pool size (pool_max_conns of DATABASE_URL)")
-	only := flag.String("routes", "", "drive only the routes whose name matches this regular expression")
-	distinct := flag.Bool("distinct", false, "make every presets/browse and count request distinct (no two share a cached answer)")
+	only := flag.String("routes", "", "drive only the routes whose name or path matches this regular expression")
+	mode := flag.String("mode", "both", "cached (each route's one request again and again), distinct (every request of a route another of its shape, drawn from the data set: no answer cache can help) or both, side by side")
+	distinct := flag.Bool("distinct", false, "the distinct mode only (-mode distinct)")
 	serveLog := flag.String("serve-log", ".cache/adboost-bench-serve.log", "where adboost serve's log goes")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	match, err := regexp.Compile(*only)
-	if err != nil {
+	var err error
+	if o.match, err = regexp.Compile(*only); err != nil {
 		return fmt.Errorf("-routes: %w", err)
+	}
+	if *distinct {
+		*mode = "distinct"
+	}
+	o.cached, o.distinct = *mode == "cached" || *mode == "both", *mode == "distinct" || *mode == "both"
+	if !o.cached && !o.distinct {
+		return fmt.Errorf("-mode %q: want cached, distinct or both", *mode)
 	}
 	s := scale{Presets: *presets, Campaigns: *campaigns, Posts: *posts}
 	dbURL, err := prepare(ctx, *server, *name, s, *regenerate)
 	if err != nil {
 		return err
 	}
-
 	u, _ := url.Parse(dbURL)
 	q := u.Query()
 	q.Set("pool_max_conns", strconv.Itoa(*poolSize))
 	u.RawQuery = q.Encode()
+	base, pid, stopServe, err := serve(ctx, *bin, u.String(), *serveLog)
+	if err != nil {
+		return err
+	}
+	defer stopServe()
+	meterConn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return err
+	}
+	defer meterConn.Close(context.Background())
+	o.meter = &cpuMeter{conn: meterConn, adboost: pid}
+
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("%s; pool_max_conns=%d; %d connections, %v a route; mode %s; load average before: %s\n",
+		s, *poolSize, o.conns, o.duration, *mode, strings.TrimSpace(string(load)))
+	rows, err := driveAll(ctx, base, newDataset(s), o)
+	printTable(os.Stdout, rows, peakRSS(pid))
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// options are how the routes are driven.
+type options struct {
+	match            *regexp.Regexp // the routes to drive, by name or path
+	cached, distinct bool           // the modes
+	conns            int
+	duration         time.Duration
+	meter            *cpuMeter
+}
+
+// serve starts `adboost serve` on the database and waits until it answers.
+// It answers its base URL, its pid and a function that stops it.
+func serve(ctx context.Context, bin, dbURL, logPath string) (string, int, func(), error) {
 	addr, err := freeAddr()
 	if err != nil {
-		return err
+		return "", 0, nil, err
 	}
-	cmd := exec.CommandContext(ctx, *bin, "serve")
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+u.String(), "HTTP_ADDR="+addr, "JWT_SECRET="+jwtSecret,
+	cmd := exec.CommandContext(ctx, bin, "serve")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "HTTP_ADDR="+addr, "JWT_SECRET="+jwtSecret,
 		"ADBOOST_ENV=bench", "SERVICE_FIXED_FEE=1.00", "LOG_LEVEL=warn")
-	logFile, err := os.Create(*serveLog)
+	logFile, err := os.Create(logPath)
 	if err != nil {
-		return err
+		return "", 0, nil, err
 	}
-	defer logFile.Close()
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
-		return err
+		logFile.Close()
+		return "", 0, nil, err
 	}
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
-	defer func() { _ = cmd.Process.Signal(syscall.SIGTERM); <-exited }()
+	stopServe := func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		<-exited
+		logFile.Close()
+	}
 	base := "http://" + addr
 	if err := waitReady(ctx, base, exited); err != nil {
-		return fmt.Errorf("%w (see %s)", err, *serveLog)
+		stopServe()
+		return "", 0, nil, fmt.Errorf("%w (see %s)", err, logPath)
 	}
+	return base, cmd.Process.Pid, stopServe, nil
+}
+
+// driveAll drives each route that o matches in o's modes, as the
+// benchmark's user, and measures the CPU time that each run cost.
+func driveAll(ctx context.Context, base string, ds dataset, o options) ([]row, error) {
 	tokens, err := auth.NewTokens([]byte(jwtSecret), time.Hour)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// The generated user has never changed its password: token generation 0.
 	token, err := tokens.Issue(1, 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
-
-	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("%s; pool_max_conns=%d; %d connections, %v a route; distinct=%v; load average before: %s\n",
-		s, *poolSize, *conns, *duration, *distinct, strings.TrimSpace(string(load)))
-	var results []result
+	measure := func(r route, ds *dataset, mode string) (*result, error) {
+		before, err := o.meter.used(ctx)
+		if err != nil {
+			return nil, err
+		}
+		res := drive(base, token, r, o.conns, o.duration, ds)
+		after, err := o.meter.used(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if res.Requests > 0 {
+			res.CPU = (after - before) / time.Duration(res.Requests)
+		}
+		report(mode, res)
+		return &res, nil
+	}
+	var rows []row
 	for _, r := range routes() {
-		if !match.MatchString(r.Name) || ctx.Err() != nil {
+		if !(o.match.MatchString(r.Name) || o.match.MatchString(r.Path)) || ctx.Err() != nil {
 			continue
 		}
-		res := drive(base, token, r, *conns, *duration, *distinct)
-		fmt.Fprintf(os.Stderr, "%-28s %8.0f req/s  p50 %-10s p99 %-10s errors %d\n", r.Name, res.Rate, ms(res.P50), ms(res.P99), res.Errors)
-		results = append(results, res)
+		line := row{Route: r.Name}
+		if o.cached {
+			if line.Cached, err = measure(r, nil, "cached"); err != nil {
+				return rows, err
+			}
+		}
+		if o.distinct && ctx.Err() == nil {
+			if line.Distinct, err = measure(r, &ds, "distinct"); err != nil {
+				return rows, err
+			}
+		}
+		rows = append(rows, line)
 	}
-	printTable(os.Stdout, results, peakRSS(cmd.Process.Pid))
-	return ctx.Err()
+	return rows, nil
+}
+
+// report writes a route's figures as they come (the table follows at the
+// end).
+func report(mode string, res result) {
+	fmt.Fprintf(os.Stderr, "%-28s %-8s %8.0f req/s  p50 %-10s p99 %-10s errors %d  cpu/req %-8s load %s\n",
+		res.Route, mode, res.Rate, ms(res.P50), ms(res.P99), res.Errors, cpuMS(res.CPU), res.Load)
 }
 
 // prepare makes the benchmark's database at scale s unless it holds it
@@ -152,6 +238,13 @@ func prepare(ctx context.Context, server, name string, s scale, regenerate bool)
 		return dbURL, nil
 	}
 	ident := pgx.Identifier{name}.Sanitize()
+	// A database that the benchmark did not make (no comment of its own,
+	// e.g. a copy, whose comment CREATE DATABASE does not copy) is never
+	// dropped unasked.
+	if exists && !regenerate && (comment == nil || !strings.HasPrefix(*comment, "adboost-bench ")) {
+		return "", fmt.Errorf("database %s exists but does not name its scale (COMMENT ON DATABASE %s IS %s makes it the benchmark's; -regenerate makes it again)",
+			name, ident, quote(s.String()))
+	}
 	if exists {
 		if _, err := admin.Exec(ctx, "DROP DATABASE "+ident+" WITH (FORCE)"); err != nil {
 			return "", err
