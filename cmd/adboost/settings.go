@@ -32,7 +32,7 @@ var settings = []setting{
 	{"NETWORK_A_API_URL", "none: social sign-up and sign-in answer 503 `unavailable`", "base URL of network_a's Graph-style API"},
 	{"NETWORK_A_APP_ID", "none: the network_a token a sign-in gives is stored as given and may end within hours (`serve` warns)", "adboost's app id on network_a (digits); with `NETWORK_A_APP_SECRET`, `signup-sn` and `login-sn` exchange the token they are given for a long-lived one (60 days) and store its end"},
 	{"NETWORK_A_APP_SECRET", "none", "the app's secret, set together with `NETWORK_A_APP_ID`; sent to network_a in the exchange only, never logged or answered"},
-	{"SMTP_URL", "none: mails are logged instead of sent", "`smtp://user:pass@host:port` for outgoing verification mails (STARTTLS when offered)"},
+	{"SMTP_URL", "none: mails are logged instead of sent", "`smtp://user:pass@host:port` for outgoing mails (STARTTLS when offered)"},
 	{"MAIL_FROM", "`" + mailer.DefaultFrom + "`", "sender of outgoing mails"},
 	{"ADVERTISER_ACCESS_EMAIL", "none", "answer of `boosted-pages/access-data` when the campaign's preset has no agency e-mail"},
 	{"DB_STATEMENT_TIMEOUT", "`5s`", "longest a request's SQL statement may run (PostgreSQL `statement_timeout` on the serving pool); beyond, `503 unavailable`. `0` turns it off; a `statement_timeout` in `DATABASE_URL` wins"},
