@@ -46,7 +46,7 @@ build:
 test:
 	@mkdir -p .cache
 	@rm -f .cache/dbtest.log
-	DBTEST_REPORT=$(CURDIR)/.cache/dbtest.log go test -count=1 $(GOTESTFLAGS) ./...
+	DBTEST_REPORT=$(CURDIR)/.cache/dbtest.log go test -count=1 -timeout 30m $(GOTESTFLAGS) ./...
 	@echo "Databases used by the tests:"; sed 's/^/  /' .cache/dbtest.log
 
 vet:
