@@ -75,12 +75,15 @@ type route struct {
 }
 
 // routes are the reads of the issue's table, on the generated data set
-// (user 1 is the user with the campaigns; agency 1 the largest).
+// (user 1 is the user with the campaigns; agency 1 the largest): the
+// catalogue's, then the dashboard's.
 func routes() []route {
-	ids := make([]string, 1000)
-	for i := range ids {
-		ids[i] = strconv.Itoa(i + 1)
-	}
+	return append(catalogueRoutes(), dashboardRoutes()...)
+}
+
+// catalogueRoutes are presets/browse and presets/count, each with the
+// requests of its distinct mode.
+func catalogueRoutes() []route {
 	browse := func(name, cached string, vary func(ds dataset, d *draw) map[string]any) route {
 		return route{Name: name, Method: "POST", Path: "/v1/presets/browse", Body: cached, Distinct: presets(vary)}
 	}
@@ -137,6 +140,17 @@ func routes() []route {
 		count("count title prefix", `{"preset_name": "Sp"}`, prefix),
 		count("count every filter", `{"goal": "OUTCOME_LEADS", "vertical": "fitness", "agency_id": 1, "partner_id": 1, "preset_name": "S", "excluded_preset_id": 5, "location": {"value": "US", "type": "country"}}`, everyFilter),
 		count("count combination", `{"goal": "OUTCOME_SALES", "preset_name": "Sp"}`, combination),
+	}
+}
+
+// dashboardRoutes are the signed-in user's reads: available presets, the
+// campaigns' sources and counts, posts, insights, agencies and stats.
+func dashboardRoutes() []route {
+	ids := make([]string, 1000)
+	for i := range ids {
+		ids[i] = strconv.Itoa(i + 1)
+	}
+	return []route{
 		{Name: "available (1,000)", Method: "GET", Path: "/v1/presets/available", Auth: true,
 			Distinct: func(_ dataset, n uint64) (string, string) {
 				// A page of the first ten, of 500 to 1,000 presets: 5,010
