@@ -22,6 +22,7 @@ import (
 
 	"adboost/auth/networkafake"
 	"adboost/db"
+	"adboost/db/dataset"
 	"adboost/db/dbtest"
 	httpapi "adboost/http"
 )
@@ -380,9 +381,20 @@ func TestSignupBesideOpenCatalogueWrite(t *testing.T) {
 	fake := newFakeNetworkA(t)
 	fake.AddUser(anaSocial())
 	e := newEnvOver(t, pool, fake.config)
-	e.load(accountsFixture)
 
+	// The fixture goes in over a pool of its own, without the serving
+	// pool's short statement timeout (a slow machine's import must not fail
+	// the test before it starts).
 	ctx := context.Background()
+	loader, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = dataset.Load(ctx, loader, strings.NewReader(accountsFixture))
+	loader.Close()
+	if err != nil {
+		t.Fatalf("load fixture: %v", err)
+	}
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
 		t.Fatal(err)
