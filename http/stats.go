@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -77,16 +76,33 @@ type statsAnswer struct {
 	Currencies []statsCurrency `json:"currencies"`
 }
 
-// statsCurrency is one currency's days and totals, as the database wrote
-// them.
+// statsCurrency is one currency's days and their totals.
 type statsCurrency struct {
-	Currency string          `json:"currency"`
-	Days     json.RawMessage `json:"days"`
-	Totals   json.RawMessage `json:"totals"`
+	Currency string       `json:"currency"`
+	Days     []statsDay   `json:"days"`
+	Totals   statsFigures `json:"totals"`
+}
+
+// statsDay is the figures of one date.
+type statsDay struct {
+	Date string `json:"date"`
+	statsFigures
+}
+
+// statsFigures are a day's figures or their totals: counts as integer
+// strings, spend with two decimals (as the database rounded it).
+type statsFigures struct {
+	Impressions int64  `json:"impressions,string"`
+	Reach       int64  `json:"reach,string"`
+	Clicks      int64  `json:"clicks,string"`
+	Engagement  int64  `json:"engagement,string"`
+	Spend       string `json:"spend"`
+	Conversions int64  `json:"conversions,string"`
 }
 
 // boostedPageStats: POST /v1/boosted-pages/stats, every day of the range
-// per currency, summed by the database in one query.
+// per currency, summed by the database in one query whose rows come per
+// currency, its dates in order and then its totals (a row without a date).
 func (s *Server) boostedPageStats(ctx context.Context, req *statsRequest) (statsAnswer, error) {
 	rows, err := s.q.BoostedPageStats(ctx, db.BoostedPageStatsParams{
 		UserID: userID(ctx), SourceID: req.SourceID.Ptr(), BoostedPageID: req.BoostedPageID.Ptr(), BoostedPostID: req.BoostedPostID.Ptr(),
@@ -95,9 +111,16 @@ func (s *Server) boostedPageStats(ctx context.Context, req *statsRequest) (stats
 	if err != nil {
 		return statsAnswer{}, err
 	}
-	out := statsAnswer{From: req.from.Format(time.DateOnly), To: req.to.Format(time.DateOnly), Currencies: make([]statsCurrency, len(rows))}
-	for i, r := range rows {
-		out.Currencies[i] = statsCurrency{Currency: r.Currency, Days: r.Days, Totals: r.Totals}
+	out := statsAnswer{From: req.from.Format(time.DateOnly), To: req.to.Format(time.DateOnly), Currencies: []statsCurrency{}}
+	days := make([]statsDay, 0, len(rows))
+	for _, r := range rows {
+		f := statsFigures{Impressions: r.Impressions, Reach: r.Reach, Clicks: r.Clicks, Engagement: r.Engagement, Spend: r.Spend, Conversions: r.Conversions}
+		if r.Day.Valid {
+			days = append(days, statsDay{Date: r.Day.Time.Format(time.DateOnly), statsFigures: f})
+			continue
+		}
+		out.Currencies = append(out.Currencies, statsCurrency{Currency: r.Currency, Days: days, Totals: f})
+		days = days[len(days):len(days):cap(days)]
 	}
 	return out, nil
 }

@@ -2,11 +2,12 @@
 
 -- name: BoostedPageStats :many
 -- boosted-pages/stats: every day from @date_from to @date_to (at most 366)
--- of the user's posts, one row per currency with statistics in the range
--- (ordered by code): `days`, a JSON array of {"date", "impressions",
--- "reach", "clicks", "engagement", "spend", "conversions"} for every date
--- (zeros where nothing was recorded), and `totals`, their sums; counts as
--- integer strings, money with two decimals, rounded half up. The posts are
+-- of the user's posts, for each currency with statistics in the range: one
+-- row per currency and date (zeros where nothing was recorded), then the
+-- currency's totals, a row whose day is NULL (GROUPING SETS), ordered by
+-- currency and day; spend with two decimals, rounded half up. The handler
+-- encodes the rows as they come (a JSON object built per day by
+-- jsonb_build_object cost more than the rest of the statement). The posts are
 -- selected as boosted-posts/list selects them: optionally those of one
 -- source (@source_id), boosted in one campaign (@boosted_page_id), or one
 -- post (@boosted_post_id), together. Each selection reads the sums made
@@ -66,34 +67,19 @@ summed AS (
     SELECT c.currency, g.day::date, 0, 0, 0, 0, 0, 0
     FROM (SELECT DISTINCT s.currency FROM scoped AS s) AS c
     CROSS JOIN generate_series(@date_from::date, @date_to::date, interval '1 day') AS g (day)
-),
-filled AS (
-    SELECT m.currency, m.day, sum(m.impressions) AS impressions, sum(m.reach) AS reach,
-           sum(m.clicks) AS clicks, sum(m.engagement) AS engagement, sum(m.spend) AS spend,
-           sum(m.conversions) AS conversions
-    FROM summed AS m
-    GROUP BY m.currency, m.day
 )
 SELECT
-    f.currency::text AS currency,
-    jsonb_agg(jsonb_build_object(
-        'date', to_char(f.day, 'YYYY-MM-DD'),
-        'impressions', f.impressions::text,
-        'reach', f.reach::text,
-        'clicks', f.clicks::text,
-        'engagement', f.engagement::text,
-        'spend', round(f.spend, 2)::text,
-        'conversions', f.conversions::text) ORDER BY f.day)::jsonb AS days,
-    jsonb_build_object(
-        'impressions', sum(f.impressions)::text,
-        'reach', sum(f.reach)::text,
-        'clicks', sum(f.clicks)::text,
-        'engagement', sum(f.engagement)::text,
-        'spend', round(sum(f.spend), 2)::text,
-        'conversions', sum(f.conversions)::text)::jsonb AS totals
-FROM filled AS f
-GROUP BY f.currency
-ORDER BY f.currency;
+    m.currency::text AS currency,
+    m.day AS day,
+    sum(m.impressions)::bigint AS impressions,
+    sum(m.reach)::bigint AS reach,
+    sum(m.clicks)::bigint AS clicks,
+    sum(m.engagement)::bigint AS engagement,
+    round(sum(m.spend), 2)::text AS spend,
+    sum(m.conversions)::bigint AS conversions
+FROM summed AS m
+GROUP BY GROUPING SETS ((m.currency, m.day), (m.currency))
+ORDER BY m.currency, m.day NULLS LAST;
 
 -- name: PostDaysImport :execrows
 -- adboost import: the days of boosted posts (@days: a JSON array of
