@@ -146,8 +146,8 @@ func TestCampaignQueriesUseIndexes(t *testing.T) {
 // seedCampaignScale loads 150,000 campaigns (100,000 of Ana's), 60,000 posts
 // (1,000 of hers) with insights and 30,000 links, and analyzes them.
 func seedCampaignScale(e *env) {
+	e.t.Helper()
 	t := e.t
-	t.Helper()
 	e.load(campaignUsers)
 	for _, sql := range []string{
 		`INSERT INTO app_user (id, email) SELECT 1000 + i, 'user' || i || '@example.com' FROM generate_series(1, 100) AS i`,

@@ -795,6 +795,7 @@ func TestBoostedPageDeleteSource(t *testing.T) {
 
 // deleteSource sends delete-source of id with token.
 func deleteSource(e *env, token, id string) *response {
+	e.t.Helper()
 	return e.do(request{method: http.MethodDelete, path: "/v1/boosted-pages/delete-source/" + id, token: token})
 }
 
