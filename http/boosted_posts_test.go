@@ -116,7 +116,39 @@ func TestBoostedPostsList(t *testing.T) {
 	if n != 45 {
 		t.Fatalf("count = %d, want 45", n)
 	}
+	checkPostsListFiltered(t, e, ana, order, source, links)
+	// Bob's posts, source and campaign are not Ana's.
+	for _, body := range []map[string]any{{"source_id": "800"}, {"boosted_page_id": "8"}, {"boosted_page_id": "12345"}} {
+		if got := postIDs(t, e.post("/v1/boosted-posts/list", ana, body)); len(got) != 0 {
+			t.Fatalf("list %v for Ana = %v", body, got)
+		}
+		e.post("/v1/boosted-posts/count", ana, body).ok(&n)
+		if n != 0 {
+			t.Fatalf("count %v for Ana = %d", body, n)
+		}
+	}
+	if got := postIDs(t, e.post("/v1/boosted-posts/list", e.token(101), nil)); len(got) != 10 || got[0] != 2009 {
+		t.Fatalf("Bob's list = %v", got)
+	}
 
+	for field, body := range map[string]map[string]any{
+		"page":            {"page": 0},
+		"page ":           {"page": "-1"},
+		"page  ":          {"page": "first"},
+		"source_id":       {"source_id": "abc"},
+		"boosted_page_id": {"boosted_page_id": 0},
+	} {
+		e.post("/v1/boosted-posts/list", ana, body).fails(http.StatusBadRequest, "bad_request", strings.TrimSpace(field))
+	}
+	e.post("/v1/boosted-posts/count", ana, map[string]any{"boosted_page_id": "x"}).fails(http.StatusBadRequest, "bad_request", "boosted_page_id")
+	e.post("/v1/boosted-posts/list", "", nil).fails(http.StatusUnauthorized, "unauthorized")
+}
+
+// checkPostsListFiltered checks list (every page) and count by source, by
+// campaign and both against the fixture's posts in order.
+func checkPostsListFiltered(t *testing.T, e *env, ana string, order []int64, source map[int64]int64, links map[int64][]int64) {
+	t.Helper()
+	var n int
 	// Filters: by source, by campaign, both.
 	filter := func(src, campaign int64) []int64 {
 		out := []int64{}
@@ -163,31 +195,6 @@ func TestBoostedPostsList(t *testing.T) {
 	if len(filter(457, 0)) != 15 || len(filter(0, 2)) != 8 || len(filter(456, 3)) != 0 {
 		t.Fatal("the fixture does not tell the filters apart")
 	}
-	// Bob's posts, source and campaign are not Ana's.
-	for _, body := range []map[string]any{{"source_id": "800"}, {"boosted_page_id": "8"}, {"boosted_page_id": "12345"}} {
-		if got := postIDs(t, e.post("/v1/boosted-posts/list", ana, body)); len(got) != 0 {
-			t.Fatalf("list %v for Ana = %v", body, got)
-		}
-		e.post("/v1/boosted-posts/count", ana, body).ok(&n)
-		if n != 0 {
-			t.Fatalf("count %v for Ana = %d", body, n)
-		}
-	}
-	if got := postIDs(t, e.post("/v1/boosted-posts/list", e.token(101), nil)); len(got) != 10 || got[0] != 2009 {
-		t.Fatalf("Bob's list = %v", got)
-	}
-
-	for field, body := range map[string]map[string]any{
-		"page":            {"page": 0},
-		"page ":           {"page": "-1"},
-		"page  ":          {"page": "first"},
-		"source_id":       {"source_id": "abc"},
-		"boosted_page_id": {"boosted_page_id": 0},
-	} {
-		e.post("/v1/boosted-posts/list", ana, body).fails(http.StatusBadRequest, "bad_request", strings.TrimSpace(field))
-	}
-	e.post("/v1/boosted-posts/count", ana, map[string]any{"boosted_page_id": "x"}).fails(http.StatusBadRequest, "bad_request", "boosted_page_id")
-	e.post("/v1/boosted-posts/list", "", nil).fails(http.StatusUnauthorized, "unauthorized")
 }
 
 func TestBoostedPostFields(t *testing.T) {
@@ -279,6 +286,14 @@ func TestBoostedPostsBatchInsights(t *testing.T) {
 		})
 	}
 
+	checkBatchInsightsIDLimits(t, e, ana)
+	e.post("/v1/boosted-posts/batch-insights", "", map[string]any{"ids": "900"}).fails(http.StatusUnauthorized, "unauthorized")
+}
+
+// checkBatchInsightsIDLimits checks 1,000 ids are fine (with Ana's five among
+// them); 1,001 are not, nor malformed lists.
+func checkBatchInsightsIDLimits(t *testing.T, e *env, ana string) {
+	t.Helper()
 	// 1,000 ids are fine (with Ana's five among them); 1,001 are not, nor malformed lists.
 	thousand := make([]string, 1000)
 	for i := range thousand {
@@ -310,5 +325,4 @@ func TestBoostedPostsBatchInsights(t *testing.T) {
 			e.post("/v1/boosted-posts/batch-insights", ana, body).fails(http.StatusBadRequest, "bad_request", "ids")
 		})
 	}
-	e.post("/v1/boosted-posts/batch-insights", "", map[string]any{"ids": "900"}).fails(http.StatusUnauthorized, "unauthorized")
 }

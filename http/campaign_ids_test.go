@@ -43,7 +43,21 @@ func TestBoostedPageIDsNeverReused(t *testing.T) {
 	if h := history(t, e, ana, 11); len(h) != 1 || h[0]["action"] != "created" {
 		t.Fatalf("history of the new campaign 11: %v", h)
 	}
+	checkImportsKeepIDsOwned(t, e, ana)
+	checkSequenceSyncedPastKnownIDs(t, e)
 
+	// Re-importing a live campaign (an upsert of its own id) still works.
+	e.load(`{"boosted_pages": [{"id": 11, "user_id": 100, "page_id": 456, "preset_id": 1, "campaign_budget_value": "7.00"}]}`)
+	if n := e.sqlInt(`SELECT count(*) FROM campaign WHERE id = 11 AND campaign_budget_value = 7`); n != 1 {
+		t.Fatal("the upsert of live campaign 11 did not apply")
+	}
+}
+
+// checkImportsKeepIDsOwned checks an import giving deleted id 10, or live
+// campaign 11 once it ran on network_a, to Bob is refused and writes
+// nothing, and that Ana may restore her campaign 10.
+func checkImportsKeepIDsOwned(t *testing.T, e *env, ana string) {
+	t.Helper()
 	// An import giving the deleted id 10 to Bob is refused as a whole.
 	err := dataset.Load(context.Background(), e.pool, strings.NewReader(`{"boosted_pages": [
 	  {"id": 12, "user_id": 100, "page_id": 456, "preset_id": 1, "campaign_budget_value": "5.00"},
@@ -66,6 +80,14 @@ func TestBoostedPageIDsNeverReused(t *testing.T) {
 	if h := history(t, e, ana, 10); len(h) < 2 || h[0]["action"] != "created" {
 		t.Fatalf("history of restored campaign 10: %v", h)
 	}
+}
+
+// checkSequenceSyncedPastKnownIDs checks a create on a sequence moved back
+// onto a deleted campaign answers 409, and a sync moves the sequence past
+// every id the campaigns, network_a and the history know.
+func checkSequenceSyncedPastKnownIDs(t *testing.T, e *env) {
+	t.Helper()
+	var page map[string]any
 	// A sequence moved back by hand onto deleted campaign 9 (made known to
 	// network_a for Ana): Bob's create answers 409, not 500. A sync (any
 	// import) moves the sequence past every id that the campaigns, network_a
@@ -88,11 +110,5 @@ func TestBoostedPageIDsNeverReused(t *testing.T) {
 	e.post("/v1/boosted-pages/create", bob, create).ok(&page)
 	if page["id"] != 61.0 {
 		t.Fatalf("create after a sync got id %v, want 61 (past deleted 50 and 60)", page["id"])
-	}
-
-	// Re-importing a live campaign (an upsert of its own id) still works.
-	e.load(`{"boosted_pages": [{"id": 11, "user_id": 100, "page_id": 456, "preset_id": 1, "campaign_budget_value": "7.00"}]}`)
-	if n := e.sqlInt(`SELECT count(*) FROM campaign WHERE id = 11 AND campaign_budget_value = 7`); n != 1 {
-		t.Fatal("the upsert of live campaign 11 did not apply")
 	}
 }

@@ -274,7 +274,33 @@ func TestBoostedPageSave(t *testing.T) {
 	ana := e.token(100)
 	end := daysFromToday(30)
 
-	targeting := map[string]any{
+	targeting, wantTargeting := saveTargetings()
+	var ok bool
+	e.post("/v1/boosted-pages/save/2", ana, map[string]any{
+		"budget": "35.5", "targeting": targeting, "hashtag": "#autumn", "end_date": end,
+	}).ok(&ok)
+	if !ok {
+		t.Fatal("save answered false")
+	}
+	want := map[string]any{}
+	for k, v := range campaign2 {
+		want[k] = v
+	}
+	want["campaign_budget_value"] = 35.5
+	want["audience_targeting"] = wantTargeting
+	want["hashtag"] = "#autumn"
+	want["end_date"] = end
+	checkSavedDetail(t, e, ana, want)
+	checkSaveHistory(t, e, ana, end)
+	checkSaveUnchanged(t, e, ana, want)
+	checkSaveTargetingReplaced(t, e, ana, wantTargeting)
+	checkSaveActive(t, e, ana)
+}
+
+// saveTargetings answers the targeting TestBoostedPageSave saves and the
+// normalized form it must come back in: ints as numbers, codes in capitals.
+func saveTargetings() (targeting, wantTargeting map[string]any) {
+	targeting = map[string]any{
 		"geo_locations": map[string]any{
 			"countries": []any{"cz", "SK"},
 			"cities": []any{map[string]any{"key": "3067696", "name": "Prague", "region": "Hlavní město Praha",
@@ -293,15 +319,8 @@ func TestBoostedPageSave(t *testing.T) {
 		"device_platforms":     []any{"mobile", "desktop"},
 		"targeting_automation": map[string]any{"advantage_audience": 0},
 	}
-	var ok bool
-	e.post("/v1/boosted-pages/save/2", ana, map[string]any{
-		"budget": "35.5", "targeting": targeting, "hashtag": "#autumn", "end_date": end,
-	}).ok(&ok)
-	if !ok {
-		t.Fatal("save answered false")
-	}
 	// The saved targeting comes back normalized: ints as numbers, codes in capitals.
-	wantTargeting := map[string]any{
+	wantTargeting = map[string]any{
 		"geo_locations": map[string]any{
 			"countries": []any{"CZ", "SK"},
 			"cities": []any{map[string]any{"key": "3067696", "name": "Prague", "region": "Hlavní město Praha",
@@ -317,14 +336,13 @@ func TestBoostedPageSave(t *testing.T) {
 		"device_platforms":     targeting["device_platforms"],
 		"targeting_automation": map[string]any{"advantage_audience": 0},
 	}
-	want := map[string]any{}
-	for k, v := range campaign2 {
-		want[k] = v
-	}
-	want["campaign_budget_value"] = 35.5
-	want["audience_targeting"] = wantTargeting
-	want["hashtag"] = "#autumn"
-	want["end_date"] = end
+	return targeting, wantTargeting
+}
+
+// checkSavedDetail checks detail/2 answers the saved campaign, its budget
+// with two decimals.
+func checkSavedDetail(t *testing.T, e *env, ana string, want map[string]any) {
+	t.Helper()
 	r := e.get("/v1/boosted-pages/detail/2", ana)
 	var page json.RawMessage
 	r.ok(&page)
@@ -332,7 +350,12 @@ func TestBoostedPageSave(t *testing.T) {
 	if !strings.Contains(string(r.body), `"campaign_budget_value":35.50`) {
 		t.Fatalf("budget not rendered with two decimals: %s", r.body)
 	}
+}
 
+// checkSaveHistory checks the save recorded one `updated` entry with what
+// changed, above the `created` one of the import.
+func checkSaveHistory(t *testing.T, e *env, ana, end string) {
+	t.Helper()
 	// One `updated` entry with what changed, above the `created` one of the import.
 	h := history(t, e, ana, 2)
 	if got := actions(h); !reflect.DeepEqual(got, []string{"updated", "created"}) {
@@ -349,7 +372,14 @@ func TestBoostedPageSave(t *testing.T) {
 	if ca, _ := h[0]["created_at"].(string); len(ca) != len("2006-01-02 15:04:05") || ca[10] != ' ' {
 		t.Fatalf("created_at = %v", h[0]["created_at"])
 	}
+}
 
+// checkSaveUnchanged checks saving the same values again, or nothing,
+// changes nothing and records nothing.
+func checkSaveUnchanged(t *testing.T, e *env, ana string, want map[string]any) {
+	t.Helper()
+	var ok bool
+	var page json.RawMessage
 	// Saving the same values again changes nothing and records nothing; an
 	// absent field keeps its value.
 	e.post("/v1/boosted-pages/save/2", ana, map[string]any{"budget": "35.50", "hashtag": "#autumn"}).ok(&ok)
@@ -361,7 +391,14 @@ func TestBoostedPageSave(t *testing.T) {
 	}
 	e.get("/v1/boosted-pages/detail/2", ana).ok(&page)
 	requireJSON(t, "detail/2 after empty save", page, want)
+}
 
+// checkSaveTargetingReplaced checks null members of the targeting count as
+// absent and the targeting replaces the stored one as a whole; it saves
+// wantTargeting back.
+func checkSaveTargetingReplaced(t *testing.T, e *env, ana string, wantTargeting map[string]any) {
+	t.Helper()
+	var ok bool
 	// null members of the targeting count as absent; the targeting replaces
 	// the stored one as a whole.
 	e.post("/v1/boosted-pages/save/2", ana, map[string]any{
@@ -372,11 +409,17 @@ func TestBoostedPageSave(t *testing.T) {
 		t.Fatalf("targeting after a save with nulls = %v", saved["audience_targeting"])
 	}
 	e.post("/v1/boosted-pages/save/2", ana, map[string]any{"targeting": wantTargeting}).ok(&ok)
+}
 
+// checkSaveActive checks `active` pauses and resumes, with its own history
+// entries and the engine's, newest first.
+func checkSaveActive(t *testing.T, e *env, ana string) {
+	t.Helper()
+	var ok bool
 	// `active` (an addition to save) pauses and resumes, with its own entries.
 	e.post("/v1/boosted-pages/save/2", ana, map[string]any{"active": "1", "budget": 40}).ok(&ok)
 	e.post("/v1/boosted-pages/save/2", ana, map[string]any{"active": false}).ok(&ok)
-	h = history(t, e, ana, 2)
+	h := history(t, e, ana, 2)
 	// Each change of `active` changes the engine's state too: `waiting` for
 	// the engine, then `paused` (nothing ran on network_a).
 	if got := actions(h); !reflect.DeepEqual(got, []string{"engine", "deactivated", "engine", "activated", "updated", "updated", "updated", "updated", "created"}) {
@@ -401,6 +444,38 @@ func TestBoostedPageSaveRefused(t *testing.T) {
 	e.sqlExec(geoFixtures)
 	ana := e.token(100)
 	before := e.get("/v1/boosted-pages/detail/1", ana).body
+	for _, tc := range append(saveRefusalsOfBudgetAndGeo(), saveRefusalsOfTheRest()...) {
+		t.Run(tc.name, func(t *testing.T) {
+			body := tc.body
+			if m, ok := body.(map[string]any); ok {
+				full := map[string]any{"budget": "77.00", "hashtag": "#changed", "active": false, "end_date": daysFromToday(3)}
+				for k, v := range m {
+					full[k] = v
+				}
+				body = full
+			}
+			e.post("/v1/boosted-pages/save/1", ana, body).fails(http.StatusBadRequest, "bad_request", tc.words...)
+		})
+	}
+	if after := e.get("/v1/boosted-pages/detail/1", ana).body; string(after) != string(before) {
+		t.Fatalf("a refused save changed the campaign:\nbefore %s\nafter  %s", before, after)
+	}
+	if n := e.sqlInt("SELECT count(*) FROM campaign_history WHERE campaign_id = 1 AND action <> 'created'"); n != 0 {
+		t.Fatalf("%d history entries written by refused saves", n)
+	}
+}
+
+// saveRefusal is a save body that must be refused and the words of the
+// refusal.
+type saveRefusal struct {
+	name  string
+	body  any // a valid budget and hashtag come along: nothing may be written
+	words []string
+}
+
+// saveRefusalsOfBudgetAndGeo are the refused saves of the budget, the
+// targeting's ages, genders, locales and geo_locations.
+func saveRefusalsOfBudgetAndGeo() []saveRefusal {
 	city := func(extra map[string]any) map[string]any {
 		c := map[string]any{"key": "3067696", "name": "Prague", "region": "Hlavní město Praha", "country": "CZ"}
 		for k, v := range extra {
@@ -412,13 +487,7 @@ func TestBoostedPageSaveRefused(t *testing.T) {
 		}
 		return map[string]any{"geo_locations": map[string]any{"cities": []any{c}}}
 	}
-	interest := func(spec any) map[string]any { return map[string]any{"flexible_spec": []any{spec}} }
-
-	for _, tc := range []struct {
-		name  string
-		body  any // a valid budget and hashtag come along: nothing may be written
-		words []string
-	}{
+	return []saveRefusal{
 		{"budget zero", map[string]any{"budget": "0.00"}, []string{"budget"}},
 		{"budget negative", map[string]any{"budget": "-5"}, []string{"budget"}},
 		{"budget three decimals", map[string]any{"budget": "1.234"}, []string{"budget"}},
@@ -451,6 +520,15 @@ func TestBoostedPageSaveRefused(t *testing.T) {
 		{"radius over 50 miles", map[string]any{"targeting": city(map[string]any{"radius": 51, "distance_unit": "mile"})}, []string{"cities[0].radius"}},
 		{"radius over 80 km", map[string]any{"targeting": city(map[string]any{"radius": 81, "distance_unit": "kilometer"})}, []string{"cities[0].radius"}},
 		{"negative radius", map[string]any{"targeting": city(map[string]any{"radius": -1, "distance_unit": "kilometer"})}, []string{"cities[0].radius"}},
+	}
+}
+
+// saveRefusalsOfTheRest are the refused saves of the targeting's platforms,
+// interests and automation, the end date, the hashtag, active,
+// promoted_object and malformed JSON.
+func saveRefusalsOfTheRest() []saveRefusal {
+	interest := func(spec any) map[string]any { return map[string]any{"flexible_spec": []any{spec}} }
+	return []saveRefusal{
 		{"publisher platform", map[string]any{"targeting": map[string]any{"publisher_platforms": []any{"network_c"}}}, []string{"publisher_platforms[0]"}},
 		{"network_a position", map[string]any{"targeting": map[string]any{"network_a_positions": []any{"feed", "story"}}}, []string{"network_a_positions[1]"}},
 		{"network_b position", map[string]any{"targeting": map[string]any{"network_b_positions": []any{"feed"}}}, []string{"network_b_positions[0]"}},
@@ -476,24 +554,6 @@ func TestBoostedPageSaveRefused(t *testing.T) {
 		{"promoted_object an array", map[string]any{"promoted_object": []any{"1"}}, []string{"promoted_object", "object"}},
 		{"promoted_object too large", map[string]any{"promoted_object": map[string]any{"x": strings.Repeat("a", 9000)}}, []string{"promoted_object", "8192"}},
 		{"malformed JSON", `{"budget": "5.00", "targeting": {`, []string{"malformed"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			body := tc.body
-			if m, ok := body.(map[string]any); ok {
-				full := map[string]any{"budget": "77.00", "hashtag": "#changed", "active": false, "end_date": daysFromToday(3)}
-				for k, v := range m {
-					full[k] = v
-				}
-				body = full
-			}
-			e.post("/v1/boosted-pages/save/1", ana, body).fails(http.StatusBadRequest, "bad_request", tc.words...)
-		})
-	}
-	if after := e.get("/v1/boosted-pages/detail/1", ana).body; string(after) != string(before) {
-		t.Fatalf("a refused save changed the campaign:\nbefore %s\nafter  %s", before, after)
-	}
-	if n := e.sqlInt("SELECT count(*) FROM campaign_history WHERE campaign_id = 1 AND action <> 'created'"); n != 0 {
-		t.Fatalf("%d history entries written by refused saves", n)
 	}
 }
 
@@ -552,7 +612,15 @@ func TestBoostedPageCreate(t *testing.T) {
 	e.sqlExec(geoFixtures)
 	ana, bob := e.token(100), e.token(101)
 	end := daysFromToday(60)
+	checkCreateOfPublicPreset(t, e, ana, end)
+	checkCreateOfPrivatePreset(t, e, ana)
+	checkCreateRefused(t, e, ana, bob)
+}
 
+// checkCreateOfPublicPreset creates a campaign of a public preset on Ana's
+// page 456 and checks the answer, its detail and its `created` entry.
+func checkCreateOfPublicPreset(t *testing.T, e *env, ana, end string) {
+	t.Helper()
 	// A public preset (objective Traffic → goal LINK_CLICKS) on Ana's page 456.
 	var page map[string]any
 	e.post("/v1/boosted-pages/create", ana, map[string]any{
@@ -591,7 +659,13 @@ func TestBoostedPageCreate(t *testing.T) {
 	if d := h[0]["details"].(map[string]any); d["preset_id"] != 1.0 || d["page_id"] != 456.0 || d["campaign_budget_value"] != 25.5 {
 		t.Fatalf("created details = %v", d)
 	}
+}
 
+// checkCreateOfPrivatePreset creates campaigns of Ana's private preset of her
+// own agency, on the account linked to her page and on her account of its own.
+func checkCreateOfPrivatePreset(t *testing.T, e *env, ana string) {
+	t.Helper()
+	var page map[string]any
 	// Ana's private preset of her own agency, on the account linked to her
 	// page and on her account of its own.
 	for _, body := range []map[string]any{
@@ -606,7 +680,12 @@ func TestBoostedPageCreate(t *testing.T) {
 	if page["network_b"].(map[string]any)["name"] != "ana.travels" || page["campaign_budget_value"] != 10.25 {
 		t.Fatalf("create on account 790 = %v", page)
 	}
+}
 
+// checkCreateRefused checks refused creates (400, and 404 for a source not
+// the caller's) write nothing.
+func checkCreateRefused(t *testing.T, e *env, ana, bob string) {
+	t.Helper()
 	campaigns := e.sqlInt("SELECT count(*) FROM campaign")
 	for _, tc := range []struct {
 		name  string
@@ -659,22 +738,10 @@ func TestBoostedPageDeleteSource(t *testing.T) {
 	e := newEnv(t)
 	e.loadCampaigns()
 	ana, bob := e.token(100), e.token(101)
-	del := func(token, id string) *response {
-		return e.do(request{method: http.MethodDelete, path: "/v1/boosted-pages/delete-source/" + id, token: token})
-	}
+	del := func(token, id string) *response { return deleteSource(e, token, id) }
 	remaining := func() []int {
-		var out []int
-		rows, err := e.pool.Query(t.Context(), "SELECT id FROM campaign ORDER BY id")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int
-			_ = rows.Scan(&id)
-			out = append(out, id)
-		}
-		return out
+		t.Helper()
+		return campaignIDs(t, e)
 	}
 
 	// A campaign of the user without history entries has an empty history.
@@ -697,23 +764,7 @@ func TestBoostedPageDeleteSource(t *testing.T) {
 	e.get("/v1/boosted-pages/source-detail/456", ana).fails(http.StatusNotFound, "not_found")
 	var seven map[string]any
 	e.get("/v1/boosted-pages/source-detail/456", bob).ok(&seven)
-
-	// Their history stays, with the deletion on top; their posts stay, unlinked.
-	for _, id := range []int{1, 2} {
-		h := history(t, e, ana, id)
-		if got := actions(h); !reflect.DeepEqual(got, []string{"deleted", "created"}) {
-			t.Fatalf("history of deleted campaign %d = %v", id, got)
-		}
-		if d := h[0]["details"].(map[string]any); d["source_id"] != 456.0 || d["page_id"] != 456.0 || d["network_b_id"] != 789.0 {
-			t.Fatalf("deleted details = %v", d)
-		}
-	}
-	e.get("/v1/boosted-pages/history/1", bob).fails(http.StatusNotFound, "not_found")
-	var n int
-	e.post("/v1/boosted-pages/count", ana, map[string]any{"boosted_post_id": "900"}).ok(&n)
-	if n != 0 || e.sqlInt("SELECT count(*) FROM boosted_post WHERE id IN (900, 901)") != 2 {
-		t.Fatalf("after delete-source: post 900 boosted in %d campaigns; posts must stay", n)
-	}
+	checkDeletedCampaignsKept(t, e, ana, bob)
 
 	// Account 789: campaign 5 (the account alone). A known source without
 	// campaigns left succeeds and deletes nothing.
@@ -739,6 +790,51 @@ func TestBoostedPageDeleteSource(t *testing.T) {
 	}
 	if n := e.sqlInt("SELECT count(*) FROM campaign_history WHERE action = 'deleted'"); n != 6 {
 		t.Fatalf("%d deleted entries, want 6 (1, 2, 5, 3, 9, 6)", n)
+	}
+}
+
+// deleteSource sends delete-source of id with token.
+func deleteSource(e *env, token, id string) *response {
+	e.t.Helper()
+	return e.do(request{method: http.MethodDelete, path: "/v1/boosted-pages/delete-source/" + id, token: token})
+}
+
+// campaignIDs answers the ids of every campaign, in order.
+func campaignIDs(t *testing.T, e *env) []int {
+	t.Helper()
+	var out []int
+	rows, err := e.pool.Query(t.Context(), "SELECT id FROM campaign ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int
+		_ = rows.Scan(&id)
+		out = append(out, id)
+	}
+	return out
+}
+
+// checkDeletedCampaignsKept checks the deleted campaigns 1 and 2 keep their
+// history, with the deletion on top, and their posts stay, unlinked.
+func checkDeletedCampaignsKept(t *testing.T, e *env, ana, bob string) {
+	t.Helper()
+	// Their history stays, with the deletion on top; their posts stay, unlinked.
+	for _, id := range []int{1, 2} {
+		h := history(t, e, ana, id)
+		if got := actions(h); !reflect.DeepEqual(got, []string{"deleted", "created"}) {
+			t.Fatalf("history of deleted campaign %d = %v", id, got)
+		}
+		if d := h[0]["details"].(map[string]any); d["source_id"] != 456.0 || d["page_id"] != 456.0 || d["network_b_id"] != 789.0 {
+			t.Fatalf("deleted details = %v", d)
+		}
+	}
+	e.get("/v1/boosted-pages/history/1", bob).fails(http.StatusNotFound, "not_found")
+	var n int
+	e.post("/v1/boosted-pages/count", ana, map[string]any{"boosted_post_id": "900"}).ok(&n)
+	if n != 0 || e.sqlInt("SELECT count(*) FROM boosted_post WHERE id IN (900, 901)") != 2 {
+		t.Fatalf("after delete-source: post 900 boosted in %d campaigns; posts must stay", n)
 	}
 }
 

@@ -137,6 +137,16 @@ func plainArgs(f map[string]any) []any {
 // the derived tables themselves, with the plain definitions.
 func (e *env) checkDerived(step string) {
 	e.t.Helper()
+	e.checkDerivedTables(step)
+	e.checkDerivedFilters(step)
+	e.checkDerivedDeepPages(step)
+	e.checkDerivedAvailable(step)
+}
+
+// checkDerivedTables compares the derived tables, row for row, and the
+// location keys with their plain definitions.
+func (e *env) checkDerivedTables(step string) {
+	e.t.Helper()
 	t := e.t
 	ctx := t.Context()
 	// The derived tables, row for row.
@@ -194,49 +204,19 @@ func (e *env) checkDerived(step string) {
 		Scan(&bad); err != nil || bad != 0 {
 		t.Errorf("%s: location_keys disagrees with containment for %d keys (%v)", step, bad, err)
 	}
+}
 
+// checkDerivedFilters compares browse (three pages of 7) and count under each
+// of derivedFilters with the plain definition.
+func (e *env) checkDerivedFilters(step string) {
+	e.t.Helper()
+	t := e.t
+	ctx := t.Context()
 	for _, f := range derivedFilters {
 		name, _ := json.Marshal(f)
 		args := plainArgs(f)
 		for page := 1; page <= 3; page++ {
-			body := map[string]any{"page": page, "limit": 7}
-			for k, v := range f {
-				body[k] = v
-			}
-			var got []struct {
-				ID     int64           `json:"id"`
-				Rating int64           `json:"rating"`
-				Agency json.RawMessage `json:"agency"`
-			}
-			e.post("/v1/presets/browse", "", body).ok(&got)
-			var want []int64
-			if err := e.pool.QueryRow(ctx, plainBrowse, append(args, 7, (page-1)*7)...).Scan(&want); err != nil {
-				t.Fatal(err)
-			}
-			ids := make([]int64, len(got))
-			for i, p := range got {
-				ids[i] = p.ID
-				if page > 1 {
-					continue
-				}
-				// The rating and the agency of each card, from their plain definitions.
-				var rating int64
-				var agency []byte
-				if err := e.pool.QueryRow(ctx, `SELECT coalesce(round(avg(r.rating)), 0)::bigint,
-					(SELECT c.object FROM preset AS p JOIN agency_card AS c ON c.id = p.agency_id WHERE p.id = $1)
-					FROM review AS r WHERE r.preset_id = $1`, p.ID).Scan(&rating, &agency); err != nil {
-					t.Fatal(err)
-				}
-				if p.Rating != rating {
-					t.Errorf("%s: browse %s: preset %d rating %d, want %d", step, name, p.ID, p.Rating, rating)
-				}
-				if !jsonEqual(p.Agency, agency) {
-					t.Errorf("%s: browse %s: preset %d agency %s, want %s", step, name, p.ID, p.Agency, agency)
-				}
-			}
-			if !reflect.DeepEqual(ids, append([]int64{}, want...)) {
-				t.Errorf("%s: browse %s page %d = %v, want %v", step, name, page, ids, want)
-			}
+			e.checkDerivedBrowsePage(step, name, f, args, page)
 		}
 		var count int64
 		e.post("/v1/presets/count", "", f).ok(&count)
@@ -248,7 +228,60 @@ func (e *env) checkDerived(step string) {
 			t.Errorf("%s: count %s = %d, want %d", step, name, count, len(want))
 		}
 	}
+}
 
+// checkDerivedBrowsePage compares one page of 7 of browse under filter f with
+// the plain definition, and on the first page each card's rating and agency.
+func (e *env) checkDerivedBrowsePage(step string, name []byte, f map[string]any, args []any, page int) {
+	e.t.Helper()
+	t := e.t
+	ctx := t.Context()
+	body := map[string]any{"page": page, "limit": 7}
+	for k, v := range f {
+		body[k] = v
+	}
+	var got []struct {
+		ID     int64           `json:"id"`
+		Rating int64           `json:"rating"`
+		Agency json.RawMessage `json:"agency"`
+	}
+	e.post("/v1/presets/browse", "", body).ok(&got)
+	var want []int64
+	if err := e.pool.QueryRow(ctx, plainBrowse, append(args, 7, (page-1)*7)...).Scan(&want); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int64, len(got))
+	for i, p := range got {
+		ids[i] = p.ID
+		if page > 1 {
+			continue
+		}
+		// The rating and the agency of each card, from their plain definitions.
+		var rating int64
+		var agency []byte
+		if err := e.pool.QueryRow(ctx, `SELECT coalesce(round(avg(r.rating)), 0)::bigint,
+			(SELECT c.object FROM preset AS p JOIN agency_card AS c ON c.id = p.agency_id WHERE p.id = $1)
+			FROM review AS r WHERE r.preset_id = $1`, p.ID).Scan(&rating, &agency); err != nil {
+			t.Fatal(err)
+		}
+		if p.Rating != rating {
+			t.Errorf("%s: browse %s: preset %d rating %d, want %d", step, name, p.ID, p.Rating, rating)
+		}
+		if !jsonEqual(p.Agency, agency) {
+			t.Errorf("%s: browse %s: preset %d agency %s, want %s", step, name, p.ID, p.Agency, agency)
+		}
+	}
+	if !reflect.DeepEqual(ids, append([]int64{}, want...)) {
+		t.Errorf("%s: browse %s page %d = %v, want %v", step, name, page, ids, want)
+	}
+}
+
+// checkDerivedDeepPages compares deep pages of the unfiltered browse, with
+// and without an excluded preset, with the plain definition.
+func (e *env) checkDerivedDeepPages(step string) {
+	e.t.Helper()
+	t := e.t
+	ctx := t.Context()
 	// Deep pages of the unfiltered browse (from the buckets of
 	// preset_title_bucket, small in this test), with and without an
 	// excluded preset, visible or not, up to past the last page.
@@ -279,7 +312,14 @@ func (e *env) checkDerived(step string) {
 			}
 		}
 	}
+}
 
+// checkDerivedAvailable compares every page of 50 of user 1's available
+// presets with the plain definition.
+func (e *env) checkDerivedAvailable(step string) {
+	e.t.Helper()
+	t := e.t
+	ctx := t.Context()
 	// available: user 1 (agency 2), every page of 50.
 	var want []int64
 	if err := e.pool.QueryRow(ctx, `SELECT coalesce(array_agg(p.id ORDER BY p.title, p.id), '{}') FROM preset AS p

@@ -182,7 +182,27 @@ func TestEdgeCORS(t *testing.T) {
 	e := newEnv(t, withCORS(dashboardOrigin, "https://admin.adboost.test"))
 	e.load(usersFixture)
 	tok := e.token(100)
+	checkCORSSimpleRequests(t, e, tok)
+	checkCORSPreflights(t, e)
+	resp, body := e.raw(http.MethodOptions, "/v1/nowhere", map[string]string{"Origin": dashboardOrigin, "Access-Control-Request-Method": "GET"}, "")
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), `"not_found"`) {
+		t.Errorf("preflight of an unknown path: %d %s, want 404", resp.StatusCode, body)
+	}
 
+	// Without CORS_ALLOWED_ORIGINS, no origin is allowed.
+	t.Run("none configured", func(t *testing.T) {
+		none := newEnv(t)
+		resp, _ := none.raw(http.MethodOptions, "/v1/presets/browse", map[string]string{"Origin": dashboardOrigin, "Access-Control-Request-Method": "POST"}, "")
+		if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Access-Control-Allow-Origin") != "" || resp.Header.Get("Vary") != "" {
+			t.Errorf("preflight without configured origins: %d %q %q", resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), resp.Header.Get("Vary"))
+		}
+	})
+}
+
+// checkCORSSimpleRequests checks the allowed origin may read the answers of
+// simple requests and another origin may not.
+func checkCORSSimpleRequests(t *testing.T, e *env, tok string) {
+	t.Helper()
 	// Simple requests: the allowed origin may read the answer, another may not.
 	for _, c := range []struct {
 		method, path, auth string
@@ -215,7 +235,12 @@ func TestEdgeCORS(t *testing.T) {
 			}
 		}
 	}
+}
 
+// checkCORSPreflights checks the preflights of routes answer 204 with their
+// methods for the allowed origin, and 403 without CORS headers for another.
+func checkCORSPreflights(t *testing.T, e *env) {
+	t.Helper()
 	// Preflights of routes with their methods.
 	for path, methods := range map[string]string{
 		"/v1/presets/browse":                      "POST",
@@ -255,19 +280,6 @@ func TestEdgeCORS(t *testing.T) {
 			}
 		}
 	}
-	resp, body := e.raw(http.MethodOptions, "/v1/nowhere", map[string]string{"Origin": dashboardOrigin, "Access-Control-Request-Method": "GET"}, "")
-	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), `"not_found"`) {
-		t.Errorf("preflight of an unknown path: %d %s, want 404", resp.StatusCode, body)
-	}
-
-	// Without CORS_ALLOWED_ORIGINS, no origin is allowed.
-	t.Run("none configured", func(t *testing.T) {
-		none := newEnv(t)
-		resp, _ := none.raw(http.MethodOptions, "/v1/presets/browse", map[string]string{"Origin": dashboardOrigin, "Access-Control-Request-Method": "POST"}, "")
-		if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Access-Control-Allow-Origin") != "" || resp.Header.Get("Vary") != "" {
-			t.Errorf("preflight without configured origins: %d %q %q", resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), resp.Header.Get("Vary"))
-		}
-	})
 }
 
 func TestParseOrigins(t *testing.T) {

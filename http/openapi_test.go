@@ -276,33 +276,8 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tokens, err := auth.NewTokens([]byte(testSecret), time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	api := httpapi.New(httpapi.Config{}, nil, tokens, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	api.Handler()
-
-	registered := map[string]bool{} // "METHOD /path" → Bearer
-	for _, r := range api.Routes() {
-		if _, dup := registered[r.Pattern]; dup {
-			t.Errorf("route %s is registered twice", r.Pattern)
-		}
-		registered[r.Pattern] = r.Bearer
-	}
-	described := map[string]bool{}
-	operationIDs := map[string]string{}
-	for path, item := range doc.Paths.Map() {
-		for method, op := range item.Operations() {
-			key := method + " " + path
-			described[key] = op.Security != nil && len(*op.Security) > 0
-			lintOperation(t, key, op, described[key])
-			if other, dup := operationIDs[op.OperationID]; dup {
-				t.Errorf("%s and %s share operationId %q", key, other, op.OperationID)
-			}
-			operationIDs[op.OperationID] = key
-		}
-	}
+	registered := registeredRoutes(t)
+	described := describedOperations(t, doc)
 
 	var missing, extra, auth []string
 	for key, bearer := range registered {
@@ -334,7 +309,54 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	if len(registered) < 8 {
 		t.Fatalf("only %d routes registered: the comparison sees nothing", len(registered))
 	}
+	checkSpecRoutesRegistered(t, registered)
+}
 
+// registeredRoutes answers the routes registered on the mux, "METHOD /path"
+// → Bearer, and checks none is registered twice.
+func registeredRoutes(t *testing.T) map[string]bool {
+	t.Helper()
+	tokens, err := auth.NewTokens([]byte(testSecret), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := httpapi.New(httpapi.Config{}, nil, tokens, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	api.Handler()
+
+	registered := map[string]bool{} // "METHOD /path" → Bearer
+	for _, r := range api.Routes() {
+		if _, dup := registered[r.Pattern]; dup {
+			t.Errorf("route %s is registered twice", r.Pattern)
+		}
+		registered[r.Pattern] = r.Bearer
+	}
+	return registered
+}
+
+// describedOperations answers the operations of the document, "METHOD /path"
+// → Bearer, linting each and checking their operationIds are unique.
+func describedOperations(t *testing.T, doc *openapi3.T) map[string]bool {
+	t.Helper()
+	described := map[string]bool{}
+	operationIDs := map[string]string{}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			key := method + " " + path
+			described[key] = op.Security != nil && len(*op.Security) > 0
+			lintOperation(t, key, op, described[key])
+			if other, dup := operationIDs[op.OperationID]; dup {
+				t.Errorf("%s and %s share operationId %q", key, other, op.OperationID)
+			}
+			operationIDs[op.OperationID] = key
+		}
+	}
+	return described
+}
+
+// checkSpecRoutesRegistered checks every route of the spec and of the
+// contract's additions is registered, Bearer exactly where the spec marks it.
+func checkSpecRoutesRegistered(t *testing.T, registered map[string]bool) {
+	t.Helper()
 	// Every route of the spec and of the contract's additions is registered,
 	// Bearer exactly where the spec marks it.
 	var unregistered, specAuth []string
@@ -443,6 +465,31 @@ func TestOpenAPIServed(t *testing.T) {
 // break the document, so that it is known to refuse them.
 func TestConformanceCatchesDrift(t *testing.T) {
 	t.Parallel()
+	for _, tc := range append(driftCasesOfUser(), driftCasesOfShapes()...) {
+		t.Run(tc.name, func(t *testing.T) {
+			err := conform(tc.x)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.want != "" && err == nil:
+				t.Fatalf("accepted; want a complaint about %q", tc.want)
+			case tc.want != "" && !strings.Contains(err.Error(), tc.want):
+				t.Fatalf("complaint %v\ndoes not mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// driftDocs are the headers and bodies the drift cases are made of.
+type driftDocs struct {
+	jsonHeader, authed, unauth, tagged                    http.Header
+	user, withToken, login, agency, preset, withPurchases string
+	campaign, noPage, history, boosted, insights, city    string
+}
+
+// driftBodies answers the headers and the conforming bodies that the drift
+// cases send or break.
+func driftBodies() driftDocs {
 	jsonHeader := http.Header{"Content-Type": {"application/json"}}
 	authed := http.Header{"Authorization": {"Bearer x.y.z"}}
 	unauth := http.Header{"Content-Type": {"application/json"}, "Www-Authenticate": {"Bearer"}}
@@ -482,24 +529,44 @@ func TestConformanceCatchesDrift(t *testing.T) {
 	insights := `{"posts": "2", "reach": "1000", "engagement": "80", "clicks": "40", "spend": "12.00", "cpm": "10.00",
 		"ctr": "3.33", "cpc": "0.30", "cpa": "3.00", "conversions": "4", "conversion_rate": "10.00"}`
 	city := `{"value": "3067696", "label": "Prague", "type": "city", "region": "Praha", "country_name": "Czechia"}`
-	post := func(target, body string, status int, respHeader http.Header, resp string) exchange {
-		return exchange{method: "POST", target: target, header: jsonHeader, body: []byte(body),
-			status: status, respHeader: respHeader, respBody: []byte(resp)}
-	}
-	bearerPost := func(target, body string, status int, respHeader http.Header, resp string) exchange {
-		x := post(target, body, status, respHeader, resp)
-		x.header = http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer x.y.z"}}
-		return x
-	}
-	get := func(target string, header http.Header, status int, respHeader http.Header, resp string) exchange {
-		return exchange{method: "GET", target: target, header: header, status: status, respHeader: respHeader, respBody: []byte(resp)}
-	}
+	return driftDocs{jsonHeader, authed, unauth, tagged, user, withToken, login, agency, preset, withPurchases,
+		campaign, noPage, history, boosted, insights, city}
+}
 
-	for _, tc := range []struct {
-		name string
-		x    exchange
-		want string // "" = conforms, else a part of the complaint
-	}{
+// driftCase is an exchange and the complaint the check must make of it
+// ("" when it conforms).
+type driftCase struct {
+	name string
+	x    exchange
+	want string // "" = conforms, else a part of the complaint
+}
+
+// driftPost is a JSON POST exchange without a token.
+func driftPost(target, body string, status int, respHeader http.Header, resp string) exchange {
+	return exchange{method: "POST", target: target, header: http.Header{"Content-Type": {"application/json"}}, body: []byte(body),
+		status: status, respHeader: respHeader, respBody: []byte(resp)}
+}
+
+// driftBearerPost is a JSON POST exchange with a Bearer token.
+func driftBearerPost(target, body string, status int, respHeader http.Header, resp string) exchange {
+	x := driftPost(target, body, status, respHeader, resp)
+	x.header = http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer x.y.z"}}
+	return x
+}
+
+// driftGet is a GET exchange with the request headers given.
+func driftGet(target string, header http.Header, status int, respHeader http.Header, resp string) exchange {
+	return exchange{method: "GET", target: target, header: header, status: status, respHeader: respHeader, respBody: []byte(resp)}
+}
+
+// driftCasesOfUser are the drift cases of the user routes, the error
+// envelope, statuses, tokens and methods.
+func driftCasesOfUser() []driftCase {
+	d := driftBodies()
+	jsonHeader, authed, unauth := d.jsonHeader, d.authed, d.unauth
+	user, withToken, login := d.user, d.withToken, d.login
+	post, get := driftPost, driftGet
+	return []driftCase{
 		{"a described answer", get("/v1/user/detail", authed, 200, jsonHeader, user), ""},
 		{"a sign-in with its token", post("/v1/user/login-password", login, 200, jsonHeader, withToken), ""},
 		{"snid as a string", get("/v1/user/detail", authed, 200, jsonHeader, strings.Replace(user, `"snid": 1`, `"snid": "1"`, 1)), "snid"},
@@ -534,8 +601,18 @@ func TestConformanceCatchesDrift(t *testing.T) {
 			respBody:   []byte(`{"error": "method_not_allowed", "message": "m"}`)}, ""},
 		{"a wrong method without Allow", exchange{method: "DELETE", target: "/v1/user/detail", status: 405,
 			respHeader: jsonHeader, respBody: []byte(`{"error": "method_not_allowed", "message": "m"}`)}, "Allow"},
+	}
+}
 
-		// The catalogue, campaign and geo shapes.
+// driftCasesOfShapes are the drift cases of the catalogue, campaign, insights
+// and geo shapes.
+func driftCasesOfShapes() []driftCase {
+	d := driftBodies()
+	jsonHeader, authed, tagged := d.jsonHeader, d.authed, d.tagged
+	agency, preset, withPurchases, campaign, noPage := d.agency, d.preset, d.withPurchases, d.campaign, d.noPage
+	history, boosted, insights, city := d.history, d.boosted, d.insights, d.city
+	post, bearerPost, get := driftPost, driftBearerPost, driftGet
+	return []driftCase{
 		{"an agency", get("/v1/agencies/detail/10", nil, 200, tagged, agency), ""},
 		{"an agency without its tag", get("/v1/agencies/detail/10", nil, 200, http.Header{"Content-Type": {"application/json"}, "Cache-Control": {"no-cache"}}, agency), `"ETag" missing`},
 		{"an agency without its id", get("/v1/agencies/detail/10", nil, 200, tagged, strings.Replace(agency, `"id": 10, `, ``, 1)), "id"},
@@ -576,18 +653,6 @@ func TestConformanceCatchesDrift(t *testing.T) {
 		{"a budget the document refuses, yet 200", bearerPost("/v1/boosted-pages/save/1", `{"budget": "ten"}`, 200, jsonHeader, `true`), "not a 4xx refusal"},
 		{"rules as the document takes them", bearerPost("/v1/boosted-pages/save/1", `{"rules": {"min_reactions": "25", "post_budget": 15, "post_days": "7", "spend_cap": "", "hours": null}}`, 200, jsonHeader, `true`), ""},
 		{"a rule the document refuses, yet 200", bearerPost("/v1/boosted-pages/save/1", `{"rules": {"min_likes": 3}}`, 200, jsonHeader, `true`), "not a 4xx refusal"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := conform(tc.x)
-			switch {
-			case tc.want == "" && err != nil:
-				t.Fatalf("refused: %v", err)
-			case tc.want != "" && err == nil:
-				t.Fatalf("accepted; want a complaint about %q", tc.want)
-			case tc.want != "" && !strings.Contains(err.Error(), tc.want):
-				t.Fatalf("complaint %v\ndoes not mention %q", err, tc.want)
-			}
-		})
 	}
 }
 

@@ -53,35 +53,67 @@ func loadScale(tb testing.TB, pool *pgxpool.Pool, n, reviewsPer int) {
 				return err
 			}
 		}
-		rows, err := tx.Query(ctx, `SELECT indexrelid::regclass::text, pg_get_indexdef(indexrelid)
-			FROM pg_index WHERE indrelid = 'preset'::regclass AND NOT indisprimary ORDER BY 1`)
+		defs, err := dropPresetIndexes(ctx, tx)
 		if err != nil {
 			return err
 		}
-		var names, defs []string
-		for rows.Next() {
-			var name, def string
-			if err := rows.Scan(&name, &def); err != nil {
-				return err
-			}
-			names, defs = append(names, name), append(defs, def)
-		}
-		if err := rows.Err(); err != nil {
+		if err := insertScaleRows(ctx, tx, n, reviewsPer); err != nil {
 			return err
 		}
-		for _, name := range names {
-			if _, err := tx.Exec(ctx, "DROP INDEX "+name); err != nil {
+		for _, def := range defs {
+			if _, err := tx.Exec(ctx, def); err != nil {
 				return err
 			}
 		}
-		if _, err := tx.Exec(ctx, `
+		return nil
+	})
+	if err != nil {
+		tb.Fatalf("load %d presets: %v", n, err)
+	}
+	if _, err := pool.Exec(ctx, "VACUUM ANALYZE preset, review, boosting_condition, agency"); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("loaded %d presets and %d reviews in %v", n, n*reviewsPer, time.Since(start).Round(time.Millisecond))
+}
+
+// dropPresetIndexes drops the preset table's secondary indexes and answers
+// their definitions, to build them again after the load.
+func dropPresetIndexes(ctx context.Context, tx pgx.Tx) ([]string, error) {
+	rows, err := tx.Query(ctx, `SELECT indexrelid::regclass::text, pg_get_indexdef(indexrelid)
+		FROM pg_index WHERE indrelid = 'preset'::regclass AND NOT indisprimary ORDER BY 1`)
+	if err != nil {
+		return nil, err
+	}
+	var names, defs []string
+	for rows.Next() {
+		var name, def string
+		if err := rows.Scan(&name, &def); err != nil {
+			return nil, err
+		}
+		names, defs = append(names, name), append(defs, def)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		if _, err := tx.Exec(ctx, "DROP INDEX "+name); err != nil {
+			return nil, err
+		}
+	}
+	return defs, nil
+}
+
+// insertScaleRows inserts the verticals, agencies, users, n presets with
+// their boosting conditions, and reviewsPer reviews per preset.
+func insertScaleRows(ctx context.Context, tx pgx.Tx, n, reviewsPer int) error {
+	if _, err := tx.Exec(ctx, `
 INSERT INTO vertical (slug, label)
 SELECT s, initcap(s) FROM unnest('{fitness,health,food,fashion,beauty,travel,real-estate,education,tech,events,automotive,pets}'::text[]) AS s;
 INSERT INTO agency (id, username) SELECT a, 'agency ' || a FROM generate_series(1, 1000) AS a;
 INSERT INTO app_user (id, email) SELECT u, 'user' || u || '@example.com' FROM generate_series(1, 100) AS u;`); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `
+		return err
+	}
+	if _, err := tx.Exec(ctx, `
 WITH loc AS (
     SELECT i, jsonb_build_object(
         'countries', jsonb_build_array(('{CZ,DE,AT,GB,US,FR,ES,PL,IT,NL}'::text[])[1 + i % 10]),
@@ -101,33 +133,20 @@ SELECT g, 1 + g % 1000, md5(g::text), g % 10 <> 0, g % 17 = 0,
 FROM generate_series(1, $1::int) AS g
 JOIN loc ON loc.i = g % 1000
 CROSS JOIN slug`, n); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `
+		return err
+	}
+	if _, err := tx.Exec(ctx, `
 INSERT INTO boosting_condition (preset_id, keywords, reach)
 SELECT g, '{gym,run}', g % 100 FROM generate_series(1, $1::int, 3) AS g`, n); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `
+		return err
+	}
+	if _, err := tx.Exec(ctx, `
 INSERT INTO review (preset_id, user_id, rating)
 SELECT p, 1 + (p + u) % 100, 1 + (p * 7 + u) % 5
 FROM generate_series(1, $1::int) AS p, generate_series(1, $2::int) AS u`, n, reviewsPer); err != nil {
-			return err
-		}
-		for _, def := range defs {
-			if _, err := tx.Exec(ctx, def); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		tb.Fatalf("load %d presets: %v", n, err)
+		return err
 	}
-	if _, err := pool.Exec(ctx, "VACUUM ANALYZE preset, review, boosting_condition, agency"); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Logf("loaded %d presets and %d reviews in %v", n, n*reviewsPer, time.Since(start).Round(time.Millisecond))
+	return nil
 }
 
 // captured is a db.DBTX that records the statement a query would run, so
@@ -201,13 +220,45 @@ func TestPresetBrowsePlans(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	for _, tc := range []struct {
-		name   string
-		filter db.PresetCountParams
-		page   int32
-		want   int64  // a preset the page must hold, or 0
-		index  string // the index that must serve a selective filter, or ""
-	}{
+	for _, tc := range browsePlanCases(goal, vertical, prefix, country, agency) {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tc.filter
+			browse := db.PresetBrowseParams{
+				Goal: f.Goal, Vertical: f.Vertical,
+				AgencyID: f.AgencyID, PartnerID: f.PartnerID, PresetName: f.PresetName,
+				ExcludedPresetID: f.ExcludedPresetID, Location: f.Location, LocationType: f.LocationType,
+				PageNumber: tc.page, PageSize: 50,
+			}
+			checkBrowsePlan(t, pool, browse, tc.index)
+
+			// The query itself, run as the handler runs it.
+			ids, err := db.New(pool).PresetBrowse(ctx, browse)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want != 0 && !slices.Contains(ids, tc.want) {
+				t.Errorf("the page does not hold preset %d", tc.want)
+			}
+			checkCardsPlan(t, pool, ids)
+			checkCountPlan(t, pool, f)
+		})
+	}
+}
+
+// browsePlanCase is a browse filter, the page asked, a preset the page must
+// hold (or 0) and the index that must serve a selective filter (or "").
+type browsePlanCase struct {
+	name   string
+	filter db.PresetCountParams
+	page   int32
+	want   int64  // a preset the page must hold, or 0
+	index  string // the index that must serve a selective filter, or ""
+}
+
+// browsePlanCases are the filters TestPresetBrowsePlans plans, "every
+// filter" built from preset 2011's own values.
+func browsePlanCases(goal, vertical, prefix, country string, agency int64) []browsePlanCase {
+	return []browsePlanCase{
 		{name: "no filter", page: 1, index: "preset_visible_title_idx"},
 		{name: "deep page", page: 400, index: "preset_visible_title_idx"},
 		{name: "goal", filter: db.PresetCountParams{Goal: ptr("OUTCOME_LEADS")}, page: 1, index: "preset_visible_objective_idx"},
@@ -227,75 +278,75 @@ func TestPresetBrowsePlans(t *testing.T) {
 		{name: "every filter", page: 1, want: 2011, filter: db.PresetCountParams{
 			Goal: &goal, Vertical: &vertical, AgencyID: &agency, PartnerID: &agency, PresetName: &prefix,
 			ExcludedPresetID: ptr(int64(11)), Location: &country, LocationType: ptr("country")}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			f := tc.filter
-			browse := db.PresetBrowseParams{
-				Goal: f.Goal, Vertical: f.Vertical,
-				AgencyID: f.AgencyID, PartnerID: f.PartnerID, PresetName: f.PresetName,
-				ExcludedPresetID: f.ExcludedPresetID, Location: f.Location, LocationType: f.LocationType,
-				PageNumber: tc.page, PageSize: 50,
-			}
-			var c captured
-			if _, err := db.New(&c).PresetBrowse(ctx, browse); !errors.Is(err, errCaptured) {
-				t.Fatalf("capture: %v", err)
-			}
-			var used []string
-			explain(t, pool, &c).Walk(func(n dbtest.PlanNode) {
-				if n.NodeType == "Seq Scan" && n.Relation == "preset" {
-					t.Errorf("sequential scan of %s", n.Relation)
-				}
-				if strings.HasPrefix(n.IndexName, "preset_") {
-					used = append(used, n.IndexName)
-				}
-			})
-			if len(used) == 0 {
-				t.Errorf("no preset index used")
-			}
-			if tc.index != "" && !slices.Contains(used, tc.index) {
-				t.Errorf("preset indexes %v, want %s among them", used, tc.index)
-			}
-			t.Logf("indexes: %v", slices.Compact(used))
+	}
+}
 
-			// The query itself, run as the handler runs it.
-			ids, err := db.New(pool).PresetBrowse(ctx, browse)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tc.want != 0 && !slices.Contains(ids, tc.want) {
-				t.Errorf("the page does not hold preset %d", tc.want)
-			}
+// checkBrowsePlan checks the browse query's plan reads no preset
+// sequentially, uses a preset index, and index when given.
+func checkBrowsePlan(t *testing.T, pool *pgxpool.Pool, browse db.PresetBrowseParams, index string) {
+	t.Helper()
+	ctx := t.Context()
+	var c captured
+	if _, err := db.New(&c).PresetBrowse(ctx, browse); !errors.Is(err, errCaptured) {
+		t.Fatalf("capture: %v", err)
+	}
+	var used []string
+	explain(t, pool, &c).Walk(func(n dbtest.PlanNode) {
+		if n.NodeType == "Seq Scan" && n.Relation == "preset" {
+			t.Errorf("sequential scan of %s", n.Relation)
+		}
+		if strings.HasPrefix(n.IndexName, "preset_") {
+			used = append(used, n.IndexName)
+		}
+	})
+	if len(used) == 0 {
+		t.Errorf("no preset index used")
+	}
+	if index != "" && !slices.Contains(used, index) {
+		t.Errorf("preset indexes %v, want %s among them", used, index)
+	}
+	t.Logf("indexes: %v", slices.Compact(used))
+}
 
-			// The page's Preset objects: primary-key lookups, and the rating
-			// an index-only read of the reviews.
-			cards := db.PresetCardsParams{PublicBaseUrl: "https://x.test", ServiceFixedFee: "0.00", Ids: ids}
-			c = captured{}
-			if _, err := db.New(&c).PresetCards(ctx, cards); !errors.Is(err, errCaptured) {
-				t.Fatalf("capture: %v", err)
-			}
-			var reviewIndex bool
-			explain(t, pool, &c).Walk(func(n dbtest.PlanNode) {
-				if n.NodeType == "Seq Scan" && (n.Relation == "preset" || n.Relation == "review") {
-					t.Errorf("cards: sequential scan of %s", n.Relation)
-				}
-				reviewIndex = reviewIndex || (n.Relation == "review" && n.IndexName == "review_preset_user_key")
-			})
-			if !reviewIndex {
-				t.Errorf("cards: the rating does not read review_preset_user_key")
-			}
+// checkCardsPlan checks the page's Preset objects are primary-key lookups,
+// the rating an index-only read of the reviews.
+func checkCardsPlan(t *testing.T, pool *pgxpool.Pool, ids []int64) {
+	t.Helper()
+	ctx := t.Context()
+	// The page's Preset objects: primary-key lookups, and the rating
+	// an index-only read of the reviews.
+	cards := db.PresetCardsParams{PublicBaseUrl: "https://x.test", ServiceFixedFee: "0.00", Ids: ids}
+	c := captured{}
+	if _, err := db.New(&c).PresetCards(ctx, cards); !errors.Is(err, errCaptured) {
+		t.Fatalf("capture: %v", err)
+	}
+	var reviewIndex bool
+	explain(t, pool, &c).Walk(func(n dbtest.PlanNode) {
+		if n.NodeType == "Seq Scan" && (n.Relation == "preset" || n.Relation == "review") {
+			t.Errorf("cards: sequential scan of %s", n.Relation)
+		}
+		reviewIndex = reviewIndex || (n.Relation == "review" && n.IndexName == "review_preset_user_key")
+	})
+	if !reviewIndex {
+		t.Errorf("cards: the rating does not read review_preset_user_key")
+	}
+}
 
-			// count, with the same filters: no sequential scan either when
-			// a filter is selective.
-			if f.Location != nil || f.AgencyID != nil || f.PresetName != nil || f.Goal != nil {
-				c = captured{}
-				if _, err := db.New(&c).PresetCount(ctx, f); !errors.Is(err, errCaptured) {
-					t.Fatalf("capture: %v", err)
-				}
-				explain(t, pool, &c).Walk(func(n dbtest.PlanNode) {
-					if n.NodeType == "Seq Scan" && n.Relation == "preset" {
-						t.Errorf("count: sequential scan of preset")
-					}
-				})
+// checkCountPlan checks count, with the same filters, reads no preset
+// sequentially either when a filter is selective.
+func checkCountPlan(t *testing.T, pool *pgxpool.Pool, f db.PresetCountParams) {
+	t.Helper()
+	ctx := t.Context()
+	// count, with the same filters: no sequential scan either when
+	// a filter is selective.
+	if f.Location != nil || f.AgencyID != nil || f.PresetName != nil || f.Goal != nil {
+		c := captured{}
+		if _, err := db.New(&c).PresetCount(ctx, f); !errors.Is(err, errCaptured) {
+			t.Fatalf("capture: %v", err)
+		}
+		explain(t, pool, &c).Walk(func(n dbtest.PlanNode) {
+			if n.NodeType == "Seq Scan" && n.Relation == "preset" {
+				t.Errorf("count: sequential scan of preset")
 			}
 		})
 	}

@@ -173,11 +173,62 @@ func TestPresetBrowseFilters(t *testing.T) {
 	e := newEnv(t)
 	e.load(catalogueFixture())
 
-	for _, tc := range []struct {
-		name string
-		body string
-		want []int64
-	}{
+	for _, tc := range browseFilterCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			e := e.in(t)
+			got := presetIDs(e.post("/v1/presets/browse", "", tc.body).presetList())
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("browse %s = %v, want %v", tc.body, got, tc.want)
+			}
+			// count is the number of what browse lists, for the same body.
+			if n := e.presetCount(tc.body); n != int64(len(tc.want)) {
+				t.Fatalf("count %s = %d, want %d", tc.body, n, len(tc.want))
+			}
+		})
+	}
+
+	// No body at all is no filter.
+	got := presetIDs(e.do(request{method: http.MethodPost, path: "/v1/presets/browse"}).presetList())
+	if !reflect.DeepEqual(got, visibleOrder) {
+		t.Fatalf("browse without a body = %v", got)
+	}
+	var n int64
+	e.do(request{method: http.MethodPost, path: "/v1/presets/count"}).ok(&n)
+	if n != int64(len(visibleOrder)) {
+		t.Fatalf("count without a body = %d", n)
+	}
+
+	// The listing is ordered by title then id as the database orders titles
+	// (its collation): the same order as SQL's ORDER BY.
+	rows, err := e.pool.Query(t.Context(), "SELECT id FROM preset WHERE active AND NOT private ORDER BY title, id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dbOrder []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		dbOrder = append(dbOrder, id)
+	}
+	if !reflect.DeepEqual(dbOrder, visibleOrder) {
+		t.Fatalf("ORDER BY title, id = %v, want %v", dbOrder, visibleOrder)
+	}
+}
+
+// browseFilterCase is a browse body and the visible presets it lists, in
+// order.
+type browseFilterCase struct {
+	name string
+	body string
+	want []int64
+}
+
+// browseFilterCases are the filter bodies TestPresetBrowseFilters browses
+// and counts.
+func browseFilterCases() []browseFilterCase {
+	return []browseFilterCase{
 		{"no filter, no body fields", `{}`, visibleOrder},
 		{"goal", `{"goal": "OUTCOME_LEADS"}`, []int64{2, 9, 8}},
 		{"goal, another", `{"goal": "OUTCOME_ENGAGEMENT"}`, []int64{6, 7}},
@@ -220,47 +271,6 @@ func TestPresetBrowseFilters(t *testing.T) {
 			"preset_name": "Apart", "excluded_preset_id": 2, "location": {"value": "DE", "label": "Germany", "type": "country"}}`, []int64{9}},
 		{"every filter, excluding the match", `{"goal": "OUTCOME_LEADS", "vertical": "real-estate", "agency_id": 12,
 			"preset_name": "Apart", "excluded_preset_id": 9, "location": {"value": "DE"}}`, []int64{}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := e.in(t)
-			got := presetIDs(e.post("/v1/presets/browse", "", tc.body).presetList())
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("browse %s = %v, want %v", tc.body, got, tc.want)
-			}
-			// count is the number of what browse lists, for the same body.
-			if n := e.presetCount(tc.body); n != int64(len(tc.want)) {
-				t.Fatalf("count %s = %d, want %d", tc.body, n, len(tc.want))
-			}
-		})
-	}
-
-	// No body at all is no filter.
-	got := presetIDs(e.do(request{method: http.MethodPost, path: "/v1/presets/browse"}).presetList())
-	if !reflect.DeepEqual(got, visibleOrder) {
-		t.Fatalf("browse without a body = %v", got)
-	}
-	var n int64
-	e.do(request{method: http.MethodPost, path: "/v1/presets/count"}).ok(&n)
-	if n != int64(len(visibleOrder)) {
-		t.Fatalf("count without a body = %d", n)
-	}
-
-	// The listing is ordered by title then id as the database orders titles
-	// (its collation): the same order as SQL's ORDER BY.
-	rows, err := e.pool.Query(t.Context(), "SELECT id FROM preset WHERE active AND NOT private ORDER BY title, id")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dbOrder []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		dbOrder = append(dbOrder, id)
-	}
-	if !reflect.DeepEqual(dbOrder, visibleOrder) {
-		t.Fatalf("ORDER BY title, id = %v, want %v", dbOrder, visibleOrder)
 	}
 }
 
@@ -346,19 +356,7 @@ func TestPresetFields(t *testing.T) {
 	e := newEnv(t, withFee("2.50"))
 	e.load(catalogueFixture())
 
-	byID := map[int64]map[string]any{}
-	for _, p := range e.post("/v1/presets/browse", "", `{}`).presetList() {
-		loc, ok := p["location_json"].(string)
-		if !ok {
-			t.Fatalf("preset %v: location_json %T, want a string of JSON", p["id"], p["location_json"])
-		}
-		var parsed any
-		if err := json.Unmarshal([]byte(loc), &parsed); err != nil {
-			t.Fatalf("preset %v: location_json %q is not JSON: %v", p["id"], loc, err)
-		}
-		p["location_json"] = parsed
-		byID[int64(p["id"].(float64))] = p
-	}
+	byID := browsedPresetsByID(t, e)
 
 	northwind := `{"id": 10, "username": "northwind", "description": "Performance-first social ads", "about": "Since 2016",
 		"image": "https://cdn.example/nw.png", "website": "https://northwind.example", "locations": "Prague, Brno",
@@ -416,6 +414,33 @@ func TestPresetFields(t *testing.T) {
 			t.Errorf("preset %d =\n%s\nwant\n%s", id, gotJSON, want)
 		}
 	}
+	checkBrowseFieldSet(t, byID)
+}
+
+// browsedPresetsByID browses every visible preset and answers them by id,
+// location_json (a string of JSON) decoded.
+func browsedPresetsByID(t *testing.T, e *env) map[int64]map[string]any {
+	t.Helper()
+	byID := map[int64]map[string]any{}
+	for _, p := range e.post("/v1/presets/browse", "", `{}`).presetList() {
+		loc, ok := p["location_json"].(string)
+		if !ok {
+			t.Fatalf("preset %v: location_json %T, want a string of JSON", p["id"], p["location_json"])
+		}
+		var parsed any
+		if err := json.Unmarshal([]byte(loc), &parsed); err != nil {
+			t.Fatalf("preset %v: location_json %q is not JSON: %v", p["id"], loc, err)
+		}
+		p["location_json"] = parsed
+		byID[int64(p["id"].(float64))] = p
+	}
+	return byID
+}
+
+// checkBrowseFieldSet checks every browsed preset has the same 18 fields,
+// without number_of_purchases.
+func checkBrowseFieldSet(t *testing.T, byID map[int64]map[string]any) {
+	t.Helper()
 	// The browse object has no number_of_purchases (spec), the same fields
 	// for every preset.
 	for id, p := range byID {

@@ -62,12 +62,21 @@ func (b statsBody) summary() []string {
 // defaults and limits.
 func TestBoostedPageStats(t *testing.T) {
 	e := newEnv(t)
-	_, source, links := postsFixture(e)
+	a, b, c := statsPosts(e)
 	ana, bob := e.token(100), e.token(101)
+	today := loadStatsDays(e, a, b, c)
+	checkStatsFilters(t, e, ana, a, c)
+	checkStatsRange(t, e, ana, bob, today)
+	checkStatsAfterMove(t, e, ana, a, b)
+}
+
+// statsPosts loads the posts fixture and answers three of Ana's posts.
+func statsPosts(e *env) (a, b, c int64) {
+	e.t.Helper()
+	_, source, links := postsFixture(e)
 	// Three of Ana's posts: a on page 456 in campaigns 1 and 2, b on 456 in
 	// campaign 1 alone, c on page 457 in campaign 3, whose ads spent in two
 	// currencies; and one of Bob's.
-	var a, b, c int64
 	for id, l := range links {
 		switch {
 		case a == 0 && slices.Equal(l, []int64{1, 2}):
@@ -78,6 +87,13 @@ func TestBoostedPageStats(t *testing.T) {
 			c = id
 		}
 	}
+	return a, b, c
+}
+
+// loadStatsDays loads days of Ana's posts a, b and c and of one of Bob's;
+// it answers today's date.
+func loadStatsDays(e *env, a, b, c int64) string {
+	e.t.Helper()
 	today := time.Now().UTC().Format(time.DateOnly)
 	days := []map[string]any{
 		statsDay(100, a, "EUR", "2026-03-01", 100, 80, 5, 10, "1.005", 1),
@@ -91,20 +107,33 @@ func TestBoostedPageStats(t *testing.T) {
 	}
 	raw, _ := json.Marshal(map[string]any{"post_days": days})
 	e.load(string(raw))
+	return today
+}
 
-	ask := func(token string, body map[string]any) statsBody {
-		t.Helper()
-		var out statsBody
-		e.post("/v1/boosted-pages/stats", token, body).ok(&out)
-		return out
-	}
-	zero := func(cur, day string) string { return cur + " " + day + " 0/0/0/0 0.00 0" }
+// askStats answers the stats of body as token's user sees them.
+func askStats(t *testing.T, e *env, token string, body map[string]any) statsBody {
+	t.Helper()
+	var out statsBody
+	e.post("/v1/boosted-pages/stats", token, body).ok(&out)
+	return out
+}
+
+// statsZero is a day of zeros in a summary.
+func statsZero(cur, day string) string { return cur + " " + day + " 0/0/0/0 0.00 0" }
+
+// statsMarch is the range 2026-03-01..04 with one more member k.
+func statsMarch(k string, v any) map[string]any {
+	m := map[string]any{"from": "2026-03-01", "to": "2026-03-04"}
+	m[k] = v
+	return m
+}
+
+// checkStatsFilters checks Ana's stats of 2026-03-01..04 under each filter
+// and their combinations, another user's ids selecting nothing.
+func checkStatsFilters(t *testing.T, e *env, ana string, a, c int64) {
+	t.Helper()
+	zero, with := statsZero, statsMarch
 	r := map[string]any{"from": "2026-03-01", "to": "2026-03-04"}
-	with := func(k string, v any) map[string]any {
-		m := map[string]any{"from": "2026-03-01", "to": "2026-03-04"}
-		m[k] = v
-		return m
-	}
 	for _, tc := range []struct {
 		name string
 		body map[string]any
@@ -141,13 +170,23 @@ func TestBoostedPageStats(t *testing.T) {
 		{"Bob's post", with("boosted_post_id", 2000), nil},
 		{"nothing in the range", map[string]any{"from": "2025-01-01", "to": "2025-01-31"}, nil},
 	} {
-		got := ask(ana, tc.body)
+		got := askStats(t, e, ana, tc.body)
 		if !reflect.DeepEqual(got.summary(), tc.want) {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, got.summary(), tc.want)
 		}
 		if got.Currencies == nil {
 			t.Errorf("%s: currencies is null, want an array", tc.name)
 		}
+	}
+}
+
+// checkStatsRange checks Bob sees his own only, the range's defaults and
+// its limits, and the refused bodies.
+func checkStatsRange(t *testing.T, e *env, ana, bob, today string) {
+	t.Helper()
+	ask := func(token string, body map[string]any) statsBody {
+		t.Helper()
+		return askStats(t, e, token, body)
 	}
 	// Bob sees his own only.
 	if got := ask(bob, map[string]any{"from": "2026-03-01", "to": "2026-03-01"}).summary(); !reflect.DeepEqual(got,
@@ -185,8 +224,14 @@ func TestBoostedPageStats(t *testing.T) {
 	} {
 		e.post("/v1/boosted-pages/stats", ana, tc.body).fails(http.StatusBadRequest, "bad_request", tc.word)
 	}
-	e.post("/v1/boosted-pages/stats", "", r).fails(http.StatusUnauthorized, "unauthorized")
+	e.post("/v1/boosted-pages/stats", "", map[string]any{"from": "2026-03-01", "to": "2026-03-04"}).fails(http.StatusUnauthorized, "unauthorized")
+}
 
+// checkStatsAfterMove imports post a moved from campaigns 1 and 2 to
+// campaign 3 and checks its days move with it.
+func checkStatsAfterMove(t *testing.T, e *env, ana string, a, b int64) {
+	t.Helper()
+	zero, with := statsZero, statsMarch
 	// An import that moves post a from campaigns 1 and 2 to campaign 3 moves
 	// its days: campaign 2 keeps its dates at zero, campaign 1 keeps b's,
 	// campaign 3 gets a's besides c's.
@@ -205,11 +250,11 @@ func TestBoostedPageStats(t *testing.T) {
 			zero("USD", "2026-03-01"), "USD 2026-03-02 70/60/3/7 2.10 0", zero("USD", "2026-03-03"), zero("USD", "2026-03-04"),
 			"USD totals 70/60/3/7 2.10 0"}},
 	} {
-		if got := ask(ana, with("boosted_page_id", tc.campaign)).summary(); !reflect.DeepEqual(got, tc.want) {
+		if got := askStats(t, e, ana, with("boosted_page_id", tc.campaign)).summary(); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("campaign %d after the move:\n got %q\nwant %q", tc.campaign, got, tc.want)
 		}
 	}
-	if strings.Contains(fmt.Sprint(ask(ana, with("boosted_post_id", b)).summary()), "999") {
+	if strings.Contains(fmt.Sprint(askStats(t, e, ana, with("boosted_post_id", b)).summary()), "999") {
 		t.Error("a day before the range counted")
 	}
 }

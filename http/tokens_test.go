@@ -131,6 +131,10 @@ func opened(e *env, c *auth.TokenCipher, sql string, args ...any) string {
 	return tok
 }
 
+// secondToken is the user's token at the second sign-in of
+// TestNetworkATokensAtRest.
+const secondToken = "EAAana0second0token"
+
 // TestNetworkATokensAtRest: sign-up and login-sn store the user's token and
 // each page's token sealed (they open back to the token text), replace them
 // at the next sign-in and clear the mark of a refused token; no token text is
@@ -148,7 +152,6 @@ func TestNetworkATokensAtRest(t *testing.T) {
 	for i := 1001; i <= 1008; i++ {
 		secrets = append(secrets, pageToken(i))
 	}
-	const secondToken = "EAAana0second0token"
 	secrets = append(secrets, secondToken, "EAApage1001renewed")
 	answers := []string{}
 	checkAnswer := func(r *response) {
@@ -168,23 +171,39 @@ func TestNetworkATokensAtRest(t *testing.T) {
 	if got := opened(e, cipher, "SELECT network_a_token FROM app_user WHERE id = $1", id); got != anaToken {
 		t.Fatalf("stored user token opens to %q", got)
 	}
-	pageTokens := func() map[int64]string {
-		t.Helper()
-		out := map[int64]string{}
-		for _, p := range []int64{1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008} {
-			if n := scalar[int64](e, "SELECT count(*) FROM source WHERE user_id = $1 AND id = $2", id, p); n == 1 {
-				out[p] = opened(e, cipher, "SELECT access_token FROM source WHERE user_id = $1 AND id = $2", id, p)
-			}
-		}
-		return out
-	}
 	want := map[int64]string{1001: pageToken(1001), 1002: "", 1003: pageToken(1003), 1004: pageToken(1004),
 		1005: pageToken(1005), 1006: pageToken(1006), 1007: pageToken(1007)}
-	if got := pageTokens(); !maps.Equal(got, want) {
+	if got := storedPageTokens(e, cipher, id); !maps.Equal(got, want) {
 		t.Fatalf("page tokens after sign-up = %v\nwant %v", got, want)
 	}
 	firstSealed := scalar[[]byte](e, "SELECT access_token FROM source WHERE user_id = $1 AND id = 1003", id)
+	checkTokensReplacedAtLogin(t, e, fake, cipher, social, id, want, firstSealed, checkAnswer)
 
+	// Answers of the rest of the interface: none holds a token.
+	checkAnswer(e.get("/v1/user/detail", e.token(id)))
+	checkNoTokenAtRest(t, e, fake, logs, secrets)
+	checkTokenSearchFinds(t, e, id)
+}
+
+// storedPageTokens answers the opened token of each of the user's pages
+// 1001..1008 that has a source row.
+func storedPageTokens(e *env, cipher *auth.TokenCipher, id int64) map[int64]string {
+	e.t.Helper()
+	out := map[int64]string{}
+	for _, p := range []int64{1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008} {
+		if n := scalar[int64](e, "SELECT count(*) FROM source WHERE user_id = $1 AND id = $2", id, p); n == 1 {
+			out[p] = opened(e, cipher, "SELECT access_token FROM source WHERE user_id = $1 AND id = $2", id, p)
+		}
+	}
+	return out
+}
+
+// checkTokensReplacedAtLogin signs the user in again with a new token after
+// the engine found the old one refused, and checks the user's and the pages'
+// tokens are replaced, sealed afresh, and the refusal mark cleared.
+func checkTokensReplacedAtLogin(t *testing.T, e *env, fake *fakeNetworkA, cipher *auth.TokenCipher, social networkafake.User,
+	id int64, want map[int64]string, firstSealed []byte, checkAnswer func(*response)) {
+	t.Helper()
 	// The engine found the token refused; the user signs in again with a new
 	// token, and network_a renews page 1001's token, answers one for 1002
 	// and none for 1003.
@@ -196,7 +215,7 @@ func TestNetworkATokensAtRest(t *testing.T) {
 	second.Pages[1].Token = pageToken(1002)
 	second.Pages[2].Token = ""
 	fake.AddUser(second)
-	r = e.post("/v1/user/login-sn", "", map[string]any{"access-token": secondToken})
+	r := e.post("/v1/user/login-sn", "", map[string]any{"access-token": secondToken})
 	r.object()
 	checkAnswer(r)
 	if got := opened(e, cipher, "SELECT network_a_token FROM app_user WHERE id = $1", id); got != secondToken {
@@ -206,16 +225,19 @@ func TestNetworkATokensAtRest(t *testing.T) {
 		t.Fatal("login-sn kept the mark of a refused token")
 	}
 	want[1001], want[1002], want[1003] = "EAApage1001renewed", pageToken(1002), ""
-	if got := pageTokens(); !maps.Equal(got, want) {
+	if got := storedPageTokens(e, cipher, id); !maps.Equal(got, want) {
 		t.Fatalf("page tokens after login-sn = %v\nwant %v", got, want)
 	}
 	// Sealing twice gives two values (a fresh nonce each time).
 	if again := scalar[[]byte](e, "SELECT access_token FROM source WHERE user_id = $1 AND id = 1005", id); bytes.Equal(again, firstSealed) {
 		t.Fatal("a token sealed again kept its bytes")
 	}
+}
 
-	// Answers of the rest of the interface: none holds a token.
-	checkAnswer(e.get("/v1/user/detail", e.token(id)))
+// checkNoTokenAtRest logs a refused token and a failing network and checks
+// no token text is in the database or the log.
+func checkNoTokenAtRest(t *testing.T, e *env, fake *fakeNetworkA, logs *logBuffer, secrets []string) {
+	t.Helper()
 	// A refused token and a failing network are logged without the token.
 	fake.ExpireToken(anaToken)
 	e.post("/v1/user/login-sn", "", map[string]any{"access-token": anaToken}).fails(400, "bad_request")
@@ -235,7 +257,12 @@ func TestNetworkATokensAtRest(t *testing.T) {
 			t.Fatalf("the log holds the token %s:\n%s", s, log)
 		}
 	}
+}
 
+// checkTokenSearchFinds checks the search finds a token where one is (in text
+// and in bytea), so that its silence means something.
+func checkTokenSearchFinds(t *testing.T, e *env, id int64) {
+	t.Helper()
 	// The search finds a token where one is (in text and in bytea), so its
 	// silence above means something.
 	e.exec("UPDATE agency SET username = 'leak ' || $1 WHERE id = 10", anaToken)

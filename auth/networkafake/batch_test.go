@@ -167,7 +167,23 @@ func TestBatch(t *testing.T) {
 	}
 	got := batch(t, base, userToken, entries...)
 	answered = true
-	want := alone(t, twinBase, userToken, entries...)
+	checkBatchAnswers(t, got, alone(t, twinBase, userToken, entries...))
+	// The hook ran for what the calls alone created, in order.
+	var created []string
+	for _, o := range twin.Objects("") {
+		created = append(created, o.Kind+" "+o.ID+" "+o.Name)
+	}
+	if !reflect.DeepEqual(hooked, created) {
+		t.Fatalf("hook ran for %v, want %v", hooked, created)
+	}
+	checkBatchRecorded(t, f, campaign, filter)
+	checkBatchPagingLink(t, f, base)
+}
+
+// checkBatchAnswers checks each batch entry is answered as the same call
+// alone, and the reads that do not depend on the creates exactly.
+func checkBatchAnswers(t *testing.T, got, want []entry) {
+	t.Helper()
 	for i, w := range want {
 		if got[i].Code != w.Code || got[i].Body != w.Body || got[i].headers() != jsonHeader {
 			t.Errorf("entry %d = %d %s %s\nwant %d %s", i, got[i].Code, got[i].Body, got[i].headers(), w.Code, w.Body)
@@ -184,15 +200,12 @@ func TestBatch(t *testing.T) {
 			t.Errorf("entry %d = %s\nwant %s", i, got[i].Body, w)
 		}
 	}
-	// The hook ran for what the calls alone created, in order.
-	var created []string
-	for _, o := range twin.Objects("") {
-		created = append(created, o.Kind+" "+o.ID+" "+o.Name)
-	}
-	if !reflect.DeepEqual(hooked, created) {
-		t.Fatalf("hook ran for %v, want %v", hooked, created)
-	}
+}
 
+// checkBatchRecorded checks the batch was one request and eight calls, each
+// with the token it used.
+func checkBatchRecorded(t *testing.T, f *networkafake.Fake, campaign map[string]any, filter string) {
+	t.Helper()
 	// One request, eight calls, each with the token it used.
 	if reqs := f.Requests(); len(reqs) != 1 || reqs[0].Method != "POST" || reqs[0].Path != "/v25.0" || reqs[0].Authorization != "Bearer "+userToken {
 		t.Fatalf("requests = %+v", reqs)
@@ -213,14 +226,19 @@ func TestBatch(t *testing.T) {
 	if requests, n := f.Counts(); requests != 1 || n != 8 {
 		t.Fatalf("counts = %d requests, %d calls; want 1, 8", requests, n)
 	}
+}
 
+// checkBatchPagingLink checks a paging link in a batch under no version
+// prefix, with a page's token, keeps the entry's own prefix.
+func checkBatchPagingLink(t *testing.T, f *networkafake.Fake, base string) {
+	t.Helper()
 	// Under no version prefix, with a page's token, a paging link keeps the
 	// entry's own prefix.
 	for i := range 3 {
 		f.AddPost("456", networkafake.Post{ID: fmt.Sprintf("456_100%d", i), Created: time.Date(2026, 11, 20, i, 0, 0, 0, time.UTC)})
 	}
 	root := strings.TrimSuffix(base, "/v25.0")
-	got = batch(t, root+"/", pageToken, get("v25.0/456/posts?fields=id&limit=1"))
+	got := batch(t, root+"/", pageToken, get("v25.0/456/posts?fields=id&limit=1"))
 	var posts struct {
 		Paging struct{ Next string } `json:"paging"`
 	}

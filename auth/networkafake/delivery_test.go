@@ -204,7 +204,13 @@ func TestCampaignAds(t *testing.T) {
 		t.Fatalf("ads of a deleted campaign = %v", got)
 	}
 	f.SetObjectStatus(camp, "ACTIVE")
+	checkCampaignAdsPaged(t, base, camp, paused, ads)
+}
 
+// checkCampaignAdsPaged checks a campaign's ads are paged two at a time, and
+// that an ad set's ads or a page token are refused.
+func checkCampaignAdsPaged(t *testing.T, base, camp, paused string, ads []string) {
+	t.Helper()
 	// Paged: two at a time.
 	got := mustOK(t, "GET", base+"/"+camp+"/ads?fields=id&limit=2&after=2", userToken, nil)
 	next := base + "/" + camp + "/ads?access_token=" + userToken + "&after=4&fields=id&limit=2"

@@ -273,6 +273,19 @@ func TestMarketingAPI(t *testing.T) {
 	f, base := world(t)
 	f.AddPost("456", networkafake.Post{ID: "456_9001", Message: "#gym"})
 
+	checkAdAccounts(t, base)
+	camp, adset, ad, adsetBody := createCampaignAdSetAd(t, f, base)
+	checkRefusedCreates(t, base, adset, adsetBody)
+	checkCreatedObjects(t, f, adset)
+	checkLookupByName(t, base, ad)
+	checkUpdates(t, f, base, camp, adset)
+	checkAdInsights(t, f, base, ad)
+	checkRequestsRecorded(t, f)
+}
+
+// checkAdAccounts checks the user's ad accounts as listed by the API.
+func checkAdAccounts(t *testing.T, base string) {
+	t.Helper()
 	acc := mustOK(t, "GET", base+"/me/adaccounts?fields=id,account_status,currency", userToken, nil)
 	wantAcc := []any{
 		map[string]any{"id": "act_2", "account_status": float64(2), "currency": "EUR"},
@@ -281,24 +294,34 @@ func TestMarketingAPI(t *testing.T) {
 	if !reflect.DeepEqual(acc["data"], wantAcc) {
 		t.Fatalf("ad accounts = %v", acc)
 	}
+}
 
+// createCampaignAdSetAd creates a campaign, an ad set and an ad on act_1 and
+// checks the AfterCreate hook runs before each answer; it returns their ids and
+// the ad set's body.
+func createCampaignAdSetAd(t *testing.T, f *networkafake.Fake, base string) (camp, adset, ad string, adsetBody map[string]any) {
+	t.Helper()
 	var order []string
 	f.AfterCreate(func(o networkafake.Object) { order = append(order, "hook "+o.Kind+" "+o.Name) })
-	camp := mustOK(t, "POST", base+"/act_1/campaigns", userToken, map[string]any{
+	camp = mustOK(t, "POST", base+"/act_1/campaigns", userToken, map[string]any{
 		"name": "adboost-7", "objective": "OUTCOME_TRAFFIC", "status": "ACTIVE", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
 	order = append(order, "answered")
-	adsetBody := map[string]any{"name": "adboost-7", "campaign_id": camp, "daily_budget": 2500, "bid_strategy": "LOWEST_COST_WITH_BID_CAP",
+	adsetBody = map[string]any{"name": "adboost-7", "campaign_id": camp, "daily_budget": 2500, "bid_strategy": "LOWEST_COST_WITH_BID_CAP",
 		"bid_amount": 150, "billing_event": "IMPRESSIONS", "optimization_goal": "LINK_CLICKS",
 		"targeting": czTargeting, "end_time": "2026-12-31T23:59:59Z", "status": "ACTIVE", "dsa_beneficiary": "Gym", "dsa_payor": "Gym s.r.o."}
-	adset := mustOK(t, "POST", base+"/act_1/adsets", userToken, adsetBody)["id"].(string)
-	ad := mustOK(t, "POST", base+"/act_1/ads", userToken, map[string]any{
+	adset = mustOK(t, "POST", base+"/act_1/adsets", userToken, adsetBody)["id"].(string)
+	ad = mustOK(t, "POST", base+"/act_1/ads", userToken, map[string]any{
 		"name": "adboost-7-9001", "adset_id": adset, "creative": map[string]any{"object_story_id": "456_9001", "instagram_user_id": bAccount}, "status": "ACTIVE"})["id"].(string)
 	if want := []string{"hook campaign adboost-7", "answered", "hook adset adboost-7", "hook ad adboost-7-9001"}; !reflect.DeepEqual(order, want) {
 		t.Fatalf("order = %v: the hook does not run before the answer", order)
 	}
 	f.AfterCreate(nil)
+	return camp, adset, ad, adsetBody
+}
 
-	// Bodies network_a refuses.
+// checkRefusedCreates checks the bodies network_a refuses on create.
+func checkRefusedCreates(t *testing.T, base, adset string, adsetBody map[string]any) {
+	t.Helper()
 	for name, tc := range map[string]struct {
 		path string
 		body map[string]any
@@ -319,7 +342,12 @@ func TestMarketingAPI(t *testing.T) {
 			t.Errorf("%s: %s", name, got)
 		}
 	}
+}
 
+// checkCreatedObjects checks the fake recorded the three created objects and
+// the ad set's fields.
+func checkCreatedObjects(t *testing.T, f *networkafake.Fake, adset string) {
+	t.Helper()
 	objs := f.Objects("")
 	if len(objs) != 3 || objs[0].Kind != "campaign" || objs[1].Kind != "adset" || objs[2].Kind != "ad" {
 		t.Fatalf("objects = %+v", objs)
@@ -329,8 +357,12 @@ func TestMarketingAPI(t *testing.T) {
 			"targeting_automation": map[string]any{"advantage_audience": json.Number("0")}}) {
 		t.Fatalf("ad set = %+v", o)
 	}
+}
 
-	// Looked up by name, as after an interrupted attempt.
+// checkLookupByName checks objects are found by name, as after an interrupted
+// attempt, and that bad filtering is refused.
+func checkLookupByName(t *testing.T, base, ad string) {
+	t.Helper()
 	filter := url.QueryEscape(`[{"field":"name","operator":"EQUAL","value":"adboost-7-9001"}]`)
 	found := mustOK(t, "GET", base+"/act_1/ads?fields=id,name,status&filtering="+filter, userToken, nil)
 	if want := []any{map[string]any{"id": ad, "name": "adboost-7-9001", "status": "ACTIVE"}}; !reflect.DeepEqual(found["data"], want) {
@@ -346,8 +378,12 @@ func TestMarketingAPI(t *testing.T) {
 	if got := graphErr(t, "GET", base+"/act_1/ads?filtering=nonsense", userToken, nil); got != "400 OAuthException 100" {
 		t.Fatalf("bad filtering: %s", got)
 	}
+}
 
-	// Updates: merged in, each recorded.
+// checkUpdates checks updates are merged in and each recorded, and bad ones
+// refused.
+func checkUpdates(t *testing.T, f *networkafake.Fake, base, camp, adset string) {
+	t.Helper()
 	mustOK(t, "POST", base+"/"+adset, userToken, map[string]any{"daily_budget": 3000, "end_time": "2027-01-31T23:59:59Z"})
 	if r := mustOK(t, "POST", base+"/"+camp, userToken, map[string]any{"status": "PAUSED"}); r["success"] != true {
 		t.Fatalf("update answered %v", r)
@@ -358,7 +394,7 @@ func TestMarketingAPI(t *testing.T) {
 	if got := graphErr(t, "POST", base+"/"+camp, userToken, map[string]any{"status": "OFF"}); got != "400 OAuthException 100" {
 		t.Fatalf("bad status update: %s", got)
 	}
-	objs = f.Objects("adset")
+	objs := f.Objects("adset")
 	if o := objs[0]; o.Fields["daily_budget"] != json.Number("3000") || o.Fields["end_time"] != "2027-01-31T23:59:59Z" || len(o.Updates) != 1 ||
 		o.Fields["bid_amount"] != json.Number("150") {
 		t.Fatalf("ad set after update = %+v", o)
@@ -369,8 +405,12 @@ func TestMarketingAPI(t *testing.T) {
 	if got := graphErr(t, "POST", base+"/"+adset, pageToken, map[string]any{"daily_budget": 1}); got != "400 GraphMethodException 100" {
 		t.Fatalf("update with a page token: %s", got)
 	}
+}
 
-	// Ad insights: empty until set, then the contract's shape.
+// checkAdInsights checks ad insights are empty until set, then have the
+// contract's shape.
+func checkAdInsights(t *testing.T, f *networkafake.Fake, base, ad string) {
+	t.Helper()
 	const insightsQuery = "/insights?fields=impressions,reach,clicks,spend,actions&date_preset=maximum"
 	if got := mustOK(t, "GET", base+"/"+ad+insightsQuery, userToken, nil); len(got["data"].([]any)) != 0 {
 		t.Fatalf("insights before any = %v", got)
@@ -388,8 +428,12 @@ func TestMarketingAPI(t *testing.T) {
 	if got := graphErr(t, "GET", base+"/120299999"+insightsQuery, userToken, nil); got != "400 GraphMethodException 100" {
 		t.Fatalf("insights of an unknown ad: %s", got)
 	}
+}
 
-	// Every request is recorded, body included.
+// checkRequestsRecorded checks every request is recorded, body included, and
+// that ClearRequests empties the record.
+func checkRequestsRecorded(t *testing.T, f *networkafake.Fake) {
+	t.Helper()
 	reqs := f.Requests()
 	var creates int
 	for _, r := range reqs {

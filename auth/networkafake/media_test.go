@@ -66,7 +66,17 @@ func TestMediaList(t *testing.T) {
 	t0 := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	fiveMedia(f, t0)
 	f.AddMedia("790", networkafake.Media{Caption: "another account's"})
+	checkMediaJSON(t, base)
+	c := client(t, base, networka.Options{})
+	checkMediaThroughClient(t, c, t0)
+	checkMediaPaging(t, f, c, base, t0)
+	checkFreshMediaIDs(t, f)
+}
 
+// checkMediaJSON checks the media list answers exactly network_b's fields as
+// JSON, pages, and refuses bad queries.
+func checkMediaJSON(t *testing.T, base string) {
+	t.Helper()
 	// Exactly the fields, as JSON: thumbnail_url for a video only, no empty caption.
 	page := mustOK(t, "GET", base+"/"+bAccount+"/media?fields="+mediaFieldList+"&limit=2", pageToken, nil)
 	data := page["data"].([]any)
@@ -93,8 +103,13 @@ func TestMediaList(t *testing.T) {
 		}
 	}
 
+}
+
+// checkMediaThroughClient checks the client reads media since a time, newest
+// first, with every field.
+func checkMediaThroughClient(t *testing.T, c *networka.Client, t0 time.Time) {
+	t.Helper()
 	// Through the client: since, newest first, every field.
-	c := client(t, base, networka.Options{})
 	ctx := context.Background()
 	s := networka.Scope{Page: bAccount}
 	media, truncated, err := c.MediaOf(ctx, pageToken, bAccount, t0.Add(2*time.Hour), 500, s)
@@ -121,12 +136,20 @@ func TestMediaList(t *testing.T) {
 		t.Fatalf("album = %+v", got)
 	}
 
+}
+
+// checkMediaPaging checks 150 more media are read through the client in two
+// requests of 100, and that a limit over 100 is capped.
+func checkMediaPaging(t *testing.T, f *networkafake.Fake, c *networka.Client, base string, t0 time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	s := networka.Scope{Page: bAccount}
 	// Paging: 150 more media are read in two requests of 100.
 	f.ClearRequests()
 	for i := range 150 {
 		f.AddMedia(bAccount, networkafake.Media{Caption: fmt.Sprintf("bulk %d", i), Created: t0.Add(6*time.Hour + time.Duration(i)*time.Minute)})
 	}
-	media, _, err = c.MediaOf(ctx, pageToken, bAccount, t0, 500, s)
+	media, _, err := c.MediaOf(ctx, pageToken, bAccount, t0, 500, s)
 	if err != nil || len(media) != 155 || media[0].Caption != "bulk 149" || media[149].Caption != "bulk 0" || media[154].ID != "17890000000009001" {
 		t.Fatalf("MediaOf over pages = %d media, %v", len(media), err)
 	}
@@ -144,6 +167,12 @@ func TestMediaList(t *testing.T) {
 		t.Fatalf("limit=500 answered %d media, want at most 100", len(got["data"].([]any)))
 	}
 
+}
+
+// checkFreshMediaIDs checks fresh ids have 17 digits, beyond 2^53, and the
+// fake's MediaOf lists newest first.
+func checkFreshMediaIDs(t *testing.T, f *networkafake.Fake) {
+	t.Helper()
 	// Fresh ids: 17 digits, beyond 2^53; MediaOf of the fake newest first.
 	all := f.MediaOf(bAccount)
 	if len(all) != 155 || all[0].ID != "17890000000000151" || all[149].ID != "17890000000000002" {

@@ -131,6 +131,17 @@ func TestAdSetRules(t *testing.T) {
 	f, base := world(t)
 	camp := mustOK(t, "POST", base+"/act_1/campaigns", userToken, map[string]any{
 		"name": "adboost-7", "objective": "OUTCOME_SALES", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
+	checkAdSetCreatesRefused(t, f, base, camp)
+	sets := createRuleAbidingAdSets(t, f, base, camp)
+	checkAdSetUpdatesRefused(t, f, base, sets)
+	checkAdSetUpdatesKeepingRules(t, f, base, sets)
+	checkOldAdSetTakesUpdates(t, f, base, camp)
+}
+
+// checkAdSetCreatesRefused checks creates breaking an ad set rule are refused
+// and make nothing.
+func checkAdSetCreatesRefused(t *testing.T, f *networkafake.Fake, base, camp string) {
+	t.Helper()
 	url := base + "/act_1/adsets"
 	for name, tc := range map[string]struct {
 		change map[string]any
@@ -160,7 +171,13 @@ func TestAdSetRules(t *testing.T) {
 	if n := len(f.Objects("adset")); n != 0 {
 		t.Fatalf("%d ad sets made by refused creates", n)
 	}
+}
 
+// createRuleAbidingAdSets creates six ad sets that give each rule what it asks
+// for (which is enough) and returns the fake's ad sets.
+func createRuleAbidingAdSets(t *testing.T, f *networkafake.Fake, base, camp string) []networkafake.Object {
+	t.Helper()
+	url := base + "/act_1/adsets"
 	// What the rules ask for is enough.
 	for _, change := range []map[string]any{
 		{"daily_budget": nil, "lifetime_budget": 10000, "end_time": "2026-12-31T23:59:59Z"},
@@ -172,7 +189,13 @@ func TestAdSetRules(t *testing.T) {
 	} {
 		mustOK(t, "POST", url, userToken, adSetBody(camp, change))
 	}
-	sets := f.Objects("adset")
+	return f.Objects("adset")
+}
+
+// checkAdSetUpdatesRefused checks updates that would leave an ad set breaking
+// a rule are refused and change nothing.
+func checkAdSetUpdatesRefused(t *testing.T, f *networkafake.Fake, base string, sets []networkafake.Object) {
+	t.Helper()
 	lifetime, daily := sets[0].ID, sets[5].ID
 
 	// Updates that would leave an ad set breaking a rule are refused, and
@@ -204,6 +227,12 @@ func TestAdSetRules(t *testing.T) {
 			t.Fatalf("a refused update changed %+v", o)
 		}
 	}
+}
+
+// checkAdSetUpdatesKeepingRules checks updates that keep the rules pass.
+func checkAdSetUpdatesKeepingRules(t *testing.T, f *networkafake.Fake, base string, sets []networkafake.Object) {
+	t.Helper()
+	lifetime, daily := sets[0].ID, sets[5].ID
 	// Updates that keep the rules pass.
 	mustOK(t, "POST", base+"/"+daily, userToken, map[string]any{"bid_strategy": "COST_CAP", "bid_amount": 60})
 	mustOK(t, "POST", base+"/"+daily, userToken, map[string]any{"optimization_goal": "APP_INSTALLS", "promoted_object": map[string]any{"application_id": "2"}})
@@ -212,7 +241,12 @@ func TestAdSetRules(t *testing.T) {
 	if o := f.Objects("adset")[5]; o.Fields["bid_amount"] != json.Number("60") || o.Fields["optimization_goal"] != "APP_INSTALLS" {
 		t.Fatalf("ad set after updates = %+v", o.Fields)
 	}
+}
 
+// checkOldAdSetTakesUpdates checks an ad set made before the rules still takes
+// updates that do not touch them, and is refused one that does.
+func checkOldAdSetTakesUpdates(t *testing.T, f *networkafake.Fake, base, camp string) {
+	t.Helper()
 	// An ad set made before these rules (restored from an old state)
 	// still takes updates that do not touch them: a pause, a new targeting.
 	s := f.State()

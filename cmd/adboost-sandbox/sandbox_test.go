@@ -188,6 +188,15 @@ func (s *sandbox) adInsights(adID string) (impressions int, spend float64) {
 func TestSandboxWorld(t *testing.T) {
 	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 	s := startSandbox(t, t0)
+	checkSeededWorld(t, s, t0)
+	newPost := checkPostsArrive(t, s, t0)
+	checkAdInsightsGrow(t, s, t0, newPost)
+}
+
+// checkSeededWorld checks the start-up output, the seeded sign-in and the
+// seeded posts with their reach.
+func checkSeededWorld(t *testing.T, s *sandbox, t0 time.Time) {
+	t.Helper()
 	out := s.out.String()
 	for _, want := range []string{"NETWORK_A_API_URL=" + s.base, DefaultUserToken, DefaultDemoToken, DefaultNoPayToken,
 		"page 7000004 (Pop-up Gym) loses its page token at " + t0.Add(2*time.Minute).Local().Format(time.TimeOnly)} {
@@ -218,7 +227,12 @@ func TestSandboxWorld(t *testing.T) {
 	if r := s.reach(seeded[0]["id"].(string)); r < 100 {
 		t.Fatalf("a seeded post of an hour ago has reach %d", r)
 	}
+}
 
+// checkPostsArrive moves the clock and checks posts arrive on the pages in
+// turn and a new post's organic reach grows; it returns the gym's new post.
+func checkPostsArrive(t *testing.T, s *sandbox, t0 time.Time) string {
+	t.Helper()
 	// 25 s: five posts, one per page in turn; the gym page has one new,
 	// published at t0+5s, newest first.
 	s.tick(t0.Add(25 * time.Second))
@@ -241,7 +255,13 @@ func TestSandboxWorld(t *testing.T) {
 	if n := len(s.gymPosts()); n != 7+1 {
 		t.Fatalf("%d gym posts after 90 s, want 8", n)
 	}
+	return newPost
+}
 
+// checkAdInsightsGrow boosts newPost and checks the ad's insights grow with
+// the clock, stop while paused and grow again when resumed.
+func checkAdInsightsGrow(t *testing.T, s *sandbox, t0 time.Time, newPost string) {
+	t.Helper()
 	// An ad boosting the new post: its insights grow with the clock.
 	camp := s.call("POST", "/act_1000/campaigns", DefaultUserToken, map[string]any{
 		"name": "adboost-1", "objective": "OUTCOME_ENGAGEMENT", "status": "ACTIVE", "special_ad_categories": []any{}, "is_adset_budget_sharing_enabled": false})["id"].(string)
@@ -467,7 +487,15 @@ func hasTag(caption, tag string) bool {
 func TestSandboxMedia(t *testing.T) {
 	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 	s := startSandbox(t, t0)
+	checkDemoFitMedia(t, s, t0)
+	checkSamsMedia(t, s)
+	checkNetworkBAdGrows(t, s, t0)
+}
 
+// checkDemoFitMedia checks demostudiofit's followers and recent media for the
+// demo campaigns, and that only its page's token reads them.
+func checkDemoFitMedia(t *testing.T, s *sandbox, t0 time.Time) {
+	t.Helper()
 	followers := s.call("GET", "/3000101?fields=followers_count", demoFitToken, nil)
 	if followers["followers_count"] != float64(2400) {
 		t.Fatalf("demostudiofit = %v", followers)
@@ -518,7 +546,12 @@ func TestSandboxMedia(t *testing.T) {
 			t.Errorf("demostudiofit's media with %s: %s", token, got)
 		}
 	}
+}
 
+// checkSamsMedia checks Sam's network_b accounts have media of the hashtags
+// of the sandbox's posts, and followers.
+func checkSamsMedia(t *testing.T, s *sandbox) {
+	t.Helper()
 	// Sam's network_b accounts: media of the hashtags of the sandbox's posts.
 	var gymlife int
 	for account, token := range map[string]string{"7100001": gymToken, "7100002": "EAAsandbox0page0cafe",
@@ -539,7 +572,12 @@ func TestSandboxMedia(t *testing.T) {
 	if gymlife < 2 {
 		t.Errorf("%d of Sam's media with #gymlife and workout, want some for preset 1", gymlife)
 	}
+}
 
+// checkNetworkBAdGrows checks an ad of Sam's media in a network_b ad set gets
+// impressions, and a network_a post is refused in that ad set.
+func checkNetworkBAdGrows(t *testing.T, s *sandbox, t0 time.Time) {
+	t.Helper()
 	// An ad of Sam's media, in a network_b ad set: its insights grow.
 	gymMedia := s.media("7100001", gymToken)[0]["id"].(string)
 	camp := s.call("POST", "/act_1000/campaigns", DefaultUserToken, map[string]any{

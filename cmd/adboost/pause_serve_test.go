@@ -109,9 +109,7 @@ func fakeCampaignStatus(f *networkafake.Fake, name string) string {
 func TestServePausesWithinAMinute(t *testing.T) {
 	t.Parallel()
 	const secret = "pause-serve-test-secret-0123456789abcdef"
-	for _, c := range []struct {
-		name, method, path, body, answer string
-	}{
+	for _, c := range []pauseRequest{
 		{"save active false", http.MethodPost, "/v1/boosted-pages/save/7", `{"active": false}`, "true"},
 		{"delete-source", http.MethodDelete, "/v1/boosted-pages/delete-source/456", "", `{"success":true}`},
 	} {
@@ -129,98 +127,122 @@ func TestServePausesWithinAMinute(t *testing.T) {
 				}
 			}
 
-			tokens, err := auth.NewTokens([]byte(secret), time.Hour)
-			if err != nil {
-				t.Fatal(err)
-			}
-			bearer, err := tokens.Issue(100, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var body io.Reader
-			if c.body != "" {
-				body = strings.NewReader(c.body)
-			}
-			req, _ := http.NewRequest(c.method, base+c.path, body)
-			req.Header.Set("Authorization", "Bearer "+bearer)
-			if c.body != "" {
-				req.Header.Set("Content-Type", "application/json")
-			}
-			start := time.Now()
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			raw, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK || strings.TrimSpace(string(raw)) != c.answer {
-				t.Fatalf("%s %s: %d %s, want 200 %s", c.method, c.path, resp.StatusCode, raw, c.answer)
-			}
-
-			for fakeCampaignStatus(fake, "adboost-7") != "PAUSED" {
-				if time.Since(start) > 60*time.Second {
-					t.Fatalf("network_a's campaign is %s 60 s after %s %s, want PAUSED\n%s",
-						fakeCampaignStatus(fake, "adboost-7"), c.method, c.path, logs)
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
-			elapsed := time.Since(start)
-			t.Logf("PAUSED on network_a %v after %s %s", elapsed.Round(time.Millisecond), c.method, c.path)
-			if elapsed > 60*time.Second {
-				t.Errorf("paused after %v, want within 60 s", elapsed)
-			}
-
-			// What the API and the database answer afterwards.
-			pool := dbtest.NewPool(t, env["DATABASE_URL"])
-			var rows string
-			waitRows := func(want string) {
-				t.Helper()
-				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-					err := pool.QueryRow(context.Background(), `SELECT coalesce(string_agg(campaign_id || ' ' || state, ',' ORDER BY campaign_id), '')
-						FROM engine_campaign WHERE campaign_id = 7`).Scan(&rows)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if rows == want || time.Now().After(deadline) {
-						break
-					}
-				}
-				if rows != want {
-					t.Errorf("engine state of 7 after the pause: %q, want %q", rows, want)
-				}
-			}
-			req, _ = http.NewRequest(http.MethodGet, base+"/v1/boosted-pages/detail/7", nil)
-			req.Header.Set("Authorization", "Bearer "+bearer)
-			if c.method == http.MethodDelete {
-				waitRows("") // forgotten once network_a confirmed the pause
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusNotFound {
-					t.Errorf("detail/7 after delete-source: %d, want 404", resp.StatusCode)
-				}
-				return
-			}
-			waitRows("7 paused")
-			resp, err = http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var page struct {
-				Active bool `json:"active"`
-				Engine struct {
-					State   string `json:"state"`
-					Message string `json:"message"`
-				} `json:"engine"`
-			}
-			err = json.NewDecoder(resp.Body).Decode(&page)
-			resp.Body.Close()
-			if err != nil || page.Active || page.Engine.State != "paused" || page.Engine.Message != "" {
-				t.Errorf("detail/7 after the pause: %+v %v, want inactive and paused", page, err)
-			}
+			bearer := userBearer(t, secret, 100)
+			checkPausedWithinAMinute(t, fake, base, bearer, c, logs)
+			checkAfterServePause(t, env, base, bearer, c.method)
 		})
+	}
+}
+
+// pauseRequest is a request that pauses campaign 7 and its expected answer.
+type pauseRequest struct {
+	name, method, path, body, answer string
+}
+
+// userBearer issues a bearer token of user id signed with secret.
+func userBearer(t *testing.T, secret string, id int64) string {
+	t.Helper()
+	tokens, err := auth.NewTokens([]byte(secret), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bearer, err := tokens.Issue(id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bearer
+}
+
+// checkPausedWithinAMinute sends the pausing request c and checks network_a
+// has campaign adboost-7 PAUSED within 60 s.
+func checkPausedWithinAMinute(t *testing.T, fake *networkafake.Fake, base, bearer string, c pauseRequest, logs *lockedBuffer) {
+	t.Helper()
+	var body io.Reader
+	if c.body != "" {
+		body = strings.NewReader(c.body)
+	}
+	req, _ := http.NewRequest(c.method, base+c.path, body)
+	req.Header.Set("Authorization", "Bearer "+bearer)
+	if c.body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || strings.TrimSpace(string(raw)) != c.answer {
+		t.Fatalf("%s %s: %d %s, want 200 %s", c.method, c.path, resp.StatusCode, raw, c.answer)
+	}
+
+	for fakeCampaignStatus(fake, "adboost-7") != "PAUSED" {
+		if time.Since(start) > 60*time.Second {
+			t.Fatalf("network_a's campaign is %s 60 s after %s %s, want PAUSED\n%s",
+				fakeCampaignStatus(fake, "adboost-7"), c.method, c.path, logs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	t.Logf("PAUSED on network_a %v after %s %s", elapsed.Round(time.Millisecond), c.method, c.path)
+	if elapsed > 60*time.Second {
+		t.Errorf("paused after %v, want within 60 s", elapsed)
+	}
+}
+
+// checkAfterServePause checks what the API and the database answer after the
+// pause: campaign 7 forgotten after delete-source, else inactive and paused.
+func checkAfterServePause(t *testing.T, env map[string]string, base, bearer, method string) {
+	t.Helper()
+	pool := dbtest.NewPool(t, env["DATABASE_URL"])
+	var rows string
+	waitRows := func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			err := pool.QueryRow(context.Background(), `SELECT coalesce(string_agg(campaign_id || ' ' || state, ',' ORDER BY campaign_id), '')
+				FROM engine_campaign WHERE campaign_id = 7`).Scan(&rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rows == want || time.Now().After(deadline) {
+				break
+			}
+		}
+		if rows != want {
+			t.Errorf("engine state of 7 after the pause: %q, want %q", rows, want)
+		}
+	}
+	req, _ := http.NewRequest(http.MethodGet, base+"/v1/boosted-pages/detail/7", nil)
+	req.Header.Set("Authorization", "Bearer "+bearer)
+	if method == http.MethodDelete {
+		waitRows("") // forgotten once network_a confirmed the pause
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("detail/7 after delete-source: %d, want 404", resp.StatusCode)
+		}
+		return
+	}
+	waitRows("7 paused")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page struct {
+		Active bool `json:"active"`
+		Engine struct {
+			State   string `json:"state"`
+			Message string `json:"message"`
+		} `json:"engine"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&page)
+	resp.Body.Close()
+	if err != nil || page.Active || page.Engine.State != "paused" || page.Engine.Message != "" {
+		t.Errorf("detail/7 after the pause: %+v %v, want inactive and paused", page, err)
 	}
 }
 
@@ -246,31 +268,10 @@ func TestServeLoginUnblocksPause(t *testing.T) {
 			t.Fatalf("the first cycle boosted nothing\n%s", logs)
 		}
 	}
-	tokens, err := auth.NewTokens([]byte(secret), time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bearer, err := tokens.Issue(100, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bearer := userBearer(t, secret, 100)
 	send := func(method, path, bearer, body string) string {
 		t.Helper()
-		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
-		if bearer != "" {
-			req.Header.Set("Authorization", "Bearer "+bearer)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		raw, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, raw)
-		}
-		return string(raw)
+		return sendServe(t, base, method, path, bearer, body)
 	}
 	state := func() string {
 		t.Helper()
@@ -315,4 +316,25 @@ func TestServeLoginUnblocksPause(t *testing.T) {
 	if s := state(); s != "paused: " {
 		t.Errorf("engine state of 7 after the pause %q, want paused", s)
 	}
+}
+
+// sendServe sends a JSON request to serve at base, with bearer when not
+// empty, and answers the body of its 200 answer.
+func sendServe(t *testing.T, base, method, path, bearer, body string) string {
+	t.Helper()
+	req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, raw)
+	}
+	return string(raw)
 }

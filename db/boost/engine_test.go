@@ -52,6 +52,16 @@ func TestEngineBoostsMatchingPosts(t *testing.T) {
 	if got := w.ids(w.list(0)); got != "1,2,3,5,6,8" {
 		t.Fatalf("Ana's boosted posts: %s, want 1,2,3,5,6,8", got)
 	}
+	checkBoostedPostFields(t, w, posts)
+	checkNetworkAObjectsOfBoosts(t, w)
+	checkBoostHistoryAndReads(t, w)
+	checkSecondCycle(t, w)
+}
+
+// checkBoostedPostFields checks every field of campaign 7's boosted posts, as
+// network_a gave the post, post 8's name cut to 100 characters.
+func checkBoostedPostFields(t *testing.T, w *world, posts []boostedPost) {
+	t.Helper()
 	// Every field of a boosted post, as network_a gave the post.
 	fakePosts := map[string]networkafake.Post{}
 	for _, p := range w.fake.Posts("456") {
@@ -71,7 +81,12 @@ func TestEngineBoostsMatchingPosts(t *testing.T) {
 	if n := len([]rune(posts[3].Name)); posts[3].ID != 8 || n != 100 {
 		t.Errorf("post 8's name has %d characters, want 100", n)
 	}
+}
 
+// checkNetworkAObjectsOfBoosts checks one network_a campaign and ad set per
+// adboost campaign, with their fields, and one ad per boosted post.
+func checkNetworkAObjectsOfBoosts(t *testing.T, w *world) {
+	t.Helper()
 	// One network_a campaign and ad set per adboost campaign, in the first
 	// active ad account; one ad per boosted post.
 	if got := w.sortedNames("campaign"); got != "adboost-7,adboost-8" {
@@ -113,6 +128,13 @@ func TestEngineBoostsMatchingPosts(t *testing.T) {
 	if got := jsonString(ad.Fields); got != fmt.Sprintf(`{"adset_id":%q,"creative":{"object_story_id":"456_3"},"name":"adboost-7-3","status":"ACTIVE"}`, s7.ID) {
 		t.Errorf("ad adboost-7-3: %s", got)
 	}
+}
+
+// checkBoostHistoryAndReads checks a `boosted` history entry per boost of 7,
+// that reach was asked only for campaign 8's candidates and followers once,
+// and that no token is in a URL.
+func checkBoostHistoryAndReads(t *testing.T, w *world) {
+	t.Helper()
 	// A `boosted` history entry per boost, with the post and the ad.
 	var want []string
 	for _, id := range []string{"8", "6", "3", "1"} {
@@ -141,7 +163,12 @@ func TestEngineBoostsMatchingPosts(t *testing.T) {
 	if len(followersAsked) != 1 {
 		t.Errorf("followers asked %d times", len(followersAsked))
 	}
+}
 
+// checkSecondCycle checks a second cycle boosts nothing again, a new post is
+// boosted, and no token is in the logs.
+func checkSecondCycle(t *testing.T, w *world) {
+	t.Helper()
 	// A second cycle boosts nothing again; a new post is boosted.
 	w.post("10", "Back to the #gym", 0, 0)
 	w.cycle()
@@ -167,6 +194,31 @@ func TestEngineKeepsAdSetInStepAndPauses(t *testing.T) {
 	if len(adset.Updates) != 0 {
 		t.Fatalf("ad set updated before any save: %v", adset.Updates)
 	}
+	checkSaveUpdatesAdSet(t, w)
+	checkDeactivatePauses(t, w)
+	checkReactivateResumes(t, w)
+
+	// Deleting the source deletes campaigns 7 and 8: both are paused on
+	// network_a (8 never boosted anything: nothing to pause there).
+	var deleted map[string]any
+	w.call(http.MethodDelete, "/v1/boosted-pages/delete-source/456", nil, &deleted)
+	w.cycle()
+	c7 := w.object("campaign", "adboost-7")
+	if c7.Status != "PAUSED" {
+		t.Errorf("campaign adboost-7 after delete-source: %s", c7.Status)
+	}
+	for _, p := range w.list(0) {
+		if p.Active || p.Stopped == 0 {
+			t.Errorf("post after delete-source: %+v", p)
+		}
+	}
+	// The end date passing pauses too: checked in SQL by EngineCampaignLoad.
+}
+
+// checkSaveUpdatesAdSet saves campaign 7 and checks the changed fields reach
+// the ad set, once.
+func checkSaveUpdatesAdSet(t *testing.T, w *world) {
+	t.Helper()
 	// save → the changed fields reach the ad set, once.
 	end := time.Now().UTC().AddDate(0, 2, 0).Format(time.DateOnly)
 	var ok bool
@@ -179,7 +231,7 @@ func TestEngineKeepsAdSetInStepAndPauses(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.cycle()
-	adset = w.object("adset", "adboost-7")
+	adset := w.object("adset", "adboost-7")
 	// The targeting as network_a takes it: the Advantage audience flag
 	// given, network_a alone for a page without a network_b account.
 	sent := strings.TrimSuffix(strings.ReplaceAll(stored, " ", ""), "}") +
@@ -192,7 +244,13 @@ func TestEngineKeepsAdSetInStepAndPauses(t *testing.T) {
 	if n := len(w.object("adset", "adboost-7").Updates); n != 1 {
 		t.Errorf("ad set updated %d times after an unchanged cycle", n)
 	}
+}
 
+// checkDeactivatePauses deactivates campaign 7 and checks it is PAUSED once,
+// its posts stopped at the time of the pause, and nothing new boosted.
+func checkDeactivatePauses(t *testing.T, w *world) {
+	t.Helper()
+	var ok bool
 	// deactivate → PAUSED, posts stopped at the time of the pause.
 	w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{"active": false}, &ok)
 	before := time.Now().Unix()
@@ -214,11 +272,17 @@ func TestEngineKeepsAdSetInStepAndPauses(t *testing.T) {
 	if n := len(w.object("campaign", "adboost-7").Updates); n != 1 {
 		t.Errorf("a paused campaign was paused %d times", n)
 	}
+}
 
+// checkReactivateResumes reactivates campaign 7 and checks it is ACTIVE, its
+// posts running again and the new post boosted.
+func checkReactivateResumes(t *testing.T, w *world) {
+	t.Helper()
+	var ok bool
 	// reactivate → ACTIVE, posts running again, new posts boosted.
 	w.call(http.MethodPost, "/v1/boosted-pages/save/7", map[string]any{"active": true}, &ok)
 	w.cycle()
-	c7 = w.object("campaign", "adboost-7")
+	c7 := w.object("campaign", "adboost-7")
 	if c7.Status != "ACTIVE" || jsonString(c7.Updates) != `[{"status":"PAUSED"},{"status":"ACTIVE"}]` {
 		t.Errorf("campaign adboost-7 after reactivation: %s %s", c7.Status, jsonString(c7.Updates))
 	}
@@ -230,22 +294,6 @@ func TestEngineKeepsAdSetInStepAndPauses(t *testing.T) {
 	if got := w.names("ad"); got != "adboost-7-1,adboost-7-2" {
 		t.Errorf("ads after reactivation: %s", got)
 	}
-
-	// Deleting the source deletes campaigns 7 and 8: both are paused on
-	// network_a (8 never boosted anything: nothing to pause there).
-	var deleted map[string]any
-	w.call(http.MethodDelete, "/v1/boosted-pages/delete-source/456", nil, &deleted)
-	w.cycle()
-	c7 = w.object("campaign", "adboost-7")
-	if c7.Status != "PAUSED" {
-		t.Errorf("campaign adboost-7 after delete-source: %s", c7.Status)
-	}
-	for _, p := range w.list(0) {
-		if p.Active || p.Stopped == 0 {
-			t.Errorf("post after delete-source: %+v", p)
-		}
-	}
-	// The end date passing pauses too: checked in SQL by EngineCampaignLoad.
 }
 
 func TestEngineEndDatePauses(t *testing.T) {

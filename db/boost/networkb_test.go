@@ -98,6 +98,29 @@ func TestNetworkBBoostsMatchingMedia(t *testing.T) {
 	w.post("1", "Morning #run", time.Hour, 500)
 	w.cycle()
 
+	ids := checkCampaign9Media(t, w, m1, m2, m5)
+	checkCampaign10Media(t, w, ids, m2, m7)
+	checkNetworkBAdSetsAndAds(t, w)
+	checkNetworkBHistoryAndReads(t, w, ids, m1, m2, m5)
+
+	// The same ids on the next cycles; a new media is boosted.
+	m8 := w.media("17890000000000008", "New #gym hours", "IMAGE", 0, 0)
+	w.cycle()
+	w.cycle()
+	posts9 := w.list(9)
+	if len(posts9) != 4 || posts9[0].Link != m8.Permalink || posts9[1].ID != ids[m1.ID] || posts9[0].ID == ids[m1.ID] {
+		t.Errorf("after two more cycles, campaign 9: %+v", posts9)
+	}
+	if got := len(w.namesOf("ad", "adboost-9-")); got == 0 || strings.Count(w.namesOf("ad", "adboost-9-"), ",") != 3 {
+		t.Errorf("after two more cycles, ads of 9: %s", w.namesOf("ad", "adboost-9-"))
+	}
+}
+
+// checkCampaign9Media checks campaign 9 (network_b only, #gym) boosted m1, m2
+// and m5, newest first, each as a post with an id adboost assigns; it
+// answers the posts' ids by media id.
+func checkCampaign9Media(t *testing.T, w *world, m1, m2, m5 networkafake.Media) map[string]int64 {
+	t.Helper()
 	// Campaign 9 (network_b only, #gym): m1, m2 and m5, newest first.
 	posts9 := w.list(9)
 	if len(posts9) != 3 {
@@ -132,7 +155,13 @@ func TestNetworkBBoostsMatchingMedia(t *testing.T) {
 	if n := len([]rune(posts9[2].Name)); n != 100 {
 		t.Errorf("m5's name has %d characters, want 100", n)
 	}
+	return ids
+}
 
+// checkCampaign10Media checks campaign 10 (page and account, keywords and
+// reach 20 %) boosted the page's post 1, m2 (the same post as in 9) and m7.
+func checkCampaign10Media(t *testing.T, w *world, ids map[string]int64, m2, m7 networkafake.Media) {
+	t.Helper()
 	// Campaign 10 (page and account, keywords and reach 20 %): the page's
 	// post 1, m2 (the same post as in 9) and m7 (exactly 20 %).
 	posts10 := w.list(10)
@@ -146,7 +175,12 @@ func TestNetworkBBoostsMatchingMedia(t *testing.T) {
 	if p7.ID == ids[m2.ID] || p7.ID < minMediaPostID {
 		t.Errorf("m7's id %d", p7.ID)
 	}
+}
 
+// checkNetworkBAdSetsAndAds checks one network_a campaign per adboost
+// campaign, the network_b ad sets' fields, and an ad per media in them.
+func checkNetworkBAdSetsAndAds(t *testing.T, w *world) {
+	t.Helper()
 	// One network_a campaign per adboost campaign; campaign 9 has only the
 	// network_b ad set, campaign 10 one for each network.
 	if got := w.sortedNames("campaign"); got != "adboost-10,adboost-9" {
@@ -195,6 +229,12 @@ func TestNetworkBBoostsMatchingMedia(t *testing.T) {
 	if got := w.object("ad", "adboost-10-b17890000000000007").Fields["adset_id"]; got != s10b.ID {
 		t.Errorf("m7's ad is in ad set %v, want %s", got, s10b.ID)
 	}
+}
+
+// checkNetworkBHistoryAndReads checks the history names the posts by their
+// ids in adboost, and how media, reach and followers were read.
+func checkNetworkBHistoryAndReads(t *testing.T, w *world, ids map[string]int64, m1, m2, m5 networkafake.Media) {
+	t.Helper()
 	// The history names the post by its id in adboost.
 	var want []string
 	for _, m := range []string{m5.ID, m2.ID, m1.ID} {
@@ -228,18 +268,6 @@ func TestNetworkBBoostsMatchingMedia(t *testing.T) {
 	}
 	if followers != 1 {
 		t.Errorf("the account's followers asked %d times, want 1", followers)
-	}
-
-	// The same ids on the next cycles; a new media is boosted.
-	m8 := w.media("17890000000000008", "New #gym hours", "IMAGE", 0, 0)
-	w.cycle()
-	w.cycle()
-	posts9 = w.list(9)
-	if len(posts9) != 4 || posts9[0].Link != m8.Permalink || posts9[1].ID != ids[m1.ID] || posts9[0].ID == ids[m1.ID] {
-		t.Errorf("after two more cycles, campaign 9: %+v", posts9)
-	}
-	if got := len(w.namesOf("ad", "adboost-9-")); got == 0 || strings.Count(w.namesOf("ad", "adboost-9-"), ",") != 3 {
-		t.Errorf("after two more cycles, ads of 9: %s", w.namesOf("ad", "adboost-9-"))
 	}
 }
 

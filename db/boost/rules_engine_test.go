@@ -338,85 +338,97 @@ func TestRuleEngineEngagementRateMedia(t *testing.T) {
 // the ad account's check (once a work with something to create) and the ad's
 // create.
 func TestRuleEngineHeldBackThenBoosted(t *testing.T) {
-	t.Run("min_reactions", func(t *testing.T) {
-		w := &rulesWorld{newWorld(t)}
-		w.deactivate(8)
-		w.save(7, map[string]any{"min_reactions": 10})
-		w.publish(rulesPost{id: "1", message: "#gym held back", created: time.Now().Add(-2 * time.Hour), reactions: 9})
-		w.publish(rulesPost{id: "2", message: "#gym popular", created: time.Now().Add(-time.Hour), reactions: 50})
-		w.cycle()
-		if got := w.boostedIn(7); got != "2" {
-			t.Fatalf("first cycle boosted %s, want 2\n%s", got, w.logs)
+	t.Run("min_reactions", testHeldBackByMinReactions)
+	t.Run("min_engagement_rate", testHeldBackByMinEngagementRate)
+	t.Run("network_b min_comments", testHeldBackByNetworkBMinComments)
+}
+
+// testHeldBackByMinReactions: a post under min_reactions is boosted once its
+// reactions rise, with only the calls of a boost beyond a steady cycle's.
+func testHeldBackByMinReactions(t *testing.T) {
+	w := &rulesWorld{newWorld(t)}
+	w.deactivate(8)
+	w.save(7, map[string]any{"min_reactions": 10})
+	w.publish(rulesPost{id: "1", message: "#gym held back", created: time.Now().Add(-2 * time.Hour), reactions: 9})
+	w.publish(rulesPost{id: "2", message: "#gym popular", created: time.Now().Add(-time.Hour), reactions: 50})
+	w.cycle()
+	if got := w.boostedIn(7); got != "2" {
+		t.Fatalf("first cycle boosted %s, want 2\n%s", got, w.logs)
+	}
+	steady := []string{"GET /456/posts", "GET /C7/ads", "GET /C7/insights"}
+	if got := w.cycleCalls(); !reflect.DeepEqual(got, steady) {
+		t.Errorf("a cycle with the post still held back called\n %v\nwant %v", got, steady)
+	}
+	for _, q := range w.reads("/456/posts?") {
+		if q.Get("fields") != rulesPostFields {
+			t.Errorf("posts read with fields=%s, want %s", q.Get("fields"), rulesPostFields)
 		}
-		steady := []string{"GET /456/posts", "GET /C7/ads", "GET /C7/insights"}
-		if got := w.cycleCalls(); !reflect.DeepEqual(got, steady) {
-			t.Errorf("a cycle with the post still held back called\n %v\nwant %v", got, steady)
-		}
-		for _, q := range w.reads("/456/posts?") {
-			if q.Get("fields") != rulesPostFields {
-				t.Errorf("posts read with fields=%s, want %s", q.Get("fields"), rulesPostFields)
-			}
-		}
-		if got := w.boostedIn(7); got != "2" {
-			t.Errorf("second cycle: boosted %s, want 2", got)
-		}
-		w.fake.SetPostCounts("456_1", 10, 0, 0)
-		want := []string{"GET /456/posts", "GET /C7/ads", "GET /C7/insights", "GET /me/adaccounts", "POST /act_1/ads"}
-		if got := w.cycleCalls(); !reflect.DeepEqual(got, want) {
-			t.Errorf("the cycle after the counts rose called\n %v\nwant %v", got, want)
-		}
-		if got := w.boostedIn(7); got != "1,2" {
-			t.Errorf("after the counts rose: boosted %s, want 1,2\n%s", got, w.logs)
-		}
-	})
-	t.Run("min_engagement_rate", func(t *testing.T) {
-		// The rate needs each candidate's organic reach: one insights read
-		// of the held-back post a cycle, nothing more.
-		w := &rulesWorld{newWorld(t)}
-		w.deactivate(8)
-		w.save(7, map[string]any{"min_engagement_rate": json.Number("2.55")})
-		w.publish(rulesPost{id: "1", message: "#gym held back", created: time.Now().Add(-2 * time.Hour), reach: 2000, reactions: 50})
-		w.publish(rulesPost{id: "2", message: "#gym popular", created: time.Now().Add(-time.Hour), reach: 100, reactions: 50})
-		w.cycle()
-		if got := w.boostedIn(7); got != "2" {
-			t.Fatalf("first cycle boosted %s, want 2\n%s", got, w.logs)
-		}
-		steady := []string{"GET /456/posts", "GET /456_1/insights", "GET /C7/ads", "GET /C7/insights"}
-		if got := w.cycleCalls(); !reflect.DeepEqual(got, steady) {
-			t.Errorf("a cycle with the post still held back called\n %v\nwant %v", got, steady)
-		}
-		w.fake.SetPostCounts("456_1", 50, 0, 1)
-		want := []string{"GET /456/posts", "GET /456_1/insights", "GET /C7/ads", "GET /C7/insights", "GET /me/adaccounts", "POST /act_1/ads"}
-		if got := w.cycleCalls(); !reflect.DeepEqual(got, want) {
-			t.Errorf("the cycle after the counts rose called\n %v\nwant %v", got, want)
-		}
-		if got := w.boostedIn(7); got != "1,2" {
-			t.Errorf("after the counts rose: boosted %s, want 1,2\n%s", got, w.logs)
-		}
-	})
-	t.Run("network_b min_comments", func(t *testing.T) {
-		w := &rulesWorld{newWorldB(t)}
-		w.deactivate(10)
-		w.save(9, map[string]any{"min_comments": 5})
-		w.publishMedia(rulesMedia{n: 1, caption: "#gym held back", kind: "IMAGE", created: time.Now().Add(-2 * time.Hour), likes: 100, comments: 4})
-		w.publishMedia(rulesMedia{n: 2, caption: "#gym popular", kind: "IMAGE", created: time.Now().Add(-time.Hour), comments: 5})
-		w.cycle()
-		if got := w.boostedIn(9); got != rulesMediaList(2) {
-			t.Fatalf("first cycle boosted %s, want %s\n%s", got, rulesMediaList(2), w.logs)
-		}
-		steady := []string{"GET /789/media", "GET /C9/ads", "GET /C9/insights"}
-		if got := w.cycleCalls(); !reflect.DeepEqual(got, steady) {
-			t.Errorf("a cycle with the media still held back called\n %v\nwant %v", got, steady)
-		}
-		w.fake.SetMediaCounts(rulesMediaID(1), 100, 5)
-		want := []string{"GET /789/media", "GET /C9/ads", "GET /C9/insights", "GET /me/adaccounts", "POST /act_1/ads"}
-		if got := w.cycleCalls(); !reflect.DeepEqual(got, want) {
-			t.Errorf("the cycle after the counts rose called\n %v\nwant %v", got, want)
-		}
-		if got := w.boostedIn(9); got != rulesMediaList(1, 2) {
-			t.Errorf("after the counts rose: boosted %s, want %s\n%s", got, rulesMediaList(1, 2), w.logs)
-		}
-	})
+	}
+	if got := w.boostedIn(7); got != "2" {
+		t.Errorf("second cycle: boosted %s, want 2", got)
+	}
+	w.fake.SetPostCounts("456_1", 10, 0, 0)
+	want := []string{"GET /456/posts", "GET /C7/ads", "GET /C7/insights", "GET /me/adaccounts", "POST /act_1/ads"}
+	if got := w.cycleCalls(); !reflect.DeepEqual(got, want) {
+		t.Errorf("the cycle after the counts rose called\n %v\nwant %v", got, want)
+	}
+	if got := w.boostedIn(7); got != "1,2" {
+		t.Errorf("after the counts rose: boosted %s, want 1,2\n%s", got, w.logs)
+	}
+}
+
+// testHeldBackByMinEngagementRate: a post under min_engagement_rate is read
+// once a cycle and boosted once its counts rise.
+func testHeldBackByMinEngagementRate(t *testing.T) {
+	// The rate needs each candidate's organic reach: one insights read
+	// of the held-back post a cycle, nothing more.
+	w := &rulesWorld{newWorld(t)}
+	w.deactivate(8)
+	w.save(7, map[string]any{"min_engagement_rate": json.Number("2.55")})
+	w.publish(rulesPost{id: "1", message: "#gym held back", created: time.Now().Add(-2 * time.Hour), reach: 2000, reactions: 50})
+	w.publish(rulesPost{id: "2", message: "#gym popular", created: time.Now().Add(-time.Hour), reach: 100, reactions: 50})
+	w.cycle()
+	if got := w.boostedIn(7); got != "2" {
+		t.Fatalf("first cycle boosted %s, want 2\n%s", got, w.logs)
+	}
+	steady := []string{"GET /456/posts", "GET /456_1/insights", "GET /C7/ads", "GET /C7/insights"}
+	if got := w.cycleCalls(); !reflect.DeepEqual(got, steady) {
+		t.Errorf("a cycle with the post still held back called\n %v\nwant %v", got, steady)
+	}
+	w.fake.SetPostCounts("456_1", 50, 0, 1)
+	want := []string{"GET /456/posts", "GET /456_1/insights", "GET /C7/ads", "GET /C7/insights", "GET /me/adaccounts", "POST /act_1/ads"}
+	if got := w.cycleCalls(); !reflect.DeepEqual(got, want) {
+		t.Errorf("the cycle after the counts rose called\n %v\nwant %v", got, want)
+	}
+	if got := w.boostedIn(7); got != "1,2" {
+		t.Errorf("after the counts rose: boosted %s, want 1,2\n%s", got, w.logs)
+	}
+}
+
+// testHeldBackByNetworkBMinComments: a network_b media under min_comments is
+// boosted once its comments rise.
+func testHeldBackByNetworkBMinComments(t *testing.T) {
+	w := &rulesWorld{newWorldB(t)}
+	w.deactivate(10)
+	w.save(9, map[string]any{"min_comments": 5})
+	w.publishMedia(rulesMedia{n: 1, caption: "#gym held back", kind: "IMAGE", created: time.Now().Add(-2 * time.Hour), likes: 100, comments: 4})
+	w.publishMedia(rulesMedia{n: 2, caption: "#gym popular", kind: "IMAGE", created: time.Now().Add(-time.Hour), comments: 5})
+	w.cycle()
+	if got := w.boostedIn(9); got != rulesMediaList(2) {
+		t.Fatalf("first cycle boosted %s, want %s\n%s", got, rulesMediaList(2), w.logs)
+	}
+	steady := []string{"GET /789/media", "GET /C9/ads", "GET /C9/insights"}
+	if got := w.cycleCalls(); !reflect.DeepEqual(got, steady) {
+		t.Errorf("a cycle with the media still held back called\n %v\nwant %v", got, steady)
+	}
+	w.fake.SetMediaCounts(rulesMediaID(1), 100, 5)
+	want := []string{"GET /789/media", "GET /C9/ads", "GET /C9/insights", "GET /me/adaccounts", "POST /act_1/ads"}
+	if got := w.cycleCalls(); !reflect.DeepEqual(got, want) {
+		t.Errorf("the cycle after the counts rose called\n %v\nwant %v", got, want)
+	}
+	if got := w.boostedIn(9); got != rulesMediaList(1, 2) {
+		t.Errorf("after the counts rose: boosted %s, want %s\n%s", got, rulesMediaList(1, 2), w.logs)
+	}
 }
 
 // 4. post_age_min_hours and post_age_max_hours at the engine's clock: a
@@ -599,77 +611,7 @@ func TestRuleEngineExcludeKeywords(t *testing.T) {
 // wraps past midnight belongs to the day it opens; across a daylight-saving
 // change the window is the wall clock's.
 func TestRuleEngineHours(t *testing.T) {
-	all := []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"}
-	type at struct {
-		name string
-		at   func(t *testing.T) time.Time
-		want bool
-	}
-	in := func(zone, s string) func(*testing.T) time.Time {
-		return func(t *testing.T) time.Time { return rulesLocal(t, s, zone) }
-	}
-	for _, g := range []struct {
-		name  string
-		hours map[string]any
-		ats   []at
-	}{
-		{"Tokyo wed 09:00-17:30", map[string]any{"days": []string{"wed"}, "from": "09:00", "to": "17:30", "timezone": "Asia/Tokyo"}, []at{
-			{"wed 08:59:59", in("Asia/Tokyo", "2026-11-18 08:59:59"), false},
-			{"wed 09:00", in("Asia/Tokyo", "2026-11-18 09:00:00"), true}, // 00:00 UTC
-			{"wed 12:00", in("Asia/Tokyo", "2026-11-18 12:00:00"), true},
-			{"wed 17:29:59", in("Asia/Tokyo", "2026-11-18 17:29:59"), true},
-			{"wed 17:30", in("Asia/Tokyo", "2026-11-18 17:30:00"), false},
-			{"thu 10:00", in("Asia/Tokyo", "2026-11-19 10:00:00"), false},
-			{"tue 10:00", in("Asia/Tokyo", "2026-11-17 10:00:00"), false},
-		}},
-		{"Los Angeles wed 17:00-23:00", map[string]any{"days": []string{"wed"}, "from": "17:00", "to": "23:00", "timezone": "America/Los_Angeles"}, []at{
-			// Wednesday 20:00 in Los Angeles is Thursday 04:00 UTC.
-			{"wed 20:00", in("America/Los_Angeles", "2026-11-18 20:00:00"), true},
-			// Thursday 20:00 in Los Angeles is Friday 04:00 UTC, Wednesday
-			// 20:00 UTC is Wednesday noon in Los Angeles.
-			{"thu 20:00", in("America/Los_Angeles", "2026-11-19 20:00:00"), false},
-			{"wed 12:00", in("America/Los_Angeles", "2026-11-18 12:00:00"), false},
-		}},
-		{"New York thu 22:00-02:00", map[string]any{"days": []string{"thu"}, "from": "22:00", "to": "02:00", "timezone": "America/New_York"}, []at{
-			{"thu 21:59", in("America/New_York", "2026-11-19 21:59:00"), false},
-			{"thu 22:00", in("America/New_York", "2026-11-19 22:00:00"), true},
-			{"thu 23:59:59", in("America/New_York", "2026-11-19 23:59:59"), true},
-			{"fri 00:00", in("America/New_York", "2026-11-20 00:00:00"), true},
-			{"fri 01:00", in("America/New_York", "2026-11-20 01:00:00"), true},
-			{"fri 01:59:59", in("America/New_York", "2026-11-20 01:59:59"), true},
-			{"fri 02:00", in("America/New_York", "2026-11-20 02:00:00"), false},
-			{"thu 01:00", in("America/New_York", "2026-11-19 01:00:00"), false}, // wednesday's window
-			{"fri 22:30", in("America/New_York", "2026-11-20 22:30:00"), false},
-			{"sat 01:00", in("America/New_York", "2026-11-21 01:00:00"), false},
-		}},
-		{"all days 08:00-20:00 UTC", map[string]any{"days": all, "from": "08:00", "to": "20:00", "timezone": "UTC"}, []at{
-			{"07:59:59", in("UTC", "2026-11-21 07:59:59"), false},
-			{"08:00", in("UTC", "2026-11-21 08:00:00"), true},
-			{"19:59", in("UTC", "2026-11-22 19:59:00"), true},
-			{"20:00", in("UTC", "2026-11-22 20:00:00"), false},
-		}},
-		// Prague moves from 02:00 CET to 03:00 CEST at 01:00 UTC on
-		// 2026-03-29 (a Sunday).
-		{"Prague sun 01:00-04:00, spring", map[string]any{"days": []string{"sun"}, "from": "01:00", "to": "04:00", "timezone": "Europe/Prague"}, []at{
-			{"00:59 CET", in("UTC", "2026-03-28 23:59:00"), false},
-			{"01:00 CET", in("UTC", "2026-03-29 00:00:00"), true},
-			{"01:59 CET", in("UTC", "2026-03-29 00:59:59"), true},
-			{"03:00 CEST", in("UTC", "2026-03-29 01:00:00"), true},
-			{"03:59 CEST", in("UTC", "2026-03-29 01:59:00"), true},
-			{"04:00 CEST", in("UTC", "2026-03-29 02:00:00"), false}, // 03:00 by winter's offset
-			{"04:30 CEST", in("UTC", "2026-03-29 02:30:00"), false},
-		}},
-		// Prague moves from 03:00 CEST back to 02:00 CET at 01:00 UTC on
-		// 2026-10-25 (a Sunday).
-		{"Prague sun 01:00-04:00, autumn", map[string]any{"days": []string{"sun"}, "from": "01:00", "to": "04:00", "timezone": "Europe/Prague"}, []at{
-			{"00:59 CEST", in("UTC", "2026-10-24 22:59:00"), false},
-			{"01:00 CEST", in("UTC", "2026-10-24 23:00:00"), true},
-			{"02:30 CEST", in("UTC", "2026-10-25 00:30:00"), true},
-			{"02:30 CET", in("UTC", "2026-10-25 01:30:00"), true},
-			{"03:59 CET", in("UTC", "2026-10-25 02:59:00"), true}, // 04:59 by summer's offset
-			{"04:00 CET", in("UTC", "2026-10-25 03:00:00"), false},
-		}},
-	} {
+	for _, g := range hoursGroups() {
 		for _, c := range g.ats {
 			t.Run(g.name+"/"+c.name, func(t *testing.T) {
 				w := &rulesWorld{newWorld(t)}
@@ -685,6 +627,87 @@ func TestRuleEngineHours(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// hoursAt is a moment TestRuleEngineHours tries and whether a post is boosted then.
+type hoursAt struct {
+	name string
+	at   func(t *testing.T) time.Time
+	want bool
+}
+
+// hoursGroup is an hours rule and the moments tried with it.
+type hoursGroup struct {
+	name  string
+	hours map[string]any
+	ats   []hoursAt
+}
+
+// hoursGroups lists the hours rules TestRuleEngineHours tries, each with
+// moments in and out of its window.
+func hoursGroups() []hoursGroup {
+	all := []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"}
+	in := func(zone, s string) func(*testing.T) time.Time {
+		return func(t *testing.T) time.Time { return rulesLocal(t, s, zone) }
+	}
+	return []hoursGroup{
+		{"Tokyo wed 09:00-17:30", map[string]any{"days": []string{"wed"}, "from": "09:00", "to": "17:30", "timezone": "Asia/Tokyo"}, []hoursAt{
+			{"wed 08:59:59", in("Asia/Tokyo", "2026-11-18 08:59:59"), false},
+			{"wed 09:00", in("Asia/Tokyo", "2026-11-18 09:00:00"), true}, // 00:00 UTC
+			{"wed 12:00", in("Asia/Tokyo", "2026-11-18 12:00:00"), true},
+			{"wed 17:29:59", in("Asia/Tokyo", "2026-11-18 17:29:59"), true},
+			{"wed 17:30", in("Asia/Tokyo", "2026-11-18 17:30:00"), false},
+			{"thu 10:00", in("Asia/Tokyo", "2026-11-19 10:00:00"), false},
+			{"tue 10:00", in("Asia/Tokyo", "2026-11-17 10:00:00"), false},
+		}},
+		{"Los Angeles wed 17:00-23:00", map[string]any{"days": []string{"wed"}, "from": "17:00", "to": "23:00", "timezone": "America/Los_Angeles"}, []hoursAt{
+			// Wednesday 20:00 in Los Angeles is Thursday 04:00 UTC.
+			{"wed 20:00", in("America/Los_Angeles", "2026-11-18 20:00:00"), true},
+			// Thursday 20:00 in Los Angeles is Friday 04:00 UTC, Wednesday
+			// 20:00 UTC is Wednesday noon in Los Angeles.
+			{"thu 20:00", in("America/Los_Angeles", "2026-11-19 20:00:00"), false},
+			{"wed 12:00", in("America/Los_Angeles", "2026-11-18 12:00:00"), false},
+		}},
+		{"New York thu 22:00-02:00", map[string]any{"days": []string{"thu"}, "from": "22:00", "to": "02:00", "timezone": "America/New_York"}, []hoursAt{
+			{"thu 21:59", in("America/New_York", "2026-11-19 21:59:00"), false},
+			{"thu 22:00", in("America/New_York", "2026-11-19 22:00:00"), true},
+			{"thu 23:59:59", in("America/New_York", "2026-11-19 23:59:59"), true},
+			{"fri 00:00", in("America/New_York", "2026-11-20 00:00:00"), true},
+			{"fri 01:00", in("America/New_York", "2026-11-20 01:00:00"), true},
+			{"fri 01:59:59", in("America/New_York", "2026-11-20 01:59:59"), true},
+			{"fri 02:00", in("America/New_York", "2026-11-20 02:00:00"), false},
+			{"thu 01:00", in("America/New_York", "2026-11-19 01:00:00"), false}, // wednesday's window
+			{"fri 22:30", in("America/New_York", "2026-11-20 22:30:00"), false},
+			{"sat 01:00", in("America/New_York", "2026-11-21 01:00:00"), false},
+		}},
+		{"all days 08:00-20:00 UTC", map[string]any{"days": all, "from": "08:00", "to": "20:00", "timezone": "UTC"}, []hoursAt{
+			{"07:59:59", in("UTC", "2026-11-21 07:59:59"), false},
+			{"08:00", in("UTC", "2026-11-21 08:00:00"), true},
+			{"19:59", in("UTC", "2026-11-22 19:59:00"), true},
+			{"20:00", in("UTC", "2026-11-22 20:00:00"), false},
+		}},
+		// Prague moves from 02:00 CET to 03:00 CEST at 01:00 UTC on
+		// 2026-03-29 (a Sunday).
+		{"Prague sun 01:00-04:00, spring", map[string]any{"days": []string{"sun"}, "from": "01:00", "to": "04:00", "timezone": "Europe/Prague"}, []hoursAt{
+			{"00:59 CET", in("UTC", "2026-03-28 23:59:00"), false},
+			{"01:00 CET", in("UTC", "2026-03-29 00:00:00"), true},
+			{"01:59 CET", in("UTC", "2026-03-29 00:59:59"), true},
+			{"03:00 CEST", in("UTC", "2026-03-29 01:00:00"), true},
+			{"03:59 CEST", in("UTC", "2026-03-29 01:59:00"), true},
+			{"04:00 CEST", in("UTC", "2026-03-29 02:00:00"), false}, // 03:00 by winter's offset
+			{"04:30 CEST", in("UTC", "2026-03-29 02:30:00"), false},
+		}},
+		// Prague moves from 03:00 CEST back to 02:00 CET at 01:00 UTC on
+		// 2026-10-25 (a Sunday).
+		{"Prague sun 01:00-04:00, autumn", map[string]any{"days": []string{"sun"}, "from": "01:00", "to": "04:00", "timezone": "Europe/Prague"}, []hoursAt{
+			{"00:59 CEST", in("UTC", "2026-10-24 22:59:00"), false},
+			{"01:00 CEST", in("UTC", "2026-10-24 23:00:00"), true},
+			{"02:30 CEST", in("UTC", "2026-10-25 00:30:00"), true},
+			{"02:30 CET", in("UTC", "2026-10-25 01:30:00"), true},
+			{"03:59 CET", in("UTC", "2026-10-25 02:59:00"), true}, // 04:59 by summer's offset
+			{"04:00 CET", in("UTC", "2026-10-25 03:00:00"), false},
+		}},
 	}
 }
 

@@ -74,15 +74,7 @@ func TestRunnerOneUnfinishedJobPerCampaign(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, err := runner.EnqueueCycle(ctx); err != nil || n != 2 {
-		t.Fatalf("first EnqueueCycle: %d, %v; want 2", n, err)
-	}
-	if n, err := runner.EnqueueCycle(ctx); err != nil || n != 0 {
-		t.Fatalf("second EnqueueCycle before any job ran: %d, %v; want 0", n, err)
-	}
-	if per, _ := w.unfinishedJobs(); len(per) != 2 || per["7"] != 1 || per["8"] != 1 {
-		t.Fatalf("unfinished jobs before the start %v, want one for 7 and one for 8", per)
-	}
+	checkCycleEnqueuedOnce(t, w, runner)
 
 	w.fake.SetDelay(3 * time.Second)
 	if err := runner.Start(ctx); err != nil {
@@ -107,7 +99,42 @@ func TestRunnerOneUnfinishedJobPerCampaign(t *testing.T) {
 	// is five to seven requests in a row: over 15 s.
 	start := time.Now()
 	deadline := start.Add(20 * time.Second)
-	polls, maxCycles := 0, 0
+	polls, maxCycles := watchSlowCycles(t, w, start, deadline)
+	checkSlowWorkNotDoubled(t, w, maxCycles)
+	t.Logf("%d polls over %v, %d cycle jobs", polls, time.Since(start), maxCycles)
+
+	w.fake.SetDelay(0)
+	waitFastWorkDone(t, w, deadline)
+	stop()
+	if got := w.sortedNames("ad"); got != "adboost-7-1,adboost-8-2" {
+		t.Errorf("ads after the stop %q, want one per post", got)
+	}
+	if got := w.sortedNames("campaign") + " " + w.sortedNames("adset"); got != "adboost-7,adboost-8 adboost-7,adboost-8" {
+		t.Errorf("campaigns and ad sets %s", got)
+	}
+}
+
+// checkCycleEnqueuedOnce enqueues a cycle twice before anything runs and
+// checks its jobs are inserted once, one for 7 and one for 8.
+func checkCycleEnqueuedOnce(t *testing.T, w *world, r *runner) {
+	t.Helper()
+	ctx := context.Background()
+	if n, err := r.EnqueueCycle(ctx); err != nil || n != 2 {
+		t.Fatalf("first EnqueueCycle: %d, %v; want 2", n, err)
+	}
+	if n, err := r.EnqueueCycle(ctx); err != nil || n != 0 {
+		t.Fatalf("second EnqueueCycle before any job ran: %d, %v; want 0", n, err)
+	}
+	if per, _ := w.unfinishedJobs(); len(per) != 2 || per["7"] != 1 || per["8"] != 1 {
+		t.Fatalf("unfinished jobs before the start %v, want one for 7 and one for 8", per)
+	}
+}
+
+// watchSlowCycles polls the unfinished jobs while network_a is slow, until
+// at least 4 s passed and the periodic cycle ran three times, checking no
+// campaign has two; it answers the polls and the cycles counted.
+func watchSlowCycles(t *testing.T, w *world, start, deadline time.Time) (polls, maxCycles int) {
+	t.Helper()
 	seen := map[string]bool{}
 	for {
 		per, cycles := w.unfinishedJobs()
@@ -133,6 +160,14 @@ func TestRunnerOneUnfinishedJobPerCampaign(t *testing.T) {
 	if !seen["7"] || !seen["8"] {
 		t.Errorf("campaigns with an unfinished job while network_a was slow: %v, want 7 and 8", seen)
 	}
+	return polls, maxCycles
+}
+
+// checkSlowWorkNotDoubled checks each campaign still has its one job of
+// before the start and no ad was made while every answer took 3 s.
+func checkSlowWorkNotDoubled(t *testing.T, w *world, maxCycles int) {
+	t.Helper()
+	ctx := context.Background()
 	// Each campaign still has its one job of before the start: the slow
 	// work was never doubled, it is still going on.
 	var total7, total8 int
@@ -147,9 +182,13 @@ func TestRunnerOneUnfinishedJobPerCampaign(t *testing.T) {
 	if got := w.names("ad"); got != "" {
 		t.Fatalf("ads %q made while every answer took 3 s: the work did not overrun", got)
 	}
-	t.Logf("%d polls over %v, %d cycle jobs", polls, time.Since(start), maxCycles)
+}
 
-	w.fake.SetDelay(0)
+// waitFastWorkDone waits, once network_a is fast again, for one ad per
+// qualifying post and the posts recorded, never two unfinished jobs of a
+// campaign.
+func waitFastWorkDone(t *testing.T, w *world, deadline time.Time) {
+	t.Helper()
 	for w.sortedNames("ad") != "adboost-7-1,adboost-8-2" {
 		per, _ := w.unfinishedJobs()
 		for id, n := range per {
@@ -168,13 +207,6 @@ func TestRunnerOneUnfinishedJobPerCampaign(t *testing.T) {
 			t.Fatalf("boosted: 7 %q, 8 %q; want 1 and 2", w.ids(w.list(7)), w.ids(w.list(8)))
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-	stop()
-	if got := w.sortedNames("ad"); got != "adboost-7-1,adboost-8-2" {
-		t.Errorf("ads after the stop %q, want one per post", got)
-	}
-	if got := w.sortedNames("campaign") + " " + w.sortedNames("adset"); got != "adboost-7,adboost-8 adboost-7,adboost-8" {
-		t.Errorf("campaigns and ad sets %s", got)
 	}
 }
 
@@ -316,167 +348,189 @@ func TestEngineThrottledAccountOthersServed(t *testing.T) {
 
 	// network_a answers every call about act_1 with code 80004 and 5
 	// minutes to regain access.
-	t.Run("code 80004", func(t *testing.T) {
-		w := newWorld(t)
-		ctx := context.Background()
-		w.addBob()
-		w.campaign8Ends()
-		w.post("1", "Morning #gym", time.Hour, 0)    // campaign 7
-		w.post("2", "Fitness day", 2*time.Hour, 300) // campaign 8
-		w.bobPost("501", "Sunday #run", time.Hour)   // campaign 20
-		w.cycle()                                    // Ana's objects on act_1 exist from here on
-		if got := w.ids(w.list(7)) + " " + w.ids(w.list(8)) + " " + w.bobBoosted(); got != "1 2 501" {
-			t.Fatalf("boosted before the throttle: %s", got)
-		}
-		anaIDs := w.objectIDs("act_1")
-		if len(anaIDs) != 6 { // two campaigns, two ad sets, two ads
-			t.Fatalf("Ana's objects on act_1: %v", anaIDs)
-		}
-
-		w.fake.ThrottleAccount("act_1", 80004, 5)
-		w.post("3", "#gym and fitness", 30*time.Minute, 300) // 7 and 8
-		w.bobPost("502", "Track #run", 30*time.Minute)
-		failedUnavailableOnly(t, w.engine.Cycle(ctx), "the throttled cycle", 7, 8)
-		if got := w.ids(w.list(7)) + " " + w.ids(w.list(8)); got != "1 2" {
-			t.Errorf("Ana's boosted posts after the throttled cycle %q, want 1 2 (nothing recorded)", got)
-		}
-		if n := len(w.boostedEntries(7)) + len(w.boostedEntries(8)); n != 2 {
-			t.Errorf("Ana's boosted entries %d, want 2", n)
-		}
-		if got := w.sortedNames("ad"); got != "adboost-20-501,adboost-20-502,adboost-7-1,adboost-8-2" {
-			t.Errorf("ads after the throttled cycle %s", got)
-		}
-		if got := w.bobBoosted(); got != "501,502" {
-			t.Errorf("Bob's boosted posts %q, want 501,502", got)
-		}
-		if got := w.throttles(); got != "ad_account 1" {
-			t.Fatalf("pauses in force %q, want ad_account 1", got)
-		}
-		if left := w.pauseLeft(); left < 270*time.Second || left > 330*time.Second {
-			t.Errorf("the pause of act_1 holds %v more, want ≈ 5 min", left)
-		}
-
-		// The same engine, then a new one (it learns the pause from
-		// PostgreSQL): no call on act_1 or Ana's objects; Bob's go on.
-		bobCampaign := w.object("campaign", "adboost-20").ID
-		for i, e := range []*boost.Engine{w.engine, w.newEngine()} {
-			post := fmt.Sprint(503 + i)
-			w.bobPost(post, "Hills #run", 10*time.Minute)
-			w.fake.ClearRequests()
-			failedUnavailableOnly(t, e.Cycle(ctx), fmt.Sprintf("cycle %d during the pause", i+2), 7, 8)
-			calls := w.fake.Calls()
-			if got := aboutAccount(calls, "act_1", anaIDs); len(got) != 0 {
-				t.Errorf("cycle %d: calls on act_1 during its pause: %v", i+2, got)
-			}
-			if got := aboutAccount(calls, "act_5", []string{bobCampaign}); !slices.Contains(got, "POST /act_5/ads") ||
-				!slices.ContainsFunc(got, func(c string) bool { return strings.HasPrefix(c, "GET /"+bobCampaign+"/insights?") }) {
-				t.Errorf("cycle %d: Bob's calls on act_5 %v, want his ad's create and his statistics", i+2, got)
-			}
-			if got := w.bobBoosted(); !strings.HasSuffix(got, ","+post) {
-				t.Errorf("cycle %d: Bob's boosted posts %q, want %s among them", i+2, got, post)
-			}
-			if got := w.throttles(); got != "ad_account 1" {
-				t.Errorf("cycle %d: pauses in force %q", i+2, got)
-			}
-		}
-		if got := w.ids(w.list(7)) + " " + w.ids(w.list(8)); got != "1 2" {
-			t.Errorf("Ana's boosted posts during the pause %q, want 1 2", got)
-		}
-
-		// network_a lifts the throttle and the pause ends: Ana's post 3
-		// is boosted in both campaigns, once.
-		w.fake.ThrottleAccount("act_1", 0, 0)
-		w.pauseEnds()
-		w.cycle()
-		if got := w.ids(w.list(7)) + " " + w.ids(w.list(8)); got != "3,1 3,2" {
-			t.Errorf("Ana's boosted posts after the pause %q, want 3,1 3,2 (newest first)", got)
-		}
-		if got := w.sortedNames("ad"); got != "adboost-20-501,adboost-20-502,adboost-20-503,adboost-20-504,adboost-7-1,adboost-7-3,adboost-8-2,adboost-8-3" {
-			t.Errorf("ads after the pause %s", got)
-		}
-		if got := w.throttles(); got != "" {
-			t.Errorf("pauses in force after the pause %q", got)
-		}
-	})
+	t.Run("code 80004", testThrottledByCode80004)
 
 	// Ad account usage ≥ 90 %: the answer that carries it is used (here the
 	// ad's create: Ana's first campaign is boosted), then no call is made on
 	// the account for reset_time_duration (120 s).
-	t.Run("usage 95 % on the ad's answer", func(t *testing.T) {
-		w := newWorld(t)
-		ctx := context.Background()
-		w.addBob()
-		w.post("1", "Morning #gym", time.Hour, 0) // campaign 7 only
-		w.bobPost("501", "Sunday #run", time.Hour)
-		w.fake.AfterCreate(func(o networkafake.Object) {
-			if o.Kind == "adset" && o.AccountID == "act_1" {
-				w.fake.SetAccountUsage("act_1", 95, 120)
-			}
-		})
-		w.cycle()
-		w.fake.AfterCreate(nil)
-		if got := w.ids(w.list(7)) + " " + w.bobBoosted(); got != "1 501" {
-			t.Fatalf("boosted %q, want 1 (Ana's campaign 7) and 501 (Bob's)", got)
-		}
-		if got := w.throttles(); got != "ad_account 1" {
-			t.Fatalf("pauses in force %q, want ad_account 1", got)
-		}
-		if left := w.pauseLeft(); left < 90*time.Second || left > 150*time.Second {
-			t.Errorf("the pause of act_1 holds %v more, want ≈ 120 s", left)
-		}
-		anaIDs := w.objectIDs("act_1")
-		w.post("2", "Evening #gym", 30*time.Minute, 0)
-		w.bobPost("502", "Track #run", 30*time.Minute)
-		w.fake.ClearRequests()
-		failedUnavailableOnly(t, w.engine.Cycle(ctx), "cycle during the pause", 7)
-		if got := aboutAccount(w.fake.Calls(), "act_1", anaIDs); len(got) != 0 {
-			t.Errorf("calls on act_1 during its pause: %v", got)
-		}
-		if got := w.ids(w.list(7)) + " " + w.bobBoosted(); got != "1 501,502" {
-			t.Errorf("boosted during the pause %q, want 1 501,502", got)
-		}
-	})
+	t.Run("usage 95 % on the ad's answer", testUsageOnTheAdsAnswer)
 
 	// Usage ≥ 90 % from the first answer about act_1 on: exactly one call
 	// on the account (the create of campaign 7's network_a campaign), then
 	// none for 120 s.
-	t.Run("usage 95 % from the first answer", func(t *testing.T) {
-		w := newWorld(t)
-		ctx := context.Background()
-		w.addBob()
-		w.post("1", "Morning #gym", time.Hour, 0)
-		w.bobPost("501", "Sunday #run", time.Hour)
-		w.fake.SetAccountUsage("act_1", 95, 120)
+	t.Run("usage 95 % from the first answer", testUsageFromTheFirstAnswer)
+}
+
+// testThrottledByCode80004: act_1 answers code 80004 with 5 minutes to regain
+// access; Ana's campaigns wait, Bob's go on, and after the pause Ana's post
+// is boosted once.
+func testThrottledByCode80004(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	w.addBob()
+	w.campaign8Ends()
+	w.post("1", "Morning #gym", time.Hour, 0)    // campaign 7
+	w.post("2", "Fitness day", 2*time.Hour, 300) // campaign 8
+	w.bobPost("501", "Sunday #run", time.Hour)   // campaign 20
+	w.cycle()                                    // Ana's objects on act_1 exist from here on
+	if got := w.ids(w.list(7)) + " " + w.ids(w.list(8)) + " " + w.bobBoosted(); got != "1 2 501" {
+		t.Fatalf("boosted before the throttle: %s", got)
+	}
+	anaIDs := w.objectIDs("act_1")
+	if len(anaIDs) != 6 { // two campaigns, two ad sets, two ads
+		t.Fatalf("Ana's objects on act_1: %v", anaIDs)
+	}
+
+	w.fake.ThrottleAccount("act_1", 80004, 5)
+	w.post("3", "#gym and fitness", 30*time.Minute, 300) // 7 and 8
+	w.bobPost("502", "Track #run", 30*time.Minute)
+	failedUnavailableOnly(t, w.engine.Cycle(ctx), "the throttled cycle", 7, 8)
+	if got := w.ids(w.list(7)) + " " + w.ids(w.list(8)); got != "1 2" {
+		t.Errorf("Ana's boosted posts after the throttled cycle %q, want 1 2 (nothing recorded)", got)
+	}
+	if n := len(w.boostedEntries(7)) + len(w.boostedEntries(8)); n != 2 {
+		t.Errorf("Ana's boosted entries %d, want 2", n)
+	}
+	if got := w.sortedNames("ad"); got != "adboost-20-501,adboost-20-502,adboost-7-1,adboost-8-2" {
+		t.Errorf("ads after the throttled cycle %s", got)
+	}
+	if got := w.bobBoosted(); got != "501,502" {
+		t.Errorf("Bob's boosted posts %q, want 501,502", got)
+	}
+	if got := w.throttles(); got != "ad_account 1" {
+		t.Fatalf("pauses in force %q, want ad_account 1", got)
+	}
+	if left := w.pauseLeft(); left < 270*time.Second || left > 330*time.Second {
+		t.Errorf("the pause of act_1 holds %v more, want ≈ 5 min", left)
+	}
+
+	checkCyclesDuringThrottle(t, w, anaIDs)
+
+	// network_a lifts the throttle and the pause ends: Ana's post 3
+	// is boosted in both campaigns, once.
+	w.fake.ThrottleAccount("act_1", 0, 0)
+	w.pauseEnds()
+	w.cycle()
+	if got := w.ids(w.list(7)) + " " + w.ids(w.list(8)); got != "3,1 3,2" {
+		t.Errorf("Ana's boosted posts after the pause %q, want 3,1 3,2 (newest first)", got)
+	}
+	if got := w.sortedNames("ad"); got != "adboost-20-501,adboost-20-502,adboost-20-503,adboost-20-504,adboost-7-1,adboost-7-3,adboost-8-2,adboost-8-3" {
+		t.Errorf("ads after the pause %s", got)
+	}
+	if got := w.throttles(); got != "" {
+		t.Errorf("pauses in force after the pause %q", got)
+	}
+}
+
+// checkCyclesDuringThrottle runs a cycle of the same engine, then of a new one
+// (it learns the pause from PostgreSQL), and checks no call is made on act_1
+// or Ana's objects while Bob's go on.
+func checkCyclesDuringThrottle(t *testing.T, w *world, anaIDs []string) {
+	t.Helper()
+	ctx := context.Background()
+	// The same engine, then a new one (it learns the pause from
+	// PostgreSQL): no call on act_1 or Ana's objects; Bob's go on.
+	bobCampaign := w.object("campaign", "adboost-20").ID
+	for i, e := range []*boost.Engine{w.engine, w.newEngine()} {
+		post := fmt.Sprint(503 + i)
+		w.bobPost(post, "Hills #run", 10*time.Minute)
 		w.fake.ClearRequests()
-		failedUnavailableOnly(t, w.engine.Cycle(ctx), "cycle with act_1 at 95 %", 7)
-		if got := aboutAccount(w.fake.Calls(), "act_1", nil); !slices.Equal(got, []string{"POST /act_1/campaigns"}) {
-			t.Errorf("calls on act_1 %v, want only the campaign's create", got)
+		failedUnavailableOnly(t, e.Cycle(ctx), fmt.Sprintf("cycle %d during the pause", i+2), 7, 8)
+		calls := w.fake.Calls()
+		if got := aboutAccount(calls, "act_1", anaIDs); len(got) != 0 {
+			t.Errorf("cycle %d: calls on act_1 during its pause: %v", i+2, got)
 		}
-		if got := w.namesOf("campaign", "adboost-7") + " " + w.namesOf("adset", "adboost-7"); got != "adboost-7 " {
-			t.Errorf("Ana's network_a campaigns and ad sets %q, want campaign adboost-7 and no ad set", got)
+		if got := aboutAccount(calls, "act_5", []string{bobCampaign}); !slices.Contains(got, "POST /act_5/ads") ||
+			!slices.ContainsFunc(got, func(c string) bool { return strings.HasPrefix(c, "GET /"+bobCampaign+"/insights?") }) {
+			t.Errorf("cycle %d: Bob's calls on act_5 %v, want his ad's create and his statistics", i+2, got)
+		}
+		if got := w.bobBoosted(); !strings.HasSuffix(got, ","+post) {
+			t.Errorf("cycle %d: Bob's boosted posts %q, want %s among them", i+2, got, post)
 		}
 		if got := w.throttles(); got != "ad_account 1" {
-			t.Fatalf("pauses in force %q, want ad_account 1", got)
+			t.Errorf("cycle %d: pauses in force %q", i+2, got)
 		}
-		if left := w.pauseLeft(); left < 90*time.Second || left > 150*time.Second {
-			t.Errorf("the pause of act_1 holds %v more, want ≈ 120 s", left)
-		}
-		if got := w.ids(w.list(7)) + " " + w.bobBoosted(); got != " 501" {
-			t.Errorf("boosted %q, want nothing of Ana's and Bob's 501", got)
-		}
-		anaIDs := w.objectIDs("act_1")
-		w.fake.ClearRequests()
-		failedUnavailableOnly(t, w.newEngine().Cycle(ctx), "a new engine during the pause", 7)
-		if got := aboutAccount(w.fake.Calls(), "act_1", anaIDs); len(got) != 0 {
-			t.Errorf("calls on act_1 during its pause: %v", got)
-		}
-		w.fake.SetAccountUsage("act_1", -1, 0)
-		w.pauseEnds()
-		w.cycle()
-		if got := w.ids(w.list(7)) + " " + w.sortedNames("campaign") + " " + w.sortedNames("adset"); got != "1 adboost-20,adboost-7 adboost-20,adboost-7" {
-			t.Errorf("after the pause: %s", got)
+	}
+	if got := w.ids(w.list(7)) + " " + w.ids(w.list(8)); got != "1 2" {
+		t.Errorf("Ana's boosted posts during the pause %q, want 1 2", got)
+	}
+}
+
+// testUsageOnTheAdsAnswer: usage of 95 % on the ad's answer; the ad is used,
+// then no call is made on act_1 for 120 s.
+func testUsageOnTheAdsAnswer(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	w.addBob()
+	w.post("1", "Morning #gym", time.Hour, 0) // campaign 7 only
+	w.bobPost("501", "Sunday #run", time.Hour)
+	w.fake.AfterCreate(func(o networkafake.Object) {
+		if o.Kind == "adset" && o.AccountID == "act_1" {
+			w.fake.SetAccountUsage("act_1", 95, 120)
 		}
 	})
+	w.cycle()
+	w.fake.AfterCreate(nil)
+	if got := w.ids(w.list(7)) + " " + w.bobBoosted(); got != "1 501" {
+		t.Fatalf("boosted %q, want 1 (Ana's campaign 7) and 501 (Bob's)", got)
+	}
+	if got := w.throttles(); got != "ad_account 1" {
+		t.Fatalf("pauses in force %q, want ad_account 1", got)
+	}
+	if left := w.pauseLeft(); left < 90*time.Second || left > 150*time.Second {
+		t.Errorf("the pause of act_1 holds %v more, want ≈ 120 s", left)
+	}
+	anaIDs := w.objectIDs("act_1")
+	w.post("2", "Evening #gym", 30*time.Minute, 0)
+	w.bobPost("502", "Track #run", 30*time.Minute)
+	w.fake.ClearRequests()
+	failedUnavailableOnly(t, w.engine.Cycle(ctx), "cycle during the pause", 7)
+	if got := aboutAccount(w.fake.Calls(), "act_1", anaIDs); len(got) != 0 {
+		t.Errorf("calls on act_1 during its pause: %v", got)
+	}
+	if got := w.ids(w.list(7)) + " " + w.bobBoosted(); got != "1 501,502" {
+		t.Errorf("boosted during the pause %q, want 1 501,502", got)
+	}
+}
+
+// testUsageFromTheFirstAnswer: usage of 95 % from the first answer about
+// act_1; exactly one call on the account, then none for 120 s.
+func testUsageFromTheFirstAnswer(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	w.addBob()
+	w.post("1", "Morning #gym", time.Hour, 0)
+	w.bobPost("501", "Sunday #run", time.Hour)
+	w.fake.SetAccountUsage("act_1", 95, 120)
+	w.fake.ClearRequests()
+	failedUnavailableOnly(t, w.engine.Cycle(ctx), "cycle with act_1 at 95 %", 7)
+	if got := aboutAccount(w.fake.Calls(), "act_1", nil); !slices.Equal(got, []string{"POST /act_1/campaigns"}) {
+		t.Errorf("calls on act_1 %v, want only the campaign's create", got)
+	}
+	if got := w.namesOf("campaign", "adboost-7") + " " + w.namesOf("adset", "adboost-7"); got != "adboost-7 " {
+		t.Errorf("Ana's network_a campaigns and ad sets %q, want campaign adboost-7 and no ad set", got)
+	}
+	if got := w.throttles(); got != "ad_account 1" {
+		t.Fatalf("pauses in force %q, want ad_account 1", got)
+	}
+	if left := w.pauseLeft(); left < 90*time.Second || left > 150*time.Second {
+		t.Errorf("the pause of act_1 holds %v more, want ≈ 120 s", left)
+	}
+	if got := w.ids(w.list(7)) + " " + w.bobBoosted(); got != " 501" {
+		t.Errorf("boosted %q, want nothing of Ana's and Bob's 501", got)
+	}
+	anaIDs := w.objectIDs("act_1")
+	w.fake.ClearRequests()
+	failedUnavailableOnly(t, w.newEngine().Cycle(ctx), "a new engine during the pause", 7)
+	if got := aboutAccount(w.fake.Calls(), "act_1", anaIDs); len(got) != 0 {
+		t.Errorf("calls on act_1 during its pause: %v", got)
+	}
+	w.fake.SetAccountUsage("act_1", -1, 0)
+	w.pauseEnds()
+	w.cycle()
+	if got := w.ids(w.list(7)) + " " + w.sortedNames("campaign") + " " + w.sortedNames("adset"); got != "1 adboost-20,adboost-7 adboost-20,adboost-7" {
+		t.Errorf("after the pause: %s", got)
+	}
 }
 
 // A runner made with an interval under a second must either refuse it or

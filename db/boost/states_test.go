@@ -595,84 +595,94 @@ func TestEngineStateNeedsSetup(t *testing.T) {
 func TestEngineStateRefusedPayment(t *testing.T) {
 	const message = "(#200) The ad account has no valid payment method. Add one in the account's payment settings."
 	mailBody := stMailBody("- Campaign 7 (Ana's Gym): network_a refused the campaign: see its message, fix it on network_a (payment method, permissions), and adboost tries again\n  network_a: " + message)
-	t.Run("at the ad", func(t *testing.T) {
-		w := newWorld(t)
-		w.post("1", "#gym", 2*time.Hour, 0)
-		w.cycle()
-		w.fake.SetPaymentMethod("act_1", false)
-		w.post("2", "#gym again", time.Hour, 0)
-		for i := range 2 {
-			w.cycle()
-			w.stExpect(7, "refused", message)
-			if got := w.ids(w.list(7)); got != "1" {
-				t.Fatalf("boosted %q without a payment method, want 1", got)
-			}
-			if n := w.stCreates("456_2"); n != i+1 {
-				t.Errorf("after cycle %d, post 2's ad was asked %d times, want %d (it stays a candidate)", i+1, n, i+1)
-			}
-			if mails := w.stMails(); len(mails) != 1 || mails[0].Body != mailBody {
-				t.Fatalf("after cycle %d, mails %v; want one:\n%s", i+1, mails, mailBody)
-			}
-		}
-		if got := w.stEntries(7, "post_refused"); len(got) != 0 {
-			t.Errorf("post_refused for a payment refusal: %v", got)
-		}
-		var attempts int
-		if err := w.pool.QueryRow(context.Background(), `SELECT count(*) FROM network_a_attempt WHERE campaign_id = 7 AND post_id = 2`).Scan(&attempts); err != nil || attempts != 0 {
-			t.Errorf("attempts left for post 2: %d %v, want none (network_a made nothing)", attempts, err)
-		}
+	t.Run("at the ad", func(t *testing.T) { testRefusedPaymentAtTheAd(t, message, mailBody) })
+	t.Run("at the first create", func(t *testing.T) { testRefusedPaymentAtTheFirstCreate(t, message, mailBody) })
+}
 
-		w.fake.SetPaymentMethod("act_1", true)
+// testRefusedPaymentAtTheAd: the payment refusal at the ad's create leaves
+// the campaign refused, mailed once, the post a candidate boosted once the
+// payment method is back.
+func testRefusedPaymentAtTheAd(t *testing.T, message, mailBody string) {
+	w := newWorld(t)
+	w.post("1", "#gym", 2*time.Hour, 0)
+	w.cycle()
+	w.fake.SetPaymentMethod("act_1", false)
+	w.post("2", "#gym again", time.Hour, 0)
+	for i := range 2 {
 		w.cycle()
-		w.cycle()
-		w.stExpect(7, "running", "")
-		if got := w.ids(w.list(7)); got != "2,1" {
-			t.Errorf("boosted %q after the payment method came back, want 2,1", got)
-		}
-		if got := w.names("ad"); got != "adboost-7-1,adboost-7-2" {
-			t.Errorf("ads %s", got)
-		}
-		if got := len(w.boostedEntries(7)); got != 2 {
-			t.Errorf("%d boosted entries, want 2", got)
-		}
-		want := []string{stEntry("running", ""), stRefusedEntry("refused", message, 200, 1359188), stEntry("running", "")}
-		if got := w.stEngineEntries(7); !slices.Equal(got, want) {
-			t.Errorf("engine entries: %v, want %v", got, want)
-		}
-		if n := len(w.stMails()); n != 1 {
-			t.Errorf("%d mails, want 1", n)
-		}
-	})
-	t.Run("at the first create", func(t *testing.T) {
-		w := newWorld(t)
-		w.fake.SetPaymentMethod("act_1", false)
-		w.post("1", "#gym", time.Hour, 0)
-		for range 2 {
-			if err := w.engine.Cycle(context.Background()); err != nil {
-				t.Errorf("a cycle whose campaign network_a refused: %v, want nil (the state says why)", err)
-			}
-			w.stExpect(7, "refused", message)
-			if got := w.names(""); got != "" {
-				t.Fatalf("network_a objects without a payment method: %s", got)
-			}
-			if mails := w.stMails(); len(mails) != 1 || mails[0].Body != mailBody {
-				t.Fatalf("mails %v; want one:\n%s", mails, mailBody)
-			}
-		}
-		w.fake.SetPaymentMethod("act_1", true)
-		w.cycle()
-		w.cycle()
-		w.stExpect(7, "running", "")
-		if got := w.names("campaign") + " " + w.names("adset") + " " + w.names("ad"); got != "adboost-7 adboost-7 adboost-7-1" {
-			t.Errorf("objects after the payment method came back: %s", got)
-		}
+		w.stExpect(7, "refused", message)
 		if got := w.ids(w.list(7)); got != "1" {
-			t.Errorf("boosted %q, want 1", got)
+			t.Fatalf("boosted %q without a payment method, want 1", got)
 		}
-		if got := w.stEntries(7, "post_refused"); len(got) != 0 {
-			t.Errorf("post_refused for a payment refusal: %v", got)
+		if n := w.stCreates("456_2"); n != i+1 {
+			t.Errorf("after cycle %d, post 2's ad was asked %d times, want %d (it stays a candidate)", i+1, n, i+1)
 		}
-	})
+		if mails := w.stMails(); len(mails) != 1 || mails[0].Body != mailBody {
+			t.Fatalf("after cycle %d, mails %v; want one:\n%s", i+1, mails, mailBody)
+		}
+	}
+	if got := w.stEntries(7, "post_refused"); len(got) != 0 {
+		t.Errorf("post_refused for a payment refusal: %v", got)
+	}
+	var attempts int
+	if err := w.pool.QueryRow(context.Background(), `SELECT count(*) FROM network_a_attempt WHERE campaign_id = 7 AND post_id = 2`).Scan(&attempts); err != nil || attempts != 0 {
+		t.Errorf("attempts left for post 2: %d %v, want none (network_a made nothing)", attempts, err)
+	}
+
+	w.fake.SetPaymentMethod("act_1", true)
+	w.cycle()
+	w.cycle()
+	w.stExpect(7, "running", "")
+	if got := w.ids(w.list(7)); got != "2,1" {
+		t.Errorf("boosted %q after the payment method came back, want 2,1", got)
+	}
+	if got := w.names("ad"); got != "adboost-7-1,adboost-7-2" {
+		t.Errorf("ads %s", got)
+	}
+	if got := len(w.boostedEntries(7)); got != 2 {
+		t.Errorf("%d boosted entries, want 2", got)
+	}
+	want := []string{stEntry("running", ""), stRefusedEntry("refused", message, 200, 1359188), stEntry("running", "")}
+	if got := w.stEngineEntries(7); !slices.Equal(got, want) {
+		t.Errorf("engine entries: %v, want %v", got, want)
+	}
+	if n := len(w.stMails()); n != 1 {
+		t.Errorf("%d mails, want 1", n)
+	}
+}
+
+// testRefusedPaymentAtTheFirstCreate: the payment refusal at the network_a
+// campaign's create makes nothing, mails once, and the post is boosted once
+// the payment method is back.
+func testRefusedPaymentAtTheFirstCreate(t *testing.T, message, mailBody string) {
+	w := newWorld(t)
+	w.fake.SetPaymentMethod("act_1", false)
+	w.post("1", "#gym", time.Hour, 0)
+	for range 2 {
+		if err := w.engine.Cycle(context.Background()); err != nil {
+			t.Errorf("a cycle whose campaign network_a refused: %v, want nil (the state says why)", err)
+		}
+		w.stExpect(7, "refused", message)
+		if got := w.names(""); got != "" {
+			t.Fatalf("network_a objects without a payment method: %s", got)
+		}
+		if mails := w.stMails(); len(mails) != 1 || mails[0].Body != mailBody {
+			t.Fatalf("mails %v; want one:\n%s", mails, mailBody)
+		}
+	}
+	w.fake.SetPaymentMethod("act_1", true)
+	w.cycle()
+	w.cycle()
+	w.stExpect(7, "running", "")
+	if got := w.names("campaign") + " " + w.names("adset") + " " + w.names("ad"); got != "adboost-7 adboost-7 adboost-7-1" {
+		t.Errorf("objects after the payment method came back: %s", got)
+	}
+	if got := w.ids(w.list(7)); got != "1" {
+		t.Errorf("boosted %q, want 1", got)
+	}
+	if got := w.stEntries(7, "post_refused"); len(got) != 0 {
+		t.Errorf("post_refused for a payment refusal: %v", got)
+	}
 }
 
 // The ad account throttled by network_a (code 80004, 5 minutes): the

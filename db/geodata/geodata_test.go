@@ -133,7 +133,13 @@ func TestCities(t *testing.T) {
 	if keyed < len(cities)*9/10 || named < len(cities)*99/100 {
 		t.Errorf("%d of %d cities have a region key and %d a region name; want >= 90%% and >= 99%%", keyed, len(cities), named)
 	}
+	checkKnownCities(t, byID)
+}
 
+// checkKnownCities checks a few well-known cities by id: name, country,
+// region and population.
+func checkKnownCities(t *testing.T, byID map[int64]City) {
+	t.Helper()
 	for _, w := range []struct {
 		id             int64
 		name, cc, rk   string

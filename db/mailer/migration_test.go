@@ -59,6 +59,18 @@ func TestMigrationMovesWaitingMailsIntoRiver(t *testing.T) {
 	if _, err := m.UpTo(ctx, beforeRiverMail); err != nil {
 		t.Fatal(err)
 	}
+	seedWaitingMails(t, ctx, pool)
+	if err := db.MigrateUp(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	checkWaitingMailsMoved(t, pool)
+	checkDueMailsGoOut(t, pool)
+}
+
+// seedWaitingMails makes the weekly report's River tables and fills the
+// outbox, the reminders and the weekly reports with waiting mails.
+func seedWaitingMails(t *testing.T, ctx context.Context, pool *pgxpool.Pool) {
+	t.Helper()
 	// The weekly report's River tables, as `serve` made them in their schema.
 	reports, err := rivermigrate.New(riverpgxv5.New(pool), &rivermigrate.Config{Schema: "river_report"})
 	if err != nil {
@@ -80,10 +92,12 @@ func TestMigrationMovesWaitingMailsIntoRiver(t *testing.T) {
 		`INSERT INTO river_report.river_job (kind, args, max_attempts) VALUES
 		   ('adboost_weekly_report', '{"user_id": 100, "monday": "2026-10-19"}', 5)`,
 	)
-	if err := db.MigrateUp(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
+}
 
+// checkWaitingMailsMoved checks the waiting mails became mail jobs and the
+// outbox and the schema river_report are gone.
+func checkWaitingMailsMoved(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
 	prepared := mailertest.Args[mailer.PreparedArgs](t, pool)
 	if len(prepared) != 3 || prepared[0].To != "a@example.com" || prepared[1].To != "b@example.com" ||
 		prepared[2].MIMEType != "multipart/alternative; boundary=b1" || prepared[2].MIMEBody != "--b1--\r\n" || prepared[0].Body == "" {
@@ -105,7 +119,12 @@ func TestMigrationMovesWaitingMailsIntoRiver(t *testing.T) {
 	if scalar[bool](t, pool, `SELECT to_regclass('mail_outbox') IS NOT NULL OR to_regnamespace('river_report') IS NOT NULL`) {
 		t.Error("the outbox or the schema river_report is still there")
 	}
+}
 
+// checkDueMailsGoOut starts the mailer and checks the due mails go out, the
+// moved ones under their outbox id, and not the one waiting for its retry.
+func checkDueMailsGoOut(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
 	// The due ones go out, the moved mails under their outbox id.
 	smtp := smtptest.Start(t, "", "", "")
 	start(t, pool, mailer.Config{SMTPURL: "smtp://" + smtp.Addr, From: "adboost <no-reply@adboost.example>"}, quiet())

@@ -12,6 +12,8 @@ import (
 
 	"adboost/db/dbtest"
 	"adboost/db/rules"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
@@ -26,14 +28,24 @@ func TestCheckAgreesWithParse(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := dbtest.New(t)
+	for _, c := range parseCheckCases() {
+		checkParseAndCheck(t, ctx, pool, c)
+	}
+}
+
+// parseCase is a rules object and whether Parse and the CHECK take it.
+type parseCase struct {
+	raw          string
+	parse, check bool
+}
+
+// parseCheckCases lists the rules objects TestCheckAgreesWithParse tries.
+func parseCheckCases() []parseCase {
 	hours := func(members string) string {
 		return `{"hours": {"days": ["mon"], "from": "09:00", "to": "17:00", "timezone": "Europe/Prague"` + members + `}}`
 	}
 	keyword := func(n int) string { return `{"exclude_keywords": ["` + strings.Repeat("é", n) + `"]}` }
-	for _, c := range []struct {
-		raw          string
-		parse, check bool
-	}{
+	return []parseCase{
 		{`{}`, true, true},
 		{`{"min_reactions": 25, "min_comments": 5, "min_shares": 0, "min_engagement_rate": 2.50,
 			"post_age_min_hours": 2, "post_age_max_hours": 168, "content_types": ["video", "photo"],
@@ -93,27 +105,33 @@ func TestCheckAgreesWithParse(t *testing.T) {
 		{`{"min_likes": 1}`, false, false},
 		{`[]`, false, false},
 		{`null`, false, false},
-	} {
-		r, err := rules.Parse(json.RawMessage(c.raw), rules.Limits{})
-		var check bool
-		var stored string
-		if err := pool.QueryRow(ctx, `SELECT campaign_rules_valid($1::jsonb), $1::jsonb::text`, c.raw).Scan(&check, &stored); err != nil {
-			t.Fatalf("%s: %v", c.raw, err)
+	}
+}
+
+// checkParseAndCheck checks Parse and campaign_rules_valid agree on one case,
+// that the CHECK takes Parse's stored form, and that the engine reads what
+// the CHECK takes.
+func checkParseAndCheck(t *testing.T, ctx context.Context, pool *pgxpool.Pool, c parseCase) {
+	t.Helper()
+	r, err := rules.Parse(json.RawMessage(c.raw), rules.Limits{})
+	var check bool
+	var stored string
+	if err := pool.QueryRow(ctx, `SELECT campaign_rules_valid($1::jsonb), $1::jsonb::text`, c.raw).Scan(&check, &stored); err != nil {
+		t.Fatalf("%s: %v", c.raw, err)
+	}
+	if (err == nil) != c.parse || check != c.check {
+		t.Errorf("%s: Parse error %v, CHECK %v; want Parse ok %v, CHECK %v", c.raw, err, check, c.parse, c.check)
+	}
+	if err == nil {
+		var ok bool
+		if err := pool.QueryRow(ctx, `SELECT campaign_rules_valid($1::jsonb)`, string(r.JSON())).Scan(&ok); err != nil || !ok {
+			t.Errorf("%s: the CHECK refuses its stored form %s (%v)", c.raw, r.JSON(), err)
 		}
-		if (err == nil) != c.parse || check != c.check {
-			t.Errorf("%s: Parse error %v, CHECK %v; want Parse ok %v, CHECK %v", c.raw, err, check, c.parse, c.check)
-		}
-		if err == nil {
-			var ok bool
-			if err := pool.QueryRow(ctx, `SELECT campaign_rules_valid($1::jsonb)`, string(r.JSON())).Scan(&ok); err != nil || !ok {
-				t.Errorf("%s: the CHECK refuses its stored form %s (%v)", c.raw, r.JSON(), err)
-			}
-		}
-		if check {
-			var back rules.Rules
-			if err := json.Unmarshal([]byte(stored), &back); err != nil {
-				t.Errorf("%s: the CHECK takes it, and the engine cannot read it: %v", c.raw, err)
-			}
+	}
+	if check {
+		var back rules.Rules
+		if err := json.Unmarshal([]byte(stored), &back); err != nil {
+			t.Errorf("%s: the CHECK takes it, and the engine cannot read it: %v", c.raw, err)
 		}
 	}
 }

@@ -54,6 +54,30 @@ func ptr[T any](v T) *T { return &v }
 func TestGeneratedClientDemoFlows(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
+	url := startDemoAPI(t, ctx)
+
+	public, err := NewClientWithResponses(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := signInDemo(t, ctx, public, url)
+	checkClientCatalogue(t, ctx, public)
+	checkClientCampaigns(t, ctx, c)
+	checkClientBoostedPosts(t, ctx, c)
+	checkClientBillingAndGeo(t, ctx, c, public)
+	checkClientAgencies(t, ctx, c, public)
+
+	// Without the token, a Bearer operation is refused as the document says.
+	anon, err := public.UserDetailWithResponse(ctx)
+	if err != nil || anon.StatusCode() != http.StatusUnauthorized || anon.JSON401 == nil || anon.JSON401.Error != "unauthorized" {
+		t.Errorf("user/detail without a token: %d %s (%v)", anon.StatusCode(), anon.Body, err)
+	}
+}
+
+// startDemoAPI serves the API over a database with the demo data set until
+// the test ends, and answers its URL.
+func startDemoAPI(t *testing.T, ctx context.Context) string {
+	t.Helper()
 	pool := dbtest.New(t)
 	if err := dataset.LoadDemo(ctx, pool); err != nil {
 		t.Fatal(err)
@@ -65,12 +89,13 @@ func TestGeneratedClientDemoFlows(t *testing.T) {
 	api := httpapi.New(httpapi.Config{PublicBaseURL: "https://api.adboost.test"}, pool, tokens, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)
+	return srv.URL
+}
 
-	public, err := NewClientWithResponses(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-
+// signInDemo signs the demo user in (and checks a wrong password is refused),
+// checks user/detail, and answers a client sending the user's token.
+func signInDemo(t *testing.T, ctx context.Context, public *ClientWithResponses, url string) *ClientWithResponses {
+	t.Helper()
 	// Sign-in.
 	login, err := public.UserLoginPasswordWithResponse(ctx, UserLoginPasswordJSONRequestBody{Email: "demo@adboost.example", Password: "demo-password"})
 	user := must(t, "login-password", login.JSON200, login.StatusCode(), login.Body, err)
@@ -81,7 +106,7 @@ func TestGeneratedClientDemoFlows(t *testing.T) {
 	if err != nil || wrong.StatusCode() != http.StatusUnauthorized || wrong.JSON401 == nil || wrong.JSON401.Error != "invalid_credentials" {
 		t.Fatalf("a wrong password: %d %s (%v)", wrong.StatusCode(), wrong.Body, err)
 	}
-	c, err := NewClientWithResponses(srv.URL, WithRequestEditorFn(func(_ context.Context, r *http.Request) error {
+	c, err := NewClientWithResponses(url, WithRequestEditorFn(func(_ context.Context, r *http.Request) error {
 		r.Header.Set("Authorization", "Bearer "+user.AccessToken)
 		return nil
 	}))
@@ -95,7 +120,12 @@ func TestGeneratedClientDemoFlows(t *testing.T) {
 	if me.Email != user.Email || me.Snid != 1000100 || me.AgencyName != "Demo Studio" || me.CreditBalance != "125.50" {
 		t.Fatalf("user/detail: %+v", me)
 	}
+	return c
+}
 
+// checkClientCatalogue browses the catalogue with filters and counts it.
+func checkClientCatalogue(t *testing.T, ctx context.Context, public *ClientWithResponses) {
+	t.Helper()
 	// The catalogue: browse with filters, and its count.
 	fitness := PresetBrowseJSONRequestBody{Vertical: ptr("fitness"), Limit: positive(t, 50)}
 	browse, err := public.PresetBrowseWithResponse(ctx, fitness)
@@ -123,12 +153,17 @@ func TestGeneratedClientDemoFlows(t *testing.T) {
 	if n := must(t, "presets/count {}", all.JSON200, all.StatusCode(), all.Body, err); n <= 3 {
 		t.Errorf("count {}: %d, want more than the fitness presets", n)
 	}
+}
 
+// checkClientCampaigns lists the user's boosted pages with a filter, counts
+// them and reads one.
+func checkClientCampaigns(t *testing.T, ctx context.Context, c *ClientWithResponses) {
+	t.Helper()
 	// Campaigns: sources (the user's boosted pages), with a filter, and their count.
 	active := StatusFilter("active")
 	sources, err := c.BoostedPageSourcesWithResponse(ctx, BoostedPageSourcesJSONRequestBody{Status: &active})
 	pages := must(t, "boosted-pages/sources", sources.JSON200, sources.StatusCode(), sources.Body, err)
-	ids = ids[:0]
+	var ids []int64
 	for _, p := range pages {
 		ids = append(ids, p.Id)
 		if !p.Active || p.CampaignBudgetValue <= 0 {
@@ -149,7 +184,12 @@ func TestGeneratedClientDemoFlows(t *testing.T) {
 	if p := must(t, "boosted-pages/detail/1001", one.JSON200, one.StatusCode(), one.Body, err); p.CampaignBudgetValue != 20 || p.Page == nil || p.PageId != 2000101 {
 		t.Errorf("boosted-pages/detail/1001: budget %v, page %+v", p.CampaignBudgetValue, p.Page)
 	}
+}
 
+// checkClientBoostedPosts lists one campaign's boosted posts, counts them and
+// sums the insights of two posts.
+func checkClientBoostedPosts(t *testing.T, ctx context.Context, c *ClientWithResponses) {
+	t.Helper()
 	// Boosted posts: the list of one campaign, its count, and the insights of two posts.
 	list, err := c.BoostedPostListWithResponse(ctx, BoostedPostListJSONRequestBody{BoostedPageId: positive(t, 1001)})
 	posts := must(t, "boosted-posts/list", list.JSON200, list.StatusCode(), list.Body, err)
@@ -167,7 +207,12 @@ func TestGeneratedClientDemoFlows(t *testing.T) {
 	if sum.Posts != "2" || sum.Reach != "41330" || sum.Clicks != "759" || sum.Spend != "297.83" {
 		t.Errorf("batch-insights 9001,9002: %+v; want 2 posts, reach 23600+17730, clicks 296+463, spend 130.20+167.63", sum)
 	}
+}
 
+// checkClientBillingAndGeo reads the billing details and looks up a country
+// by code and a city by name.
+func checkClientBillingAndGeo(t *testing.T, ctx context.Context, c, public *ClientWithResponses) {
+	t.Helper()
 	// Billing.
 	billing, err := c.BillingDetailWithResponse(ctx)
 	if b := must(t, "billing/detail", billing.JSON200, billing.StatusCode(), billing.Body, err); b.CompanyName != "Demo Studio s.r.o." || b.Country != "CZ" {
@@ -187,7 +232,12 @@ func TestGeneratedClientDemoFlows(t *testing.T) {
 	}) {
 		t.Errorf("geo-locations Brno: %+v", cities)
 	}
+}
 
+// checkClientAgencies lists the agency directory, reads one agency and
+// revalidates it with its ETag.
+func checkClientAgencies(t *testing.T, ctx context.Context, c, public *ClientWithResponses) {
+	t.Helper()
 	// Agencies: the directory and one agency.
 	agencies, err := c.AgencyListWithResponse(ctx, AgencyListJSONRequestBody{})
 	var names []string
@@ -211,11 +261,5 @@ func TestGeneratedClientDemoFlows(t *testing.T) {
 	again, err := public.AgencyDetailWithResponse(ctx, 10, &AgencyDetailParams{IfNoneMatch: &tag})
 	if err != nil || again.StatusCode() != http.StatusNotModified || again.Headers304 == nil || again.Headers304.ETag != tag {
 		t.Errorf("agencies/detail/10 with its tag: %d %+v (%v)", again.StatusCode(), again.Headers304, err)
-	}
-
-	// Without the token, a Bearer operation is refused as the document says.
-	anon, err := public.UserDetailWithResponse(ctx)
-	if err != nil || anon.StatusCode() != http.StatusUnauthorized || anon.JSON401 == nil || anon.JSON401.Error != "unauthorized" {
-		t.Errorf("user/detail without a token: %d %s (%v)", anon.StatusCode(), anon.Body, err)
 	}
 }
