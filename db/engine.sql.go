@@ -427,12 +427,16 @@ fresh AS (
     SELECT p.post_id, p.media_id
     FROM posts AS p
     CROSS JOIN c
+    -- The campaign by its parameter, not c.id: the planner then reads both
+    -- tables by the campaign's key (a range of about a page of rows) in the
+    -- one plan it keeps, whatever it believed of their sizes when it made
+    -- the plan (a fresh database's first cycle grows them from nothing).
     WHERE NOT EXISTS (
               SELECT 1 FROM boosted_post_campaign AS l
-              WHERE l.campaign_id = c.id AND l.post_id = p.post_id)
+              WHERE l.campaign_id = $1 AND l.post_id = p.post_id)
       AND NOT EXISTS (
               SELECT 1 FROM network_a_attempt AS a
-              WHERE a.campaign_id = c.id AND a.kind = 'ad' AND a.post_id = p.post_id)
+              WHERE a.campaign_id = $1 AND a.kind = 'ad' AND a.post_id = p.post_id)
 ),
 assigned AS (
     INSERT INTO network_b_media (user_id, media_id)
