@@ -12,146 +12,6 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-const boostedPageStats = `-- name: BoostedPageStats :many
-
-WITH scoped AS (
-    SELECT u.currency, u.day, u.impressions, u.reach, u.clicks, u.engagement, u.spend, u.conversions
-    FROM boosted_user_day AS u
-    WHERE $1::bigint IS NULL AND $2::bigint IS NULL
-      AND $3::bigint IS NULL
-      AND u.user_id = $4 AND u.day BETWEEN $5::date AND $6::date
-    UNION ALL
-    SELECT s.currency, s.day, s.impressions, s.reach, s.clicks, s.engagement, s.spend, s.conversions
-    FROM boosted_source_day AS s
-    WHERE $2::bigint IS NULL AND $3::bigint IS NULL
-      AND s.user_id = $4 AND s.source_id = $1::bigint
-      AND s.day BETWEEN $5::date AND $6::date
-    UNION ALL
-    SELECT c.currency, c.day, c.impressions, c.reach, c.clicks, c.engagement, c.spend, c.conversions
-    FROM boosted_campaign_day AS c
-    WHERE $1::bigint IS NULL AND $3::bigint IS NULL
-      AND c.user_id = $4 AND c.campaign_id = $2::bigint
-      AND c.day BETWEEN $5::date AND $6::date
-    UNION ALL
-    SELECT d.currency, d.day, d.impressions, d.reach, d.clicks, d.engagement, d.spend, d.conversions
-    FROM (
-        -- The posts to read: the one asked for, else the campaign's (then
-        -- with a source, or the campaign's sums would have answered).
-        SELECT $3::bigint AS post_id
-        WHERE $3::bigint IS NOT NULL
-        UNION ALL
-        SELECT l.post_id
-        FROM boosted_post_campaign AS l
-        WHERE $3::bigint IS NULL AND $1::bigint IS NOT NULL
-          AND l.campaign_id = $2::bigint
-    ) AS chosen
-    JOIN boosted_post AS p ON p.user_id = $4 AND p.id = chosen.post_id
-    JOIN boosted_post_day AS d ON d.user_id = p.user_id AND d.post_id = p.id
-    WHERE ($1::bigint IS NULL OR p.source_id = $1)
-      AND ($2::bigint IS NULL OR EXISTS (
-               SELECT 1
-               FROM boosted_post_campaign AS l
-               WHERE l.campaign_id = $2 AND l.post_id = p.id))
-      AND d.day BETWEEN $5::date AND $6::date
-),
-summed AS (
-    -- The days of the scope, and a zero day for every date of the range in
-    -- each currency that has one: every date is present once summed.
-    SELECT s.currency, s.day, s.impressions, s.reach, s.clicks, s.engagement, s.spend, s.conversions
-    FROM scoped AS s
-    UNION ALL
-    SELECT c.currency, g.day::date, 0, 0, 0, 0, 0, 0
-    FROM (SELECT DISTINCT s.currency FROM scoped AS s) AS c
-    CROSS JOIN generate_series($5::date, $6::date, interval '1 day') AS g (day)
-)
-SELECT
-    m.currency::text AS currency,
-    m.day AS day,
-    sum(m.impressions)::bigint AS impressions,
-    sum(m.reach)::bigint AS reach,
-    sum(m.clicks)::bigint AS clicks,
-    sum(m.engagement)::bigint AS engagement,
-    round(sum(m.spend), 2)::text AS spend,
-    sum(m.conversions)::bigint AS conversions
-FROM summed AS m
-GROUP BY GROUPING SETS ((m.currency, m.day), (m.currency))
-ORDER BY m.currency, m.day NULLS LAST
-`
-
-type BoostedPageStatsParams struct {
-	SourceID      *int64      `json:"source_id"`
-	BoostedPageID *int64      `json:"boosted_page_id"`
-	BoostedPostID *int64      `json:"boosted_post_id"`
-	UserID        int64       `json:"user_id"`
-	DateFrom      pgtype.Date `json:"date_from"`
-	DateTo        pgtype.Date `json:"date_to"`
-}
-
-type BoostedPageStatsRow struct {
-	Currency    string      `json:"currency"`
-	Day         pgtype.Date `json:"day"`
-	Impressions int64       `json:"impressions"`
-	Reach       int64       `json:"reach"`
-	Clicks      int64       `json:"clicks"`
-	Engagement  int64       `json:"engagement"`
-	Spend       string      `json:"spend"`
-	Conversions int64       `json:"conversions"`
-}
-
-// The statistics of a user's boosted posts by day (boosted-pages/stats).
-// boosted-pages/stats: every day from @date_from to @date_to (at most 366)
-// of the user's posts, for each currency with statistics in the range: one
-// row per currency and date (zeros where nothing was recorded), then the
-// currency's totals, a row whose day is NULL (GROUPING SETS), ordered by
-// currency and day; spend with two decimals, rounded half up. The handler
-// encodes the rows as they come (a JSON object built per day by
-// jsonb_build_object cost more than the rest of the statement). The posts are
-// selected as boosted-posts/list selects them: optionally those of one
-// source (@source_id), boosted in one campaign (@boosted_page_id), or one
-// post (@boosted_post_id), together. Each selection reads the sums made
-// for it, a few hundred rows a currency for a year whatever the number of
-// posts: no filter the user's (boosted_user_day), the source alone the
-// source's (boosted_source_day), the campaign alone the campaign's
-// (boosted_campaign_day); a post, or a campaign and a source, the posts'
-// own days (boosted_post_day). Each branch is an index range whatever the
-// parameters, so that the one plan kept for the statement is good for
-// all. reach is the sum of each ad's daily reach.
-func (q *Queries) BoostedPageStats(ctx context.Context, arg BoostedPageStatsParams) ([]BoostedPageStatsRow, error) {
-	rows, err := q.db.Query(ctx, boostedPageStats,
-		arg.SourceID,
-		arg.BoostedPageID,
-		arg.BoostedPostID,
-		arg.UserID,
-		arg.DateFrom,
-		arg.DateTo,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []BoostedPageStatsRow{}
-	for rows.Next() {
-		var i BoostedPageStatsRow
-		if err := rows.Scan(
-			&i.Currency,
-			&i.Day,
-			&i.Impressions,
-			&i.Reach,
-			&i.Clicks,
-			&i.Engagement,
-			&i.Spend,
-			&i.Conversions,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const postDaysImport = `-- name: PostDaysImport :execrows
 INSERT INTO boosted_post_day AS d (user_id, post_id, currency, day, impressions, reach, engagement, clicks, spend, conversions)
 SELECT p.user_id, p.id, x.r ->> 'currency', (x.r ->> 'day')::date,
@@ -223,4 +83,317 @@ ON CONFLICT (user_id, currency, day) DO UPDATE SET
 func (q *Queries) PostDaysResum(ctx context.Context, userIds []int64) error {
 	_, err := q.db.Exec(ctx, postDaysResum, userIds)
 	return err
+}
+
+const statsOfCampaign = `-- name: StatsOfCampaign :many
+SELECT
+    c.currency::text AS currency,
+    c.day AS day,
+    sum(c.impressions)::bigint AS impressions,
+    sum(c.reach)::bigint AS reach,
+    sum(c.clicks)::bigint AS clicks,
+    sum(c.engagement)::bigint AS engagement,
+    round(sum(c.spend), 2)::text AS spend,
+    sum(c.conversions)::bigint AS conversions
+FROM boosted_campaign_day AS c
+WHERE c.user_id = $1 AND c.campaign_id = $2
+  AND c.day BETWEEN $3::date AND $4::date
+GROUP BY GROUPING SETS ((c.currency, c.day), (c.currency))
+ORDER BY c.currency, c.day NULLS LAST
+`
+
+type StatsOfCampaignParams struct {
+	UserID        int64       `json:"user_id"`
+	BoostedPageID int64       `json:"boosted_page_id"`
+	DateFrom      pgtype.Date `json:"date_from"`
+	DateTo        pgtype.Date `json:"date_to"`
+}
+
+type StatsOfCampaignRow struct {
+	Currency    string      `json:"currency"`
+	Day         pgtype.Date `json:"day"`
+	Impressions int64       `json:"impressions"`
+	Reach       int64       `json:"reach"`
+	Clicks      int64       `json:"clicks"`
+	Engagement  int64       `json:"engagement"`
+	Spend       string      `json:"spend"`
+	Conversions int64       `json:"conversions"`
+}
+
+// The posts boosted in one campaign (boosted_page_id alone): the
+// campaign's sums (boosted_campaign_day).
+func (q *Queries) StatsOfCampaign(ctx context.Context, arg StatsOfCampaignParams) ([]StatsOfCampaignRow, error) {
+	rows, err := q.db.Query(ctx, statsOfCampaign,
+		arg.UserID,
+		arg.BoostedPageID,
+		arg.DateFrom,
+		arg.DateTo,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []StatsOfCampaignRow{}
+	for rows.Next() {
+		var i StatsOfCampaignRow
+		if err := rows.Scan(
+			&i.Currency,
+			&i.Day,
+			&i.Impressions,
+			&i.Reach,
+			&i.Clicks,
+			&i.Engagement,
+			&i.Spend,
+			&i.Conversions,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const statsOfPosts = `-- name: StatsOfPosts :many
+WITH chosen AS (
+    SELECT $6::bigint AS post_id
+    WHERE $6::bigint IS NOT NULL
+    UNION ALL
+    SELECT l.post_id
+    FROM boosted_post_campaign AS l
+    WHERE $6::bigint IS NULL
+      AND l.campaign_id = $3::bigint
+)
+SELECT
+    d.currency::text AS currency,
+    d.day AS day,
+    sum(d.impressions)::bigint AS impressions,
+    sum(d.reach)::bigint AS reach,
+    sum(d.clicks)::bigint AS clicks,
+    sum(d.engagement)::bigint AS engagement,
+    round(sum(d.spend), 2)::text AS spend,
+    sum(d.conversions)::bigint AS conversions
+FROM chosen
+JOIN boosted_post AS p ON p.user_id = $1 AND p.id = chosen.post_id
+JOIN boosted_post_day AS d ON d.user_id = p.user_id AND d.post_id = p.id
+WHERE ($2::bigint IS NULL OR p.source_id = $2)
+  AND ($3::bigint IS NULL OR EXISTS (
+           SELECT 1
+           FROM boosted_post_campaign AS l
+           WHERE l.campaign_id = $3 AND l.post_id = p.id))
+  AND d.day BETWEEN $4::date AND $5::date
+GROUP BY GROUPING SETS ((d.currency, d.day), (d.currency))
+ORDER BY d.currency, d.day NULLS LAST
+`
+
+type StatsOfPostsParams struct {
+	UserID        int64       `json:"user_id"`
+	SourceID      *int64      `json:"source_id"`
+	BoostedPageID *int64      `json:"boosted_page_id"`
+	DateFrom      pgtype.Date `json:"date_from"`
+	DateTo        pgtype.Date `json:"date_to"`
+	BoostedPostID *int64      `json:"boosted_post_id"`
+}
+
+type StatsOfPostsRow struct {
+	Currency    string      `json:"currency"`
+	Day         pgtype.Date `json:"day"`
+	Impressions int64       `json:"impressions"`
+	Reach       int64       `json:"reach"`
+	Clicks      int64       `json:"clicks"`
+	Engagement  int64       `json:"engagement"`
+	Spend       string      `json:"spend"`
+	Conversions int64       `json:"conversions"`
+}
+
+// One post (boosted_post_id, with or without the other filters), or the
+// posts of a campaign and a source together: the posts' own days
+// (boosted_post_day), driven by the post id or the campaign's links.
+func (q *Queries) StatsOfPosts(ctx context.Context, arg StatsOfPostsParams) ([]StatsOfPostsRow, error) {
+	rows, err := q.db.Query(ctx, statsOfPosts,
+		arg.UserID,
+		arg.SourceID,
+		arg.BoostedPageID,
+		arg.DateFrom,
+		arg.DateTo,
+		arg.BoostedPostID,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []StatsOfPostsRow{}
+	for rows.Next() {
+		var i StatsOfPostsRow
+		if err := rows.Scan(
+			&i.Currency,
+			&i.Day,
+			&i.Impressions,
+			&i.Reach,
+			&i.Clicks,
+			&i.Engagement,
+			&i.Spend,
+			&i.Conversions,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const statsOfSource = `-- name: StatsOfSource :many
+SELECT
+    s.currency::text AS currency,
+    s.day AS day,
+    sum(s.impressions)::bigint AS impressions,
+    sum(s.reach)::bigint AS reach,
+    sum(s.clicks)::bigint AS clicks,
+    sum(s.engagement)::bigint AS engagement,
+    round(sum(s.spend), 2)::text AS spend,
+    sum(s.conversions)::bigint AS conversions
+FROM boosted_source_day AS s
+WHERE s.user_id = $1 AND s.source_id = $2
+  AND s.day BETWEEN $3::date AND $4::date
+GROUP BY GROUPING SETS ((s.currency, s.day), (s.currency))
+ORDER BY s.currency, s.day NULLS LAST
+`
+
+type StatsOfSourceParams struct {
+	UserID   int64       `json:"user_id"`
+	SourceID int64       `json:"source_id"`
+	DateFrom pgtype.Date `json:"date_from"`
+	DateTo   pgtype.Date `json:"date_to"`
+}
+
+type StatsOfSourceRow struct {
+	Currency    string      `json:"currency"`
+	Day         pgtype.Date `json:"day"`
+	Impressions int64       `json:"impressions"`
+	Reach       int64       `json:"reach"`
+	Clicks      int64       `json:"clicks"`
+	Engagement  int64       `json:"engagement"`
+	Spend       string      `json:"spend"`
+	Conversions int64       `json:"conversions"`
+}
+
+// The posts of one source (source_id alone): the source's sums
+// (boosted_source_day).
+func (q *Queries) StatsOfSource(ctx context.Context, arg StatsOfSourceParams) ([]StatsOfSourceRow, error) {
+	rows, err := q.db.Query(ctx, statsOfSource,
+		arg.UserID,
+		arg.SourceID,
+		arg.DateFrom,
+		arg.DateTo,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []StatsOfSourceRow{}
+	for rows.Next() {
+		var i StatsOfSourceRow
+		if err := rows.Scan(
+			&i.Currency,
+			&i.Day,
+			&i.Impressions,
+			&i.Reach,
+			&i.Clicks,
+			&i.Engagement,
+			&i.Spend,
+			&i.Conversions,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const statsOfUser = `-- name: StatsOfUser :many
+
+
+SELECT
+    u.currency::text AS currency,
+    u.day AS day,
+    sum(u.impressions)::bigint AS impressions,
+    sum(u.reach)::bigint AS reach,
+    sum(u.clicks)::bigint AS clicks,
+    sum(u.engagement)::bigint AS engagement,
+    round(sum(u.spend), 2)::text AS spend,
+    sum(u.conversions)::bigint AS conversions
+FROM boosted_user_day AS u
+WHERE u.user_id = $1 AND u.day BETWEEN $2::date AND $3::date
+GROUP BY GROUPING SETS ((u.currency, u.day), (u.currency))
+ORDER BY u.currency, u.day NULLS LAST
+`
+
+type StatsOfUserParams struct {
+	UserID   int64       `json:"user_id"`
+	DateFrom pgtype.Date `json:"date_from"`
+	DateTo   pgtype.Date `json:"date_to"`
+}
+
+type StatsOfUserRow struct {
+	Currency    string      `json:"currency"`
+	Day         pgtype.Date `json:"day"`
+	Impressions int64       `json:"impressions"`
+	Reach       int64       `json:"reach"`
+	Clicks      int64       `json:"clicks"`
+	Engagement  int64       `json:"engagement"`
+	Spend       string      `json:"spend"`
+	Conversions int64       `json:"conversions"`
+}
+
+// The statistics of a user's boosted posts by day (boosted-pages/stats).
+// The four statements of boosted-pages/stats, one for each way of
+// selecting the posts (the handler picks it from the filters given). The
+// posts are selected as boosted-posts/list selects them: those of one
+// source, boosted in one campaign, or one post, together. Each answers the
+// days from @date_from to @date_to (at most 366) that have statistics, one
+// row per currency and date, then each currency's totals, a row whose day
+// is NULL (GROUPING SETS), ordered by currency and day; spend with two
+// decimals, rounded half up. The handler answers zeros for the dates
+// without a row. The three selections without a post read the sums made
+// for them, a few hundred rows a currency for a year whatever the number
+// of posts; each statement is a range of one index. reach is the sum of
+// each ad's daily reach. (Four statements rather than one whose branches
+// each stand behind a condition on the parameters: the executor starts
+// every branch of the plan it keeps, at every request.)
+// Every post of the user (no filter): the user's sums (boosted_user_day).
+func (q *Queries) StatsOfUser(ctx context.Context, arg StatsOfUserParams) ([]StatsOfUserRow, error) {
+	rows, err := q.db.Query(ctx, statsOfUser, arg.UserID, arg.DateFrom, arg.DateTo)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []StatsOfUserRow{}
+	for rows.Next() {
+		var i StatsOfUserRow
+		if err := rows.Scan(
+			&i.Currency,
+			&i.Day,
+			&i.Impressions,
+			&i.Reach,
+			&i.Clicks,
+			&i.Engagement,
+			&i.Spend,
+			&i.Conversions,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

@@ -100,27 +100,77 @@ type statsFigures struct {
 	Conversions int64  `json:"conversions,string"`
 }
 
+// statsRow is one row of the stats statements (they answer the same
+// columns): a currency's date, or its totals when Day is not valid.
+type statsRow = db.StatsOfUserRow
+
 // boostedPageStats: POST /v1/boosted-pages/stats, every day of the range
-// per currency, summed by the database in one query whose rows come per
-// currency, its dates in order and then its totals (a row without a date).
+// per currency, summed by the database in one statement chosen by the
+// filters (sql/queries/stats.sql).
 func (s *Server) boostedPageStats(ctx context.Context, req *statsRequest) (statsAnswer, error) {
-	rows, err := s.q.BoostedPageStats(ctx, db.BoostedPageStatsParams{
-		UserID: userID(ctx), SourceID: req.SourceID.Ptr(), BoostedPageID: req.BoostedPageID.Ptr(), BoostedPostID: req.BoostedPostID.Ptr(),
-		DateFrom: pgtype.Date{Time: req.from, Valid: true}, DateTo: pgtype.Date{Time: req.to, Valid: true},
-	})
+	rows, err := s.statsRows(ctx, req)
 	if err != nil {
 		return statsAnswer{}, err
 	}
-	out := statsAnswer{From: req.from.Format(time.DateOnly), To: req.to.Format(time.DateOnly), Currencies: []statsCurrency{}}
-	days := make([]statsDay, 0, len(rows))
+	return statsFill(req.from, req.to, rows), nil
+}
+
+// statsRows runs the statement of the request's selection: a post (or a
+// campaign and a source) from the posts' own days, else the sums of the
+// campaign, the source or the user.
+func (s *Server) statsRows(ctx context.Context, req *statsRequest) ([]statsRow, error) {
+	uid, from, to := userID(ctx), pgtype.Date{Time: req.from, Valid: true}, pgtype.Date{Time: req.to, Valid: true}
+	switch {
+	case req.BoostedPostID.Set || (req.BoostedPageID.Set && req.SourceID.Set):
+		return asStatsRows(s.q.StatsOfPosts(ctx, db.StatsOfPostsParams{UserID: uid, BoostedPostID: req.BoostedPostID.Ptr(),
+			BoostedPageID: req.BoostedPageID.Ptr(), SourceID: req.SourceID.Ptr(), DateFrom: from, DateTo: to}))
+	case req.BoostedPageID.Set:
+		return asStatsRows(s.q.StatsOfCampaign(ctx, db.StatsOfCampaignParams{UserID: uid, BoostedPageID: req.BoostedPageID.V, DateFrom: from, DateTo: to}))
+	case req.SourceID.Set:
+		return asStatsRows(s.q.StatsOfSource(ctx, db.StatsOfSourceParams{UserID: uid, SourceID: req.SourceID.V, DateFrom: from, DateTo: to}))
+	}
+	return s.q.StatsOfUser(ctx, db.StatsOfUserParams{UserID: uid, DateFrom: from, DateTo: to})
+}
+
+// asStatsRows takes the rows of any of the stats statements as statsRows
+// (their columns are the same).
+func asStatsRows[R db.StatsOfPostsRow | db.StatsOfCampaignRow | db.StatsOfSourceRow](rows []R, err error) ([]statsRow, error) {
+	out := make([]statsRow, len(rows))
+	for i, r := range rows {
+		out[i] = statsRow(r)
+	}
+	return out, err
+}
+
+// statsFill makes the answer of the rows, which come per currency, its
+// dates in order and then its totals: every date from from to to, zeros
+// where the currency has no row for it.
+func statsFill(from, to time.Time, rows []statsRow) statsAnswer {
+	out := statsAnswer{From: from.Format(time.DateOnly), To: to.Format(time.DateOnly), Currencies: []statsCurrency{}}
+	dates := int(to.Sub(from)/(24*time.Hour)) + 1
+	var cur *statsCurrency
 	for _, r := range rows {
+		if cur == nil {
+			cur = &statsCurrency{Currency: r.Currency, Days: make([]statsDay, 0, dates)}
+		}
 		f := statsFigures{Impressions: r.Impressions, Reach: r.Reach, Clicks: r.Clicks, Engagement: r.Engagement, Spend: r.Spend, Conversions: r.Conversions}
-		if r.Day.Valid {
-			days = append(days, statsDay{Date: r.Day.Time.Format(time.DateOnly), statsFigures: f})
+		if !r.Day.Valid {
+			cur.zeros(from, dates)
+			cur.Totals = f
+			out.Currencies = append(out.Currencies, *cur)
+			cur = nil
 			continue
 		}
-		out.Currencies = append(out.Currencies, statsCurrency{Currency: r.Currency, Days: days, Totals: f})
-		days = days[len(days):len(days):cap(days)]
+		cur.zeros(from, int(r.Day.Time.Sub(from)/(24*time.Hour)))
+		cur.Days = append(cur.Days, statsDay{Date: r.Day.Time.Format(time.DateOnly), statsFigures: f})
 	}
-	return out, nil
+	return out
+}
+
+// zeros appends a zero day for each date after the last one held, up to
+// (not including) the n-th date of the range that starts at from.
+func (c *statsCurrency) zeros(from time.Time, n int) {
+	for d := len(c.Days); d < n; d++ {
+		c.Days = append(c.Days, statsDay{Date: from.AddDate(0, 0, d).Format(time.DateOnly), statsFigures: statsFigures{Spend: "0.00"}})
+	}
 }

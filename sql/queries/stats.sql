@@ -1,85 +1,105 @@
 -- The statistics of a user's boosted posts by day (boosted-pages/stats).
 
--- name: BoostedPageStats :many
--- boosted-pages/stats: every day from @date_from to @date_to (at most 366)
--- of the user's posts, for each currency with statistics in the range: one
--- row per currency and date (zeros where nothing was recorded), then the
--- currency's totals, a row whose day is NULL (GROUPING SETS), ordered by
--- currency and day; spend with two decimals, rounded half up. The handler
--- encodes the rows as they come (a JSON object built per day by
--- jsonb_build_object cost more than the rest of the statement). The posts are
--- selected as boosted-posts/list selects them: optionally those of one
--- source (@source_id), boosted in one campaign (@boosted_page_id), or one
--- post (@boosted_post_id), together. Each selection reads the sums made
--- for it, a few hundred rows a currency for a year whatever the number of
--- posts: no filter the user's (boosted_user_day), the source alone the
--- source's (boosted_source_day), the campaign alone the campaign's
--- (boosted_campaign_day); a post, or a campaign and a source, the posts'
--- own days (boosted_post_day). Each branch is an index range whatever the
--- parameters, so that the one plan kept for the statement is good for
--- all. reach is the sum of each ad's daily reach.
-WITH scoped AS (
-    SELECT u.currency, u.day, u.impressions, u.reach, u.clicks, u.engagement, u.spend, u.conversions
-    FROM boosted_user_day AS u
-    WHERE sqlc.narg(source_id)::bigint IS NULL AND sqlc.narg(boosted_page_id)::bigint IS NULL
-      AND sqlc.narg(boosted_post_id)::bigint IS NULL
-      AND u.user_id = @user_id AND u.day BETWEEN @date_from::date AND @date_to::date
+-- The four statements of boosted-pages/stats, one for each way of
+-- selecting the posts (the handler picks it from the filters given). The
+-- posts are selected as boosted-posts/list selects them: those of one
+-- source, boosted in one campaign, or one post, together. Each answers the
+-- days from @date_from to @date_to (at most 366) that have statistics, one
+-- row per currency and date, then each currency's totals, a row whose day
+-- is NULL (GROUPING SETS), ordered by currency and day; spend with two
+-- decimals, rounded half up. The handler answers zeros for the dates
+-- without a row. The three selections without a post read the sums made
+-- for them, a few hundred rows a currency for a year whatever the number
+-- of posts; each statement is a range of one index. reach is the sum of
+-- each ad's daily reach. (Four statements rather than one whose branches
+-- each stand behind a condition on the parameters: the executor starts
+-- every branch of the plan it keeps, at every request.)
+
+-- name: StatsOfUser :many
+-- Every post of the user (no filter): the user's sums (boosted_user_day).
+SELECT
+    u.currency::text AS currency,
+    u.day AS day,
+    sum(u.impressions)::bigint AS impressions,
+    sum(u.reach)::bigint AS reach,
+    sum(u.clicks)::bigint AS clicks,
+    sum(u.engagement)::bigint AS engagement,
+    round(sum(u.spend), 2)::text AS spend,
+    sum(u.conversions)::bigint AS conversions
+FROM boosted_user_day AS u
+WHERE u.user_id = @user_id AND u.day BETWEEN @date_from::date AND @date_to::date
+GROUP BY GROUPING SETS ((u.currency, u.day), (u.currency))
+ORDER BY u.currency, u.day NULLS LAST;
+
+-- name: StatsOfSource :many
+-- The posts of one source (source_id alone): the source's sums
+-- (boosted_source_day).
+SELECT
+    s.currency::text AS currency,
+    s.day AS day,
+    sum(s.impressions)::bigint AS impressions,
+    sum(s.reach)::bigint AS reach,
+    sum(s.clicks)::bigint AS clicks,
+    sum(s.engagement)::bigint AS engagement,
+    round(sum(s.spend), 2)::text AS spend,
+    sum(s.conversions)::bigint AS conversions
+FROM boosted_source_day AS s
+WHERE s.user_id = @user_id AND s.source_id = @source_id
+  AND s.day BETWEEN @date_from::date AND @date_to::date
+GROUP BY GROUPING SETS ((s.currency, s.day), (s.currency))
+ORDER BY s.currency, s.day NULLS LAST;
+
+-- name: StatsOfCampaign :many
+-- The posts boosted in one campaign (boosted_page_id alone): the
+-- campaign's sums (boosted_campaign_day).
+SELECT
+    c.currency::text AS currency,
+    c.day AS day,
+    sum(c.impressions)::bigint AS impressions,
+    sum(c.reach)::bigint AS reach,
+    sum(c.clicks)::bigint AS clicks,
+    sum(c.engagement)::bigint AS engagement,
+    round(sum(c.spend), 2)::text AS spend,
+    sum(c.conversions)::bigint AS conversions
+FROM boosted_campaign_day AS c
+WHERE c.user_id = @user_id AND c.campaign_id = @boosted_page_id
+  AND c.day BETWEEN @date_from::date AND @date_to::date
+GROUP BY GROUPING SETS ((c.currency, c.day), (c.currency))
+ORDER BY c.currency, c.day NULLS LAST;
+
+-- name: StatsOfPosts :many
+-- One post (boosted_post_id, with or without the other filters), or the
+-- posts of a campaign and a source together: the posts' own days
+-- (boosted_post_day), driven by the post id or the campaign's links.
+WITH chosen AS (
+    SELECT sqlc.narg(boosted_post_id)::bigint AS post_id
+    WHERE sqlc.narg(boosted_post_id)::bigint IS NOT NULL
     UNION ALL
-    SELECT s.currency, s.day, s.impressions, s.reach, s.clicks, s.engagement, s.spend, s.conversions
-    FROM boosted_source_day AS s
-    WHERE sqlc.narg(boosted_page_id)::bigint IS NULL AND sqlc.narg(boosted_post_id)::bigint IS NULL
-      AND s.user_id = @user_id AND s.source_id = sqlc.narg(source_id)::bigint
-      AND s.day BETWEEN @date_from::date AND @date_to::date
-    UNION ALL
-    SELECT c.currency, c.day, c.impressions, c.reach, c.clicks, c.engagement, c.spend, c.conversions
-    FROM boosted_campaign_day AS c
-    WHERE sqlc.narg(source_id)::bigint IS NULL AND sqlc.narg(boosted_post_id)::bigint IS NULL
-      AND c.user_id = @user_id AND c.campaign_id = sqlc.narg(boosted_page_id)::bigint
-      AND c.day BETWEEN @date_from::date AND @date_to::date
-    UNION ALL
-    SELECT d.currency, d.day, d.impressions, d.reach, d.clicks, d.engagement, d.spend, d.conversions
-    FROM (
-        -- The posts to read: the one asked for, else the campaign's (then
-        -- with a source, or the campaign's sums would have answered).
-        SELECT sqlc.narg(boosted_post_id)::bigint AS post_id
-        WHERE sqlc.narg(boosted_post_id)::bigint IS NOT NULL
-        UNION ALL
-        SELECT l.post_id
-        FROM boosted_post_campaign AS l
-        WHERE sqlc.narg(boosted_post_id)::bigint IS NULL AND sqlc.narg(source_id)::bigint IS NOT NULL
-          AND l.campaign_id = sqlc.narg(boosted_page_id)::bigint
-    ) AS chosen
-    JOIN boosted_post AS p ON p.user_id = @user_id AND p.id = chosen.post_id
-    JOIN boosted_post_day AS d ON d.user_id = p.user_id AND d.post_id = p.id
-    WHERE (sqlc.narg(source_id)::bigint IS NULL OR p.source_id = sqlc.narg(source_id))
-      AND (sqlc.narg(boosted_page_id)::bigint IS NULL OR EXISTS (
-               SELECT 1
-               FROM boosted_post_campaign AS l
-               WHERE l.campaign_id = sqlc.narg(boosted_page_id) AND l.post_id = p.id))
-      AND d.day BETWEEN @date_from::date AND @date_to::date
-),
-summed AS (
-    -- The days of the scope, and a zero day for every date of the range in
-    -- each currency that has one: every date is present once summed.
-    SELECT s.currency, s.day, s.impressions, s.reach, s.clicks, s.engagement, s.spend, s.conversions
-    FROM scoped AS s
-    UNION ALL
-    SELECT c.currency, g.day::date, 0, 0, 0, 0, 0, 0
-    FROM (SELECT DISTINCT s.currency FROM scoped AS s) AS c
-    CROSS JOIN generate_series(@date_from::date, @date_to::date, interval '1 day') AS g (day)
+    SELECT l.post_id
+    FROM boosted_post_campaign AS l
+    WHERE sqlc.narg(boosted_post_id)::bigint IS NULL
+      AND l.campaign_id = sqlc.narg(boosted_page_id)::bigint
 )
 SELECT
-    m.currency::text AS currency,
-    m.day AS day,
-    sum(m.impressions)::bigint AS impressions,
-    sum(m.reach)::bigint AS reach,
-    sum(m.clicks)::bigint AS clicks,
-    sum(m.engagement)::bigint AS engagement,
-    round(sum(m.spend), 2)::text AS spend,
-    sum(m.conversions)::bigint AS conversions
-FROM summed AS m
-GROUP BY GROUPING SETS ((m.currency, m.day), (m.currency))
-ORDER BY m.currency, m.day NULLS LAST;
+    d.currency::text AS currency,
+    d.day AS day,
+    sum(d.impressions)::bigint AS impressions,
+    sum(d.reach)::bigint AS reach,
+    sum(d.clicks)::bigint AS clicks,
+    sum(d.engagement)::bigint AS engagement,
+    round(sum(d.spend), 2)::text AS spend,
+    sum(d.conversions)::bigint AS conversions
+FROM chosen
+JOIN boosted_post AS p ON p.user_id = @user_id AND p.id = chosen.post_id
+JOIN boosted_post_day AS d ON d.user_id = p.user_id AND d.post_id = p.id
+WHERE (sqlc.narg(source_id)::bigint IS NULL OR p.source_id = sqlc.narg(source_id))
+  AND (sqlc.narg(boosted_page_id)::bigint IS NULL OR EXISTS (
+           SELECT 1
+           FROM boosted_post_campaign AS l
+           WHERE l.campaign_id = sqlc.narg(boosted_page_id) AND l.post_id = p.id))
+  AND d.day BETWEEN @date_from::date AND @date_to::date
+GROUP BY GROUPING SETS ((d.currency, d.day), (d.currency))
+ORDER BY d.currency, d.day NULLS LAST;
 
 -- name: PostDaysImport :execrows
 -- adboost import: the days of boosted posts (@days: a JSON array of
