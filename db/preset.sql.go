@@ -150,15 +150,13 @@ WITH page AS (
     (SELECT p.id, p.title
      FROM preset AS p
      WHERE $1::text IS NULL
-       AND ($2::text IS NULL OR char_length($2::text) > 3)
+       AND $2::text IS NULL
        AND p.active AND NOT p.private
        AND ($3::text IS NULL OR p.campaign_objective = $3::text)
        AND ($4::text IS NULL
             OR p.vertical LIKE '%' || like_escape($4::text) || '%')
        AND ($5::bigint IS NULL OR p.agency_id = $5::bigint)
        AND ($6::bigint IS NULL OR p.agency_id = $6::bigint)
-       AND ($2::text IS NULL
-            OR p.title LIKE like_escape($2::text) || '%')
        AND ($7::bigint IS NULL
             OR p.id <> $7::bigint)
      ORDER BY p.title, p.id
@@ -169,8 +167,8 @@ WITH page AS (
      FROM preset_title_prefix AS t
      JOIN preset AS p ON p.id = t.preset_id
      WHERE $1::text IS NULL
-       AND char_length($2::text) <= 3
-       AND t.prefix = $2::text
+       AND t.prefix = left($2::text, 3)
+       AND t.title LIKE like_escape($2::text) || '%'
        AND p.active AND NOT p.private
        AND ($3::text IS NULL OR p.campaign_objective = $3::text)
        AND ($4::text IS NULL
@@ -253,13 +251,16 @@ type PresetBrowseParams struct {
 // Three ways to the page, of which the planner keeps the one whose condition
 // on @location and @preset_name holds (the others fold to nothing):
 //
-//	no location, no title prefix of up to three characters: a title-ordered
-//	  index of preset (the unfiltered page and the goal, agency and vertical
-//	  filters stop after the page; a longer, selective prefix uses the
-//	  prefix index of 00011 and sorts its few matches);
-//	no location, a prefix of one to three characters: preset_title_prefix_idx
-//	  (prefix, title, id) gives exactly the presets that start with it, in
-//	  title order (00054_title_prefix.sql);
+//	no location, no title prefix: a title-ordered index of preset (the
+//	  unfiltered page and the goal, agency and vertical filters stop after
+//	  the page);
+//	no location, a title prefix: preset_title_prefix_idx (prefix, title,
+//	  id) gives the presets that start with its first one to three
+//	  characters, in title order (00054_title_prefix.sql), and a longer
+//	  prefix is checked on each entry's title: the walk stops at the end of
+//	  the page and never reads more than the presets of those three
+//	  characters, where the title index, walked in title order with the
+//	  prefix as a filter, would read every title before the first match;
 //	a location: preset_visible_location_idx (key, title, id), which gives
 //	  that key's visible presets in title order, so a common country reads
 //	  about one page of index entries, and a deep page of a location alone

@@ -20,13 +20,16 @@
 --     [{"key": v}]}`, `{"regions": [{"key": v}]}` holds).
 -- Three ways to the page, of which the planner keeps the one whose condition
 -- on @location and @preset_name holds (the others fold to nothing):
---   no location, no title prefix of up to three characters: a title-ordered
---     index of preset (the unfiltered page and the goal, agency and vertical
---     filters stop after the page; a longer, selective prefix uses the
---     prefix index of 00011 and sorts its few matches);
---   no location, a prefix of one to three characters: preset_title_prefix_idx
---     (prefix, title, id) gives exactly the presets that start with it, in
---     title order (00054_title_prefix.sql);
+--   no location, no title prefix: a title-ordered index of preset (the
+--     unfiltered page and the goal, agency and vertical filters stop after
+--     the page);
+--   no location, a title prefix: preset_title_prefix_idx (prefix, title,
+--     id) gives the presets that start with its first one to three
+--     characters, in title order (00054_title_prefix.sql), and a longer
+--     prefix is checked on each entry's title: the walk stops at the end of
+--     the page and never reads more than the presets of those three
+--     characters, where the title index, walked in title order with the
+--     prefix as a filter, would read every title before the first match;
 --   a location: preset_visible_location_idx (key, title, id), which gives
 --     that key's visible presets in title order, so a common country reads
 --     about one page of index entries, and a deep page of a location alone
@@ -44,15 +47,13 @@ WITH page AS (
     (SELECT p.id, p.title
      FROM preset AS p
      WHERE sqlc.narg(location)::text IS NULL
-       AND (sqlc.narg(preset_name)::text IS NULL OR char_length(sqlc.narg(preset_name)::text) > 3)
+       AND sqlc.narg(preset_name)::text IS NULL
        AND p.active AND NOT p.private
        AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
        AND (sqlc.narg(vertical)::text IS NULL
             OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
        AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
        AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
-       AND (sqlc.narg(preset_name)::text IS NULL
-            OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
        AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
             OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
      ORDER BY p.title, p.id
@@ -63,8 +64,8 @@ WITH page AS (
      FROM preset_title_prefix AS t
      JOIN preset AS p ON p.id = t.preset_id
      WHERE sqlc.narg(location)::text IS NULL
-       AND char_length(sqlc.narg(preset_name)::text) <= 3
-       AND t.prefix = sqlc.narg(preset_name)::text
+       AND t.prefix = left(sqlc.narg(preset_name)::text, 3)
+       AND t.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%'
        AND p.active AND NOT p.private
        AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
        AND (sqlc.narg(vertical)::text IS NULL
