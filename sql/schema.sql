@@ -90,42 +90,17 @@
 --   Without: page 500 of the unfiltered browse reads the 25,000 index
 --            entries before it, 3.6 ms; with the buckets, about 1,000.
 --
--- catalogue_version (table, one row, 00052, 00090, 00120)
---   Holds:   a number that every change of the catalogue's answers moves on.
---   Kept by: triggers catalogue_version_bump on preset, boosting_condition,
---            review, agency_service, agency_industry, vertical,
---            campaign_objective (insert, update, delete, truncate); on
---            agency, service, industry (update, delete, truncate); on
---            app_user (delete, update of agency_id, truncate).
---   Serves:  the key of the answer cache (below) for presets/browse,
---            presets/count, presets/available, boosted-pages/sources and
---            boosted-pages/count. Catalogue writes queue on its row.
---   Without: (the answer cache's key; see the answer cache.)
---
--- user_campaign_version (table, 00053, 00120)
---   Holds:   a number per user that every change of the user's campaigns,
---            sources and links of posts to campaigns moves on.
---   Kept by: triggers user_campaign_version_insert,
---            user_campaign_version_update, user_campaign_version_delete on
---            campaign, source, boosted_post_campaign.
---   Serves:  the key of the answer cache for boosted-pages/sources and
---            boosted-pages/count (UserCampaignVersion).
---   Without: (the answer cache's key; see the answer cache.)
---
--- answer cache (memory of each `adboost serve`, http/answercache.go, 16 MB)
---   Holds:   encoded answers of presets/browse, presets/count,
---            presets/available, boosted-pages/sources, boosted-pages/count,
---            least recently used out first.
---   Kept by: catalogue_version and user_campaign_version: an answer is
---            served only at the versions it was made at.
---   Serves:  the same answer asked again (the dashboard's first screens).
---   Without: each read costs what make bench-scale's distinct mode shows:
---            browse {} 221-266 req/s against 1,454-2,056 cached, count {}
---            1,104-1,175 against 5,060-5,488, boosted-pages/count
---            1,976-2,337 against 3,136-3,203; boosted-pages/sources gains
---            nothing from it (1,128-1,395 distinct, 919-1,186 cached). It
---            stays until the catalogue's statements are fast without it
---            (branch nocache holds its removal).
+-- No answer cache (00160)
+--   `serve` keeps no answers in memory, and nothing records versions of
+--   the catalogue or of a user's campaigns for one: every catalogue and
+--   dashboard read runs its statements. The cache answered a request
+--   repeated exactly (the bench's cached mode) from memory, but a request
+--   that differs in any value (a typed prefix, another page, an excluded
+--   preset) never hit it, and it cost each read one more statement (the
+--   version) and each of its answers a gzip at the default level; every
+--   catalogue write, reviews included, queued on its one version row. Its
+--   removal, measured by make bench-scale on the bench data at 64
+--   connections: FIGURES.
 --
 -- boosted_post_insight (table, 00031) and network_a_campaign.spend (00106)
 --   Holds:   each post's insight counters, the sum over its ads
@@ -301,15 +276,6 @@ CREATE FUNCTION public.catalogue_derived_rebuild() RETURNS void
     WHERE p.active AND NOT p.private;
 
     SELECT preset_title_bucket_rebalance(1000);
-$$;
-
-CREATE FUNCTION public.catalogue_version_bump() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-BEGIN
-    UPDATE catalogue_version SET version = version + 1 WHERE id;
-    RETURN NULL;
-END
 $$;
 
 CREATE FUNCTION public.engine_word_pattern(word text) RETURNS text
@@ -716,38 +682,6 @@ CREATE FUNCTION public.river_job_state_in_bitmask(bitmask bit, state public.rive
         WHEN 'scheduled' THEN get_bit(bitmask, 0)
         ELSE 0
     END = 1;
-$$;
-
-CREATE FUNCTION public.user_campaign_version_bump(ids bigint[]) RETURNS void
-    LANGUAGE sql
-    AS $$
-    INSERT INTO user_campaign_version AS v (user_id, version)
-    SELECT u.id, 1
-    FROM app_user AS u
-    WHERE u.id = ANY (ids)
-    ORDER BY u.id
-    ON CONFLICT (user_id) DO UPDATE SET version = v.version + 1;
-$$;
-
-CREATE FUNCTION public.user_campaign_version_sync() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-DECLARE
-    ids bigint[];
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(DISTINCT n.user_id) INTO ids FROM new_rows AS n;
-    ELSIF TG_OP = 'DELETE' THEN
-        SELECT array_agg(DISTINCT o.user_id) INTO ids FROM old_rows AS o;
-    ELSE
-        SELECT array_agg(DISTINCT x.user_id) INTO ids
-        FROM (SELECT o.user_id FROM old_rows AS o UNION SELECT n.user_id FROM new_rows AS n) AS x;
-    END IF;
-    IF ids IS NOT NULL THEN
-        PERFORM user_campaign_version_bump(ids);
-    END IF;
-    RETURN NULL;
-END
 $$;
 
 CREATE TABLE public.source (
@@ -1257,12 +1191,6 @@ CREATE TABLE public.campaign_objective (
     CONSTRAINT campaign_objective_label_check CHECK ((label <> ''::text))
 );
 
-CREATE TABLE public.catalogue_version (
-    id boolean DEFAULT true NOT NULL,
-    version bigint DEFAULT 1 NOT NULL,
-    CONSTRAINT catalogue_version_id_check CHECK (id)
-);
-
 CREATE TABLE public.email_change (
     user_id bigint NOT NULL,
     new_email text NOT NULL,
@@ -1701,11 +1629,6 @@ ALTER TABLE public.service ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDENTITY 
     CACHE 1
 );
 
-CREATE TABLE public.user_campaign_version (
-    user_id bigint NOT NULL,
-    version bigint NOT NULL
-);
-
 CREATE TABLE public.weekly_report_sent (
     user_id bigint NOT NULL,
     monday date NOT NULL,
@@ -1778,9 +1701,6 @@ ALTER TABLE ONLY public.campaign
 
 ALTER TABLE ONLY public.campaign
     ADD CONSTRAINT campaign_user_id_key UNIQUE (user_id, id);
-
-ALTER TABLE ONLY public.catalogue_version
-    ADD CONSTRAINT catalogue_version_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.email_change
     ADD CONSTRAINT email_change_pkey PRIMARY KEY (user_id);
@@ -1889,9 +1809,6 @@ ALTER TABLE ONLY public.service
 
 ALTER TABLE ONLY public.source
     ADD CONSTRAINT source_pkey PRIMARY KEY (user_id, id);
-
-ALTER TABLE ONLY public.user_campaign_version
-    ADD CONSTRAINT user_campaign_version_pkey PRIMARY KEY (user_id);
 
 ALTER TABLE ONLY public.vertical
     ADD CONSTRAINT vertical_pkey PRIMARY KEY (slug);
@@ -2071,50 +1988,6 @@ CREATE TRIGGER campaign_id_not_reused BEFORE INSERT ON public.campaign FOR EACH 
 
 CREATE TRIGGER campaign_user_not_changed_under_network_a BEFORE UPDATE OF user_id ON public.campaign FOR EACH ROW WHEN ((new.user_id IS DISTINCT FROM old.user_id)) EXECUTE FUNCTION public.campaign_id_not_reused();
 
-CREATE TRIGGER catalogue_version_bump AFTER DELETE OR UPDATE OR TRUNCATE ON public.agency FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.agency ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.agency_industry FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.agency_industry ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.agency_service FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.agency_service ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER DELETE OR UPDATE OF agency_id OR TRUNCATE ON public.app_user FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.app_user ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.boosting_condition FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.boosting_condition ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.campaign_objective FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.campaign_objective ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER DELETE OR UPDATE OR TRUNCATE ON public.industry FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.industry ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.preset FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.preset ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.review FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.review ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER DELETE OR UPDATE OR TRUNCATE ON public.service FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.service ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.vertical FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.vertical ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
 CREATE TRIGGER preset_derived_delete AFTER DELETE ON public.preset REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.preset_derived_sync();
 
 ALTER TABLE public.preset ENABLE ALWAYS TRIGGER preset_derived_delete;
@@ -2138,42 +2011,6 @@ ALTER TABLE public.preset ENABLE ALWAYS TRIGGER preset_title_prefix_insert;
 CREATE TRIGGER preset_title_prefix_update AFTER UPDATE ON public.preset REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.preset_title_prefix_sync();
 
 ALTER TABLE public.preset ENABLE ALWAYS TRIGGER preset_title_prefix_update;
-
-CREATE TRIGGER user_campaign_version_delete AFTER DELETE ON public.boosted_post_campaign REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
-
-ALTER TABLE public.boosted_post_campaign ENABLE ALWAYS TRIGGER user_campaign_version_delete;
-
-CREATE TRIGGER user_campaign_version_delete AFTER DELETE ON public.campaign REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
-
-ALTER TABLE public.campaign ENABLE ALWAYS TRIGGER user_campaign_version_delete;
-
-CREATE TRIGGER user_campaign_version_delete AFTER DELETE ON public.source REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
-
-ALTER TABLE public.source ENABLE ALWAYS TRIGGER user_campaign_version_delete;
-
-CREATE TRIGGER user_campaign_version_insert AFTER INSERT ON public.boosted_post_campaign REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
-
-ALTER TABLE public.boosted_post_campaign ENABLE ALWAYS TRIGGER user_campaign_version_insert;
-
-CREATE TRIGGER user_campaign_version_insert AFTER INSERT ON public.campaign REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
-
-ALTER TABLE public.campaign ENABLE ALWAYS TRIGGER user_campaign_version_insert;
-
-CREATE TRIGGER user_campaign_version_insert AFTER INSERT ON public.source REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
-
-ALTER TABLE public.source ENABLE ALWAYS TRIGGER user_campaign_version_insert;
-
-CREATE TRIGGER user_campaign_version_update AFTER UPDATE ON public.boosted_post_campaign REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
-
-ALTER TABLE public.boosted_post_campaign ENABLE ALWAYS TRIGGER user_campaign_version_update;
-
-CREATE TRIGGER user_campaign_version_update AFTER UPDATE ON public.campaign REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
-
-ALTER TABLE public.campaign ENABLE ALWAYS TRIGGER user_campaign_version_update;
-
-CREATE TRIGGER user_campaign_version_update AFTER UPDATE ON public.source REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
-
-ALTER TABLE public.source ENABLE ALWAYS TRIGGER user_campaign_version_update;
 
 ALTER TABLE ONLY public.agency_industry
     ADD CONSTRAINT agency_industry_agency_id_fkey FOREIGN KEY (agency_id) REFERENCES public.agency(id) ON DELETE CASCADE;
@@ -2300,9 +2137,6 @@ ALTER TABLE ONLY public.review
 
 ALTER TABLE ONLY public.source
     ADD CONSTRAINT source_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.app_user(id) ON DELETE CASCADE;
-
-ALTER TABLE ONLY public.user_campaign_version
-    ADD CONSTRAINT user_campaign_version_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.app_user(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.weekly_report_sent
     ADD CONSTRAINT weekly_report_sent_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.app_user(id) ON DELETE CASCADE;
