@@ -250,8 +250,15 @@ noticed AS (
       AND NOT EXISTS (
           SELECT 1 FROM engine_notice AS n
           WHERE n.user_id = s.user_id AND n.campaign_id = s.campaign_id AND n.state = 'pausing')
+),
+bumped AS (
+    SELECT user_campaign_version_bump(ARRAY[s.user_id]) AS done
+    FROM saved AS s
+    JOIN cur ON cur.id = s.campaign_id
+    WHERE cur.state <> s.state OR cur.message <> s.message
 )
-SELECT EXISTS (SELECT 1 FROM changed) AS changed
+SELECT EXISTS (SELECT 1 FROM changed) AS changed,
+       (SELECT count(*) FROM bumped) AS bumped
 `
 
 type EngineStateSetParams struct {
@@ -260,6 +267,11 @@ type EngineStateSetParams struct {
 	State      string          `json:"state"`
 	Message    string          `json:"message"`
 	Details    json.RawMessage `json:"details"`
+}
+
+type EngineStateSetRow struct {
+	Changed bool  `json:"changed"`
+	Bumped  int64 `json:"bumped"`
 }
 
 // Each campaign's engine state, its history entries and the mails about it.
@@ -274,9 +286,11 @@ type EngineStateSetParams struct {
 // refusal; null for none) under `engine` (while the campaign exists), and entering token_refused,
 // page_lost, no_ad_account, needs_setup, refused or spend_cap_reached
 // leaves a notice for the user's next mail; so does a campaign that has
-// stayed `pausing` for 10 minutes, once per stay. Answers whether the
+// stayed `pausing` for 10 minutes, once per stay. A change of state or
+// message moves the user's campaign version on, so that no cached answer
+// shows the old one (`checked_at` alone does not). Answers whether the
 // state changed.
-func (q *Queries) EngineStateSet(ctx context.Context, arg EngineStateSetParams) (bool, error) {
+func (q *Queries) EngineStateSet(ctx context.Context, arg EngineStateSetParams) (EngineStateSetRow, error) {
 	row := q.db.QueryRow(ctx, engineStateSet,
 		arg.CampaignID,
 		arg.UserID,
@@ -284,7 +298,7 @@ func (q *Queries) EngineStateSet(ctx context.Context, arg EngineStateSetParams) 
 		arg.Message,
 		arg.Details,
 	)
-	var changed bool
-	err := row.Scan(&changed)
-	return changed, err
+	var i EngineStateSetRow
+	err := row.Scan(&i.Changed, &i.Bumped)
+	return i, err
 }

@@ -569,9 +569,13 @@ type campaignSourcesRequest struct {
 
 func (r *campaignSourcesRequest) validate() error { return r.check() }
 
-// boostedPageSources: POST /v1/boosted-pages/sources.
-func (s *Server) boostedPageSources(ctx context.Context, req *campaignSourcesRequest) ([]json.RawMessage, error) {
-	return s.q.CampaignSources(ctx, db.CampaignSourcesParams{UserID: userID(ctx), Status: req.Status, Platform: req.Platform})
+// boostedPageSources: POST /v1/boosted-pages/sources, kept per campaign
+// version (cachedForUser).
+func (s *Server) boostedPageSources(ctx context.Context, req *campaignSourcesRequest) (encodedJSON, error) {
+	params := db.CampaignSourcesParams{UserID: userID(ctx), Status: req.Status, Platform: req.Platform}
+	return cachedForUser(ctx, s, cacheKey("sources", params), func() ([]json.RawMessage, error) {
+		return s.q.CampaignSources(ctx, params)
+	})
 }
 
 type campaignCountRequest struct {
@@ -590,11 +594,15 @@ func (r *campaignCountRequest) validate() error {
 	return r.check()
 }
 
-// boostedPageCount: POST /v1/boosted-pages/count.
-func (s *Server) boostedPageCount(ctx context.Context, req *campaignCountRequest) (int64, error) {
-	return s.q.CampaignCount(ctx, db.CampaignCountParams{
+// boostedPageCount: POST /v1/boosted-pages/count, kept per campaign version
+// (cachedForUser).
+func (s *Server) boostedPageCount(ctx context.Context, req *campaignCountRequest) (encodedJSON, error) {
+	params := db.CampaignCountParams{
 		UserID: userID(ctx), Status: req.Status, Platform: req.Platform,
 		SourceID: req.SourceID.Ptr(), BoostedPostID: req.BoostedPostID.Ptr(),
+	}
+	return cachedForUser(ctx, s, cacheKey("boosted-pages/count", params), func() (int64, error) {
+		return s.q.CampaignCount(ctx, params)
 	})
 }
 

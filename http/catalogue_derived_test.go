@@ -439,7 +439,8 @@ WHERE c.user_id = $1
 
 // TestBoostedPagesAnswersExact changes a user's campaigns, sources, post
 // links and a preset's title, and proves after each change that
-// boosted-pages/sources and count answer what the plain definitions do.
+// boosted-pages/sources and count (kept per campaign version) answer what
+// the plain definitions do.
 func TestBoostedPagesAnswersExact(t *testing.T) {
 	e := newEnv(t)
 	e.loadCampaigns()

@@ -16,8 +16,9 @@ import (
 // The HTTP edge: request ids, the headers every answer carries, CORS for the
 // browser dashboard, and gzip.
 
-// gzipMinSize is the smallest answer that is gzipped: over 1 KiB, at gzip's
-// best speed.
+// gzipMinSize is the smallest answer that is gzipped: over 1 KiB. Dynamic
+// answers are compressed at gzip's best speed; the catalogue's cached answers
+// keep a gzip form made once (writeEncodedJSON).
 const gzipMinSize = 1024 + 1
 
 type requestIDKey struct{}

@@ -107,6 +107,10 @@ func serveEndpoint[Req, Resp any](s *Server, w http.ResponseWriter, r *http.Requ
 		writeError(w, toError(r.Context(), s.log, err))
 		return
 	}
+	if body, ok := any(resp).(encodedJSON); ok {
+		writeEncodedJSON(w, r, status, body)
+		return
+	}
 	writeJSON(w, status, resp)
 }
 

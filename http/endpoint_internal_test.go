@@ -51,8 +51,8 @@ func TestMount(t *testing.T) {
 		}
 		return echoAnswer{ID: req.id, Name: req.Name}, nil
 	}, withStatus(http.StatusCreated))
-	mount(mux, s, public, "GET /raw", func(context.Context, *empty) (json.RawMessage, error) {
-		return json.RawMessage(`{"kept":true}`), nil
+	mount(mux, s, public, "GET /encoded", func(context.Context, *empty) (encodedJSON, error) {
+		return newEncoded([]byte(`{"kept":true}`)), nil
 	}, withStatus(http.StatusAccepted))
 	mount(mux, s, bearer, "GET /mine", func(context.Context, *empty) (bool, error) { return true, nil })
 	srv := httptest.NewServer(mux)
@@ -69,7 +69,7 @@ func TestMount(t *testing.T) {
 		{"the path's id", "POST", "/echo/x", `{"name":"ana"}`, nil, http.StatusBadRequest, `{"error":"bad_request","message":"id must be a positive integer, not \"x\""}`},
 		{"malformed JSON", "POST", "/echo/7", `{"name":`, nil, http.StatusBadRequest, ""},
 		{"no rows", "POST", "/echo/7", `{"name":"missing"}`, nil, http.StatusNotFound, `{"error":"not_found","message":"not found"}`},
-		{"an answer of raw JSON, with its status", "GET", "/raw", "", nil, http.StatusAccepted, `{"kept":true}`},
+		{"an answer encoded beforehand", "GET", "/encoded", "", nil, http.StatusAccepted, `{"kept":true}`},
 		{"no token", "GET", "/mine", "", nil, http.StatusUnauthorized, `{"error":"unauthorized","message":"a valid Bearer access token is required"}`},
 	} {
 		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(tc.body))
@@ -93,7 +93,7 @@ func TestMount(t *testing.T) {
 		}
 	}
 
-	want := []Route{{Pattern: "POST /echo/{id}"}, {Pattern: "GET /raw"}, {Pattern: "GET /mine", Bearer: true}}
+	want := []Route{{Pattern: "POST /echo/{id}"}, {Pattern: "GET /encoded"}, {Pattern: "GET /mine", Bearer: true}}
 	if got := s.Routes(); len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
 		t.Errorf("routes %v, want %v", got, want)
 	}

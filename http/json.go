@@ -28,6 +28,46 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
+// writeEncodedJSON writes status with an answer encoded beforehand, exactly
+// as writeJSON would have written it; gzipped (the form the answer keeps,
+// made once) when the caller accepts gzip and the answer is over 1 KiB, as
+// the edge's gzip would have done it (which leaves an encoded answer alone).
+func writeEncodedJSON(w http.ResponseWriter, r *http.Request, status int, body encodedJSON) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	if len(body.json)+1 >= gzipMinSize && acceptsGzip(r) {
+		h.Set("Content-Encoding", "gzip")
+		h.Add("Vary", "Accept-Encoding")
+		w.WriteHeader(status)
+		_, _ = w.Write(body.gzipped())
+		return
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(body.json)
+	_, _ = w.Write([]byte{'\n'})
+}
+
+// acceptsGzip tells whether the request's Accept-Encoding takes gzip (or
+// any coding) with a weight above 0.
+func acceptsGzip(r *http.Request) bool {
+	for _, field := range r.Header.Values("Accept-Encoding") {
+		for _, item := range strings.Split(field, ",") {
+			coding, params, _ := strings.Cut(strings.TrimSpace(item), ";")
+			coding = strings.ToLower(strings.TrimSpace(coding))
+			if coding != "gzip" && coding != "*" {
+				continue
+			}
+			if q, ok := strings.CutPrefix(strings.ReplaceAll(params, " ", ""), "q="); ok {
+				if w, err := strconv.ParseFloat(q, 64); err != nil || w <= 0 {
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
 // hasBody tells whether the request carries a body.
 func hasBody(r *http.Request) bool {
 	return r.ContentLength > 0 || (r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody)

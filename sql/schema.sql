@@ -90,17 +90,47 @@
 --   Without: page 500 of the unfiltered browse reads the 25,000 index
 --            entries before it, 3.6 ms; with the buckets, about 1,000.
 --
--- No answer cache (00160)
---   `serve` keeps no answers in memory, and nothing records versions of
---   the catalogue or of a user's campaigns for one: every catalogue and
---   dashboard read runs its statements. The cache answered a request
---   repeated exactly (the bench's cached mode) from memory, but a request
---   that differs in any value (a typed prefix, another page, an excluded
---   preset) never hit it, and it cost each read one more statement (the
---   version) and each of its answers a gzip at the default level; every
---   catalogue write, reviews included, queued on its one version row. Its
---   removal, measured by make bench-scale on the bench data at 64
---   connections: FIGURES.
+-- catalogue_version (table, one row, 00052, 00090, 00120)
+--   Holds:   a number that every change of the catalogue's answers moves on.
+--   Kept by: triggers catalogue_version_bump on preset, boosting_condition,
+--            review, agency_service, agency_industry, vertical,
+--            campaign_objective (insert, update, delete, truncate); on
+--            agency, service, industry (update, delete, truncate); on
+--            app_user (delete, update of agency_id, truncate).
+--   Serves:  the key of the answer cache (below) for presets/browse,
+--            presets/count, presets/available, boosted-pages/sources and
+--            boosted-pages/count. Catalogue writes queue on its row.
+--   Without: (the answer cache's key; see the answer cache.)
+--
+-- user_campaign_version (table, 00053, 00120)
+--   Holds:   a number per user that every change of the user's campaigns,
+--            sources and links of posts to campaigns moves on.
+--   Kept by: triggers user_campaign_version_insert,
+--            user_campaign_version_update, user_campaign_version_delete on
+--            campaign, source, boosted_post_campaign.
+--   Serves:  the key of the answer cache for boosted-pages/sources and
+--            boosted-pages/count (UserCampaignVersion).
+--   Without: (the answer cache's key; see the answer cache.)
+--
+-- answer cache (memory of each `adboost serve`, http/answercache.go, 16 MB)
+--   Holds:   encoded answers of presets/browse, presets/count,
+--            presets/available, boosted-pages/sources, boosted-pages/count,
+--            least recently used out first.
+--   Kept by: catalogue_version and user_campaign_version: an answer is
+--            served only at the versions it was made at.
+--   Serves:  the same answer asked again (the dashboard's first screens).
+--   Without: (branch nocache removes the cache, its versions and their
+--            triggers; make bench-scale, 64 connections, 10 s a route,
+--            with it and without it on the same data): a request that
+--            differs in any value gains nothing from it (browse {} 888
+--            req/s with it, 944 without; count {} 3,483 and 3,998); a
+--            request repeated exactly falls from 6,826 to 884 req/s
+--            (browse {}) and from 20,312 to 4,745 (count {}). The bodies of
+--            boosted-pages/sources and count vary over a few filter values,
+--            so their requests hit it: for a user with 100,000 campaigns,
+--            sources falls from 2,379-2,858 req/s to 134-188 (9.4-13.6 ms
+--            of CPU a request) and count from 7,739-11,576 to 448-990. It
+--            stays until those two statements are fast without it.
 --
 -- boosted_post_insight (table, 00031) and network_a_campaign.spend (00106)
 --   Holds:   each post's insight counters, the sum over its ads
@@ -128,9 +158,9 @@
 --            campaign's year is 366 rows a currency.
 --   Without: a year of a whole account (20,000 posts) summed from
 --            boosted_post_day reads 7.3 M rows, 4.2 s, where the route
---            answers at p99 241 ms at 64 connections; a campaign's 30 days
---            from its posts' days take 36 ms, where the whole request costs
---            0.8 ms of CPU (1,837 req/s).
+--            answers at p99 44-94 ms at 64 connections; a campaign's 30
+--            days from its posts' days take 36 ms, where the whole request
+--            costs 0.2-0.3 ms of CPU (5,355-7,331 req/s).
 --
 -- Other triggers
 -- --------------
@@ -276,6 +306,15 @@ CREATE FUNCTION public.catalogue_derived_rebuild() RETURNS void
     WHERE p.active AND NOT p.private;
 
     SELECT preset_title_bucket_rebalance(1000);
+$$;
+
+CREATE FUNCTION public.catalogue_version_bump() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    UPDATE catalogue_version SET version = version + 1 WHERE id;
+    RETURN NULL;
+END
 $$;
 
 CREATE FUNCTION public.engine_word_pattern(word text) RETURNS text
@@ -682,6 +721,38 @@ CREATE FUNCTION public.river_job_state_in_bitmask(bitmask bit, state public.rive
         WHEN 'scheduled' THEN get_bit(bitmask, 0)
         ELSE 0
     END = 1;
+$$;
+
+CREATE FUNCTION public.user_campaign_version_bump(ids bigint[]) RETURNS void
+    LANGUAGE sql
+    AS $$
+    INSERT INTO user_campaign_version AS v (user_id, version)
+    SELECT u.id, 1
+    FROM app_user AS u
+    WHERE u.id = ANY (ids)
+    ORDER BY u.id
+    ON CONFLICT (user_id) DO UPDATE SET version = v.version + 1;
+$$;
+
+CREATE FUNCTION public.user_campaign_version_sync() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    ids bigint[];
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        SELECT array_agg(DISTINCT n.user_id) INTO ids FROM new_rows AS n;
+    ELSIF TG_OP = 'DELETE' THEN
+        SELECT array_agg(DISTINCT o.user_id) INTO ids FROM old_rows AS o;
+    ELSE
+        SELECT array_agg(DISTINCT x.user_id) INTO ids
+        FROM (SELECT o.user_id FROM old_rows AS o UNION SELECT n.user_id FROM new_rows AS n) AS x;
+    END IF;
+    IF ids IS NOT NULL THEN
+        PERFORM user_campaign_version_bump(ids);
+    END IF;
+    RETURN NULL;
+END
 $$;
 
 CREATE TABLE public.source (
@@ -1191,6 +1262,12 @@ CREATE TABLE public.campaign_objective (
     CONSTRAINT campaign_objective_label_check CHECK ((label <> ''::text))
 );
 
+CREATE TABLE public.catalogue_version (
+    id boolean DEFAULT true NOT NULL,
+    version bigint DEFAULT 1 NOT NULL,
+    CONSTRAINT catalogue_version_id_check CHECK (id)
+);
+
 CREATE TABLE public.email_change (
     user_id bigint NOT NULL,
     new_email text NOT NULL,
@@ -1629,6 +1706,11 @@ ALTER TABLE public.service ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDENTITY 
     CACHE 1
 );
 
+CREATE TABLE public.user_campaign_version (
+    user_id bigint NOT NULL,
+    version bigint NOT NULL
+);
+
 CREATE TABLE public.weekly_report_sent (
     user_id bigint NOT NULL,
     monday date NOT NULL,
@@ -1701,6 +1783,9 @@ ALTER TABLE ONLY public.campaign
 
 ALTER TABLE ONLY public.campaign
     ADD CONSTRAINT campaign_user_id_key UNIQUE (user_id, id);
+
+ALTER TABLE ONLY public.catalogue_version
+    ADD CONSTRAINT catalogue_version_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY public.email_change
     ADD CONSTRAINT email_change_pkey PRIMARY KEY (user_id);
@@ -1809,6 +1894,9 @@ ALTER TABLE ONLY public.service
 
 ALTER TABLE ONLY public.source
     ADD CONSTRAINT source_pkey PRIMARY KEY (user_id, id);
+
+ALTER TABLE ONLY public.user_campaign_version
+    ADD CONSTRAINT user_campaign_version_pkey PRIMARY KEY (user_id);
 
 ALTER TABLE ONLY public.vertical
     ADD CONSTRAINT vertical_pkey PRIMARY KEY (slug);
@@ -1988,6 +2076,50 @@ CREATE TRIGGER campaign_id_not_reused BEFORE INSERT ON public.campaign FOR EACH 
 
 CREATE TRIGGER campaign_user_not_changed_under_network_a BEFORE UPDATE OF user_id ON public.campaign FOR EACH ROW WHEN ((new.user_id IS DISTINCT FROM old.user_id)) EXECUTE FUNCTION public.campaign_id_not_reused();
 
+CREATE TRIGGER catalogue_version_bump AFTER DELETE OR UPDATE OR TRUNCATE ON public.agency FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
+
+ALTER TABLE public.agency ENABLE ALWAYS TRIGGER catalogue_version_bump;
+
+CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.agency_industry FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
+
+ALTER TABLE public.agency_industry ENABLE ALWAYS TRIGGER catalogue_version_bump;
+
+CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.agency_service FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
+
+ALTER TABLE public.agency_service ENABLE ALWAYS TRIGGER catalogue_version_bump;
+
+CREATE TRIGGER catalogue_version_bump AFTER DELETE OR UPDATE OF agency_id OR TRUNCATE ON public.app_user FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
+
+ALTER TABLE public.app_user ENABLE ALWAYS TRIGGER catalogue_version_bump;
+
+CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.boosting_condition FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
+
+ALTER TABLE public.boosting_condition ENABLE ALWAYS TRIGGER catalogue_version_bump;
+
+CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.campaign_objective FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
+
+ALTER TABLE public.campaign_objective ENABLE ALWAYS TRIGGER catalogue_version_bump;
+
+CREATE TRIGGER catalogue_version_bump AFTER DELETE OR UPDATE OR TRUNCATE ON public.industry FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
+
+ALTER TABLE public.industry ENABLE ALWAYS TRIGGER catalogue_version_bump;
+
+CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.preset FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
+
+ALTER TABLE public.preset ENABLE ALWAYS TRIGGER catalogue_version_bump;
+
+CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.review FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
+
+ALTER TABLE public.review ENABLE ALWAYS TRIGGER catalogue_version_bump;
+
+CREATE TRIGGER catalogue_version_bump AFTER DELETE OR UPDATE OR TRUNCATE ON public.service FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
+
+ALTER TABLE public.service ENABLE ALWAYS TRIGGER catalogue_version_bump;
+
+CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.vertical FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
+
+ALTER TABLE public.vertical ENABLE ALWAYS TRIGGER catalogue_version_bump;
+
 CREATE TRIGGER preset_derived_delete AFTER DELETE ON public.preset REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.preset_derived_sync();
 
 ALTER TABLE public.preset ENABLE ALWAYS TRIGGER preset_derived_delete;
@@ -2011,6 +2143,42 @@ ALTER TABLE public.preset ENABLE ALWAYS TRIGGER preset_title_prefix_insert;
 CREATE TRIGGER preset_title_prefix_update AFTER UPDATE ON public.preset REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.preset_title_prefix_sync();
 
 ALTER TABLE public.preset ENABLE ALWAYS TRIGGER preset_title_prefix_update;
+
+CREATE TRIGGER user_campaign_version_delete AFTER DELETE ON public.boosted_post_campaign REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
+
+ALTER TABLE public.boosted_post_campaign ENABLE ALWAYS TRIGGER user_campaign_version_delete;
+
+CREATE TRIGGER user_campaign_version_delete AFTER DELETE ON public.campaign REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
+
+ALTER TABLE public.campaign ENABLE ALWAYS TRIGGER user_campaign_version_delete;
+
+CREATE TRIGGER user_campaign_version_delete AFTER DELETE ON public.source REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
+
+ALTER TABLE public.source ENABLE ALWAYS TRIGGER user_campaign_version_delete;
+
+CREATE TRIGGER user_campaign_version_insert AFTER INSERT ON public.boosted_post_campaign REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
+
+ALTER TABLE public.boosted_post_campaign ENABLE ALWAYS TRIGGER user_campaign_version_insert;
+
+CREATE TRIGGER user_campaign_version_insert AFTER INSERT ON public.campaign REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
+
+ALTER TABLE public.campaign ENABLE ALWAYS TRIGGER user_campaign_version_insert;
+
+CREATE TRIGGER user_campaign_version_insert AFTER INSERT ON public.source REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
+
+ALTER TABLE public.source ENABLE ALWAYS TRIGGER user_campaign_version_insert;
+
+CREATE TRIGGER user_campaign_version_update AFTER UPDATE ON public.boosted_post_campaign REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
+
+ALTER TABLE public.boosted_post_campaign ENABLE ALWAYS TRIGGER user_campaign_version_update;
+
+CREATE TRIGGER user_campaign_version_update AFTER UPDATE ON public.campaign REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
+
+ALTER TABLE public.campaign ENABLE ALWAYS TRIGGER user_campaign_version_update;
+
+CREATE TRIGGER user_campaign_version_update AFTER UPDATE ON public.source REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
+
+ALTER TABLE public.source ENABLE ALWAYS TRIGGER user_campaign_version_update;
 
 ALTER TABLE ONLY public.agency_industry
     ADD CONSTRAINT agency_industry_agency_id_fkey FOREIGN KEY (agency_id) REFERENCES public.agency(id) ON DELETE CASCADE;
@@ -2137,6 +2305,9 @@ ALTER TABLE ONLY public.review
 
 ALTER TABLE ONLY public.source
     ADD CONSTRAINT source_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.app_user(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.user_campaign_version
+    ADD CONSTRAINT user_campaign_version_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.app_user(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.weekly_report_sent
     ADD CONSTRAINT weekly_report_sent_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.app_user(id) ON DELETE CASCADE;

@@ -5,8 +5,7 @@
 // 64 concurrent connections for a fixed time and prints route, req/s, p50,
 // p99, errors and the load average, and adboost's peak RSS. Each route is
 // driven in two modes, printed side by side: cached (the route's one
-// request again and again, as a cache in front of adboost would see them;
-// adboost itself keeps no answers) and distinct (every request another of the
+// request again and again) and distinct (every request another of the
 // route's shape, its values drawn from the data set: another title
 // prefix, filter combination, page, excluded preset, post ids...; no
 // answer cache can help).

@@ -122,20 +122,20 @@ func (w *work) record(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var changed bool
+	var res db.EngineStateSetRow
 	err = pgx.BeginFunc(ctx, w.e.pool, func(tx pgx.Tx) (err error) {
 		q := db.New(tx)
 		if err := q.EngineStateAsyncCommit(ctx); err != nil {
 			return err
 		}
-		changed, err = q.EngineStateSet(ctx, db.EngineStateSetParams{
+		res, err = q.EngineStateSet(ctx, db.EngineStateSetParams{
 			CampaignID: w.id, UserID: w.c.UserID, State: string(w.out.state), Message: w.out.message, Details: details})
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if changed {
+	if res.Changed {
 		w.log.Info("engine: campaign state", "state", w.out.state, "message", w.out.message)
 	}
 	return nil

@@ -12,7 +12,9 @@
 -- refusal; null for none) under `engine` (while the campaign exists), and entering token_refused,
 -- page_lost, no_ad_account, needs_setup, refused or spend_cap_reached
 -- leaves a notice for the user's next mail; so does a campaign that has
--- stayed `pausing` for 10 minutes, once per stay. Answers whether the
+-- stayed `pausing` for 10 minutes, once per stay. A change of state or
+-- message moves the user's campaign version on, so that no cached answer
+-- shows the old one (`checked_at` alone does not). Answers whether the
 -- state changed.
 WITH cur AS (
     SELECT w.id, coalesce(e.state, CASE WHEN c.active THEN 'waiting' ELSE 'paused' END) AS state,
@@ -65,8 +67,15 @@ noticed AS (
       AND NOT EXISTS (
           SELECT 1 FROM engine_notice AS n
           WHERE n.user_id = s.user_id AND n.campaign_id = s.campaign_id AND n.state = 'pausing')
+),
+bumped AS (
+    SELECT user_campaign_version_bump(ARRAY[s.user_id]) AS done
+    FROM saved AS s
+    JOIN cur ON cur.id = s.campaign_id
+    WHERE cur.state <> s.state OR cur.message <> s.message
 )
-SELECT EXISTS (SELECT 1 FROM changed) AS changed;
+SELECT EXISTS (SELECT 1 FROM changed) AS changed,
+       (SELECT count(*) FROM bumped) AS bumped;
 
 -- name: EngineStateAfterSave :one
 -- After a `save` that changed `active` (in the same transaction): a

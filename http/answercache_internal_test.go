@@ -1,0 +1,51 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// A request that waits for the answer another request is making gets the
+// answer, not a 500, when that other request goes away (its context is
+// cancelled) before the answer is made.
+func TestCachedAtWaiterOutlivesCancelledMaker(t *testing.T) {
+	s := &Server{answers: newAnswerCache(1 << 20)}
+	first, cancel := context.WithCancel(t.Context())
+	started, release := make(chan struct{}), make(chan struct{})
+	firstErr := make(chan error, 1)
+	go func() {
+		_, err := cachedAt(first, s, 1, "browse {}", func() (int, error) {
+			close(started)
+			<-release
+			return 0, first.Err() // what pgx answers when its context ends
+		})
+		firstErr <- err
+	}()
+	<-started
+
+	type result struct {
+		body encodedJSON
+		err  error
+	}
+	second := make(chan result, 1)
+	go func() {
+		body, err := cachedAt(t.Context(), s, 1, "browse {}", func() (int, error) { return 42, nil })
+		second <- result{body, err}
+	}()
+	time.Sleep(20 * time.Millisecond) // the second request joins the first one's making
+	cancel()
+	close(release)
+
+	if err := <-firstErr; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the cancelled request answered %v, want context.Canceled", err)
+	}
+	r := <-second
+	if r.err != nil || string(r.body.json) != "42" {
+		t.Fatalf("the waiting request answered %v, %v; want 42", r.body, r.err)
+	}
+	if body, ok := s.answers.get(1, "browse {}"); !ok || string(body.json) != "42" {
+		t.Fatalf("the cache holds %v, %v; want the answer made by the waiter", body, ok)
+	}
+}
