@@ -10,22 +10,16 @@ import (
 )
 
 const userCampaignVersion = `-- name: UserCampaignVersion :one
-SELECT
-    (SELECT v.version FROM catalogue_version AS v WHERE v.id)::bigint AS catalogue,
-    coalesce((SELECT u.version FROM user_campaign_version AS u WHERE u.user_id = $1), 0)::bigint AS campaigns
+SELECT coalesce((SELECT u.version FROM user_campaign_version AS u WHERE u.user_id = $1), 0)::bigint AS campaigns
 `
 
-type UserCampaignVersionRow struct {
-	Catalogue int64 `json:"catalogue"`
-	Campaigns int64 `json:"campaigns"`
-}
-
-// The versions that key the user's cached boosted-pages answers: the
-// catalogue's (00052) and the user's campaign version (00053; 0 before the
-// user's first campaign change), read together, before the answer.
-func (q *Queries) UserCampaignVersion(ctx context.Context, userID int64) (UserCampaignVersionRow, error) {
+// The user's campaign version (00053; 0 before the user's first campaign
+// change), which keys the user's cached boosted-pages answers; read before
+// the answer, so that an answer is never older than the version it is kept
+// under.
+func (q *Queries) UserCampaignVersion(ctx context.Context, userID int64) (int64, error) {
 	row := q.db.QueryRow(ctx, userCampaignVersion, userID)
-	var i UserCampaignVersionRow
-	err := row.Scan(&i.Catalogue, &i.Campaigns)
-	return i, err
+	var campaigns int64
+	err := row.Scan(&campaigns)
+	return campaigns, err
 }

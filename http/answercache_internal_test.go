@@ -11,12 +11,12 @@ import (
 // answer, not a 500, when that other request goes away (its context is
 // cancelled) before the answer is made.
 func TestCachedAtWaiterOutlivesCancelledMaker(t *testing.T) {
-	s := &Server{answers: newAnswerCache(1 << 20)}
+	c := newAnswerCache(answerCacheEntries)
 	first, cancel := context.WithCancel(t.Context())
 	started, release := make(chan struct{}), make(chan struct{})
 	firstErr := make(chan error, 1)
 	go func() {
-		_, err := cachedAt(first, s, 1, "browse {}", func() (int, error) {
+		_, err := cachedAt(first, c, "user 1@1 sources {}", func() (int, error) {
 			close(started)
 			<-release
 			return 0, first.Err() // what pgx answers when its context ends
@@ -31,7 +31,7 @@ func TestCachedAtWaiterOutlivesCancelledMaker(t *testing.T) {
 	}
 	second := make(chan result, 1)
 	go func() {
-		body, err := cachedAt(t.Context(), s, 1, "browse {}", func() (int, error) { return 42, nil })
+		body, err := cachedAt(t.Context(), c, "user 1@1 sources {}", func() (int, error) { return 42, nil })
 		second <- result{body, err}
 	}()
 	time.Sleep(20 * time.Millisecond) // the second request joins the first one's making
@@ -45,7 +45,7 @@ func TestCachedAtWaiterOutlivesCancelledMaker(t *testing.T) {
 	if r.err != nil || string(r.body.json) != "42" {
 		t.Fatalf("the waiting request answered %v, %v; want 42", r.body, r.err)
 	}
-	if body, ok := s.answers.get(1, "browse {}"); !ok || string(body.json) != "42" {
+	if body, ok := c.answers.Get("user 1@1 sources {}"); !ok || string(body.json) != "42" {
 		t.Fatalf("the cache holds %v, %v; want the answer made by the waiter", body, ok)
 	}
 }

@@ -490,6 +490,8 @@ func TestBoostedPagesAnswersExact(t *testing.T) {
 			SELECT 100, id, 9001 FROM campaign WHERE user_id = 100 ORDER BY id LIMIT 2`},
 		{"post unlinked", `DELETE FROM boosted_post_campaign WHERE post_id = 9001 AND campaign_id = (SELECT min(campaign_id) FROM boosted_post_campaign WHERE post_id = 9001)`},
 		{"preset renamed", `UPDATE preset SET title = 'Renamed preset' WHERE id IN (SELECT preset_id FROM campaign WHERE user_id = 100)`},
+		{"preset's other columns changed", `UPDATE preset SET number_of_purchases = number_of_purchases + 1`},
+		{"preset deleted", `DELETE FROM preset WHERE id = (SELECT max(preset_id) FROM campaign WHERE user_id = 100)`},
 		{"another user's campaign", `INSERT INTO campaign (user_id, page_id, campaign_budget_value) VALUES (101, 456, 5)`},
 	} {
 		e.sqlExec(step.sql)

@@ -367,9 +367,8 @@ func TestBodyMemoryFullAnswers503(t *testing.T) {
 	big.fails(http.StatusRequestEntityTooLarge, "payload_too_large")
 }
 
-// A catalogue write left open (an import is one long transaction) holds the
-// catalogue version's row until it commits; a sign-up, which inserts a user
-// and an agency, does not queue behind it (00090) and answers at once.
+// A catalogue write left open (an import is one long transaction) does not
+// hold up a sign-up, which inserts a user and an agency: it answers at once.
 func TestSignupBesideOpenCatalogueWrite(t *testing.T) {
 	t.Parallel()
 	url := dbtest.NewURL(t)

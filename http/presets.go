@@ -118,8 +118,7 @@ func (r *presetCountRequest) validate() (err error) {
 // presetBrowse answers one page of the catalogue in two statements: the
 // page's ids, planned for this request's filters, then their Preset objects
 // from a prepared statement (see PresetBrowse in sql/queries/preset.sql).
-// Answers are kept per catalogue version (answerCache).
-func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) (encodedJSON, error) {
+func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]db.PresetCardsRow, error) {
 	f := req.filter
 	params := db.PresetBrowseParams{
 		Goal: f.Goal, Vertical: f.Vertical, AgencyID: f.AgencyID, PartnerID: f.PartnerID,
@@ -127,17 +126,12 @@ func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) (en
 		Location: f.Location, LocationType: f.LocationType,
 		PageNumber: req.number(), PageSize: min(req.size(), 50),
 	}
-	return cached(ctx, s, cacheKey("browse", params), func() ([]db.PresetCardsRow, error) {
-		ids, err := s.presetBrowseIDs(ctx, params)
-		if err != nil {
-			return nil, err
-		}
-		if len(ids) == 0 {
-			return []db.PresetCardsRow{}, nil
-		}
-		return s.q.PresetCards(ctx, db.PresetCardsParams{
-			PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, Ids: ids,
-		})
+	ids, err := s.presetBrowseIDs(ctx, params)
+	if err != nil || len(ids) == 0 {
+		return []db.PresetCardsRow{}, err
+	}
+	return s.q.PresetCards(ctx, db.PresetCardsParams{
+		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, Ids: ids,
 	})
 }
 
@@ -168,10 +162,8 @@ func (s *Server) presetBrowseIDs(ctx context.Context, p db.PresetBrowseParams) (
 
 // presetCount: a goal that no preset has counts 0 (the goal is a filter, not
 // an enum).
-func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (encodedJSON, error) {
-	return cached(ctx, s, cacheKey("count", req.filter), func() (int64, error) {
-		return s.planned().PresetCount(ctx, req.filter)
-	})
+func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (int64, error) {
+	return s.planned().PresetCount(ctx, req.filter)
 }
 
 // maxAvailable bounds one answer of presets/available (an addition: the spec
@@ -201,14 +193,12 @@ func (r *presetAvailableRequest) bind(req *http.Request) error {
 	return nil
 }
 
-func (s *Server) presetAvailable(ctx context.Context, req *presetAvailableRequest) (encodedJSON, error) {
+func (s *Server) presetAvailable(ctx context.Context, req *presetAvailableRequest) ([]db.PresetAvailableRow, error) {
 	params := db.PresetAvailableParams{
 		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, UserID: userID(ctx),
 		PageNumber: req.page.Or(1), PageSize: int32(min(req.limit.Or(maxAvailable), maxAvailable)),
 	}
-	return cached(ctx, s, cacheKey("available", params), func() ([]db.PresetAvailableRow, error) {
-		return s.q.PresetAvailable(ctx, params)
-	})
+	return s.q.PresetAvailable(ctx, params)
 }
 
 func (s *Server) presetOptimizationGoals(ctx context.Context, _ *empty) ([]db.CampaignObjectiveListRow, error) {

@@ -103,7 +103,8 @@ type Server struct {
 	afterCredentialsCheck func()
 	// bodies bounds the memory of the request bodies being read.
 	bodies *bodyBudget
-	// answers keeps the catalogue's answers per catalogue version.
+	// answers keeps the answers about each user's campaigns per campaign
+	// version.
 	answers *answerCache
 	// adAccounts keeps each user's network_a ad accounts for a minute.
 	adAccounts *adAccountCache
@@ -153,7 +154,7 @@ func New(cfg Config, pool *pgxpool.Pool, tokens *auth.Tokens, log *slog.Logger) 
 	}
 	s := &Server{cfg: cfg, pool: pool, q: db.New(pool), tokens: tokens, log: log,
 		metrics: newRequestMetrics(cfg.Metrics), bodies: newBodyBudget(cfg.BodyMemory, cfg.BodyWait),
-		answers: newAnswerCache(answerCacheBytes), adAccounts: newAdAccountCache()}
+		answers: newAnswerCache(answerCacheEntries), adAccounts: newAdAccountCache()}
 	if cfg.NetworkAAPIURL != "" {
 		n, err := networka.New(cfg.NetworkAAPIURL, networka.Options{Timeout: cfg.NetworkATimeout})
 		if err != nil {

@@ -90,47 +90,39 @@
 --   Without: page 500 of the unfiltered browse reads the 25,000 index
 --            entries before it, 3.6 ms; with the buckets, about 1,000.
 --
--- catalogue_version (table, one row, 00052, 00090, 00120)
---   Holds:   a number that every change of the catalogue's answers moves on.
---   Kept by: triggers catalogue_version_bump on preset, boosting_condition,
---            review, agency_service, agency_industry, vertical,
---            campaign_objective (insert, update, delete, truncate); on
---            agency, service, industry (update, delete, truncate); on
---            app_user (delete, update of agency_id, truncate).
---   Serves:  the key of the answer cache (below) for presets/browse,
---            presets/count, presets/available, boosted-pages/sources and
---            boosted-pages/count. Catalogue writes queue on its row.
---   Without: (the answer cache's key; see the answer cache.)
---
--- user_campaign_version (table, 00053, 00120)
---   Holds:   a number per user that every change of the user's campaigns,
---            sources and links of posts to campaigns moves on.
+-- user_campaign_version (table, 00053, 00120, 00160)
+--   Holds:   a number per user that every change of what the user's
+--            boosted-pages/sources and count answer moves on.
 --   Kept by: triggers user_campaign_version_insert,
 --            user_campaign_version_update, user_campaign_version_delete on
---            campaign, source, boosted_post_campaign.
---   Serves:  the key of the answer cache for boosted-pages/sources and
---            boosted-pages/count (UserCampaignVersion).
+--            campaign, source, boosted_post_campaign;
+--            user_campaign_version_preset on preset (a title that changes:
+--            the users with a campaign of that preset); EngineStateSet (a
+--            campaign's engine state or message that changes).
+--   Serves:  the key of the answer cache (below) (UserCampaignVersion).
 --   Without: (the answer cache's key; see the answer cache.)
 --
--- answer cache (memory of each `adboost serve`, http/answercache.go, 16 MB)
---   Holds:   encoded answers of presets/browse, presets/count,
---            presets/available, boosted-pages/sources, boosted-pages/count,
---            least recently used out first.
---   Kept by: catalogue_version and user_campaign_version: an answer is
---            served only at the versions it was made at.
---   Serves:  the same answer asked again (the dashboard's first screens).
---   Without: (branch nocache removes the cache, its versions and their
---            triggers; make bench-scale, 64 connections, 10 s a route,
---            with it and without it on the same data): a request that
---            differs in any value gains nothing from it (browse {} 888
---            req/s with it, 944 without; count {} 3,483 and 3,998); a
---            request repeated exactly falls from 6,826 to 884 req/s
---            (browse {}) and from 20,312 to 4,745 (count {}). The bodies of
---            boosted-pages/sources and count vary over a few filter values,
---            so their requests hit it: for a user with 100,000 campaigns,
+-- answer cache (memory of each `adboost serve`, http/answercache.go, 64
+-- answers of at most 1 MB)
+--   Holds:   encoded answers of boosted-pages/sources and
+--            boosted-pages/count, least recently used out first.
+--   Kept by: user_campaign_version: an answer is served only at the
+--            version it was made at.
+--   Serves:  the same answer asked again: those two routes' filters take a
+--            few values, so a user's dashboard asks the same answers again.
+--   Without: (make bench-scale, 64 connections, 10 s a route, on the same
+--            data) for a user with 100,000 campaigns on 250 sources,
 --            sources falls from 2,379-2,858 req/s to 134-188 (9.4-13.6 ms
---            of CPU a request) and count from 7,739-11,576 to 448-990. It
---            stays until those two statements are fast without it.
+--            of CPU a request: each answer is 250 BoostedPage objects,
+--            about 260 kB), and count from 7,739-11,576 to 448-990.
+--            The catalogue's reads (presets/browse, count, available) are
+--            not cached (00160): with every request distinct they gain
+--            nothing from it (browse {} 888 req/s with it, 944 without;
+--            count {} 3,483 and 3,998), and the version that kept them
+--            exact was one row that every catalogue write, reviews
+--            included, updated and queued on. A request repeated exactly
+--            costs what a distinct one does: browse {} 6,826 req/s with
+--            the cache, 884 without; count {} 20,312 and 4,745.
 --
 -- boosted_post_insight (table, 00031) and network_a_campaign.spend (00106)
 --   Holds:   each post's insight counters, the sum over its ads
@@ -306,15 +298,6 @@ CREATE FUNCTION public.catalogue_derived_rebuild() RETURNS void
     WHERE p.active AND NOT p.private;
 
     SELECT preset_title_bucket_rebalance(1000);
-$$;
-
-CREATE FUNCTION public.catalogue_version_bump() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-BEGIN
-    UPDATE catalogue_version SET version = version + 1 WHERE id;
-    RETURN NULL;
-END
 $$;
 
 CREATE FUNCTION public.engine_word_pattern(word text) RETURNS text
@@ -732,6 +715,24 @@ CREATE FUNCTION public.user_campaign_version_bump(ids bigint[]) RETURNS void
     WHERE u.id = ANY (ids)
     ORDER BY u.id
     ON CONFLICT (user_id) DO UPDATE SET version = v.version + 1;
+$$;
+
+CREATE FUNCTION public.user_campaign_version_preset_sync() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    ids bigint[];
+BEGIN
+    SELECT array_agg(DISTINCT c.user_id) INTO ids
+    FROM old_rows AS o
+    JOIN new_rows AS n ON n.id = o.id
+    JOIN campaign AS c ON c.preset_id = n.id
+    WHERE n.title IS DISTINCT FROM o.title;
+    IF ids IS NOT NULL THEN
+        PERFORM user_campaign_version_bump(ids);
+    END IF;
+    RETURN NULL;
+END
 $$;
 
 CREATE FUNCTION public.user_campaign_version_sync() RETURNS trigger
@@ -1262,12 +1263,6 @@ CREATE TABLE public.campaign_objective (
     CONSTRAINT campaign_objective_label_check CHECK ((label <> ''::text))
 );
 
-CREATE TABLE public.catalogue_version (
-    id boolean DEFAULT true NOT NULL,
-    version bigint DEFAULT 1 NOT NULL,
-    CONSTRAINT catalogue_version_id_check CHECK (id)
-);
-
 CREATE TABLE public.email_change (
     user_id bigint NOT NULL,
     new_email text NOT NULL,
@@ -1784,9 +1779,6 @@ ALTER TABLE ONLY public.campaign
 ALTER TABLE ONLY public.campaign
     ADD CONSTRAINT campaign_user_id_key UNIQUE (user_id, id);
 
-ALTER TABLE ONLY public.catalogue_version
-    ADD CONSTRAINT catalogue_version_pkey PRIMARY KEY (id);
-
 ALTER TABLE ONLY public.email_change
     ADD CONSTRAINT email_change_pkey PRIMARY KEY (user_id);
 
@@ -2076,50 +2068,6 @@ CREATE TRIGGER campaign_id_not_reused BEFORE INSERT ON public.campaign FOR EACH 
 
 CREATE TRIGGER campaign_user_not_changed_under_network_a BEFORE UPDATE OF user_id ON public.campaign FOR EACH ROW WHEN ((new.user_id IS DISTINCT FROM old.user_id)) EXECUTE FUNCTION public.campaign_id_not_reused();
 
-CREATE TRIGGER catalogue_version_bump AFTER DELETE OR UPDATE OR TRUNCATE ON public.agency FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.agency ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.agency_industry FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.agency_industry ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.agency_service FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.agency_service ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER DELETE OR UPDATE OF agency_id OR TRUNCATE ON public.app_user FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.app_user ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.boosting_condition FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.boosting_condition ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.campaign_objective FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.campaign_objective ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER DELETE OR UPDATE OR TRUNCATE ON public.industry FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.industry ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.preset FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.preset ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.review FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.review ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER DELETE OR UPDATE OR TRUNCATE ON public.service FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.service ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
-CREATE TRIGGER catalogue_version_bump AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.vertical FOR EACH STATEMENT EXECUTE FUNCTION public.catalogue_version_bump();
-
-ALTER TABLE public.vertical ENABLE ALWAYS TRIGGER catalogue_version_bump;
-
 CREATE TRIGGER preset_derived_delete AFTER DELETE ON public.preset REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.preset_derived_sync();
 
 ALTER TABLE public.preset ENABLE ALWAYS TRIGGER preset_derived_delete;
@@ -2167,6 +2115,10 @@ ALTER TABLE public.campaign ENABLE ALWAYS TRIGGER user_campaign_version_insert;
 CREATE TRIGGER user_campaign_version_insert AFTER INSERT ON public.source REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
 
 ALTER TABLE public.source ENABLE ALWAYS TRIGGER user_campaign_version_insert;
+
+CREATE TRIGGER user_campaign_version_preset AFTER UPDATE ON public.preset REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_preset_sync();
+
+ALTER TABLE public.preset ENABLE ALWAYS TRIGGER user_campaign_version_preset;
 
 CREATE TRIGGER user_campaign_version_update AFTER UPDATE ON public.boosted_post_campaign REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.user_campaign_version_sync();
 
