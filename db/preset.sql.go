@@ -433,8 +433,10 @@ type PresetBrowseAgencyGoalParams struct {
 // PresetBrowse's LIKE with like_escape) and the title prefix as the title's
 // first characters, neither depending on a pattern made per row nor served
 // by an index that would take the walk's place (a BitmapAnd of the agency's
-// and the vertical's indexes reads both whole). One plan serves every
-// request, so it runs as a prepared statement, not planned per request.
+// and the vertical's indexes reads both whole). The handler has it planned
+// for each request's values: the generic plan that PostgreSQL adopts for a
+// prepared statement repeated with the same values reads the pair's index
+// whole for other values (21 ms of CPU a request against 1.4).
 func (q *Queries) PresetBrowseAgencyGoal(ctx context.Context, arg PresetBrowseAgencyGoalParams) ([]int64, error) {
 	rows, err := q.db.Query(ctx, presetBrowseAgencyGoal,
 		arg.Location,

@@ -139,9 +139,11 @@ func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]
 // the request's shape of filters (sql/queries/preset.sql): a page after the
 // first without filters from the title buckets (PresetBrowseDeep, a
 // prepared statement: it has no optional filter), an agency with a goal
-// from their pair's index (PresetBrowseAgencyGoal, also prepared: the pair
-// is tested by plain equalities), anything else from PresetBrowse, planned
-// for its values.
+// from their pair's index (PresetBrowseAgencyGoal), anything else from
+// PresetBrowse. The two with optional filters are planned for each
+// request's values: as prepared statements, a request repeated on a
+// connection would switch it to a generic plan that is slow for every
+// other request (TestCatalogueStatementsPlannedPerRequest).
 func (s *Server) presetBrowseIDs(ctx context.Context, p db.PresetBrowseParams) ([]int64, error) {
 	switch {
 	case p.PageNumber > 1 && p.Location == nil && p.PresetName == nil && p.Goal == nil && p.Vertical == nil &&
@@ -150,7 +152,7 @@ func (s *Server) presetBrowseIDs(ctx context.Context, p db.PresetBrowseParams) (
 			ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
 		})
 	case (p.AgencyID != nil || p.PartnerID != nil) && p.Goal != nil:
-		return s.q.PresetBrowseAgencyGoal(ctx, db.PresetBrowseAgencyGoalParams{
+		return s.planned().PresetBrowseAgencyGoal(ctx, db.PresetBrowseAgencyGoalParams{
 			Goal: p.Goal, Vertical: p.Vertical, AgencyID: p.AgencyID, PartnerID: p.PartnerID,
 			PresetName: p.PresetName, ExcludedPresetID: p.ExcludedPresetID,
 			Location: p.Location, LocationType: p.LocationType,

@@ -185,8 +185,10 @@ OFFSET (SELECT start.skip FROM start);
 -- PresetBrowse's LIKE with like_escape) and the title prefix as the title's
 -- first characters, neither depending on a pattern made per row nor served
 -- by an index that would take the walk's place (a BitmapAnd of the agency's
--- and the vertical's indexes reads both whole). One plan serves every
--- request, so it runs as a prepared statement, not planned per request.
+-- and the vertical's indexes reads both whole). The handler has it planned
+-- for each request's values: the generic plan that PostgreSQL adopts for a
+-- prepared statement repeated with the same values reads the pair's index
+-- whole for other values (21 ms of CPU a request against 1.4).
 WITH driver AS (
     -- With a location: true when the location's presets (its tally)
     -- outnumber the agency's or the goal's (theirs), so that the pair's
