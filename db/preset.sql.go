@@ -266,8 +266,8 @@ type PresetBrowseParams struct {
 //	  about one page of index entries, and a deep page of a location alone
 //	  never reads the presets it skips.
 //
-// (The handler sends a page without filters to PresetBrowseDeep, and an
-// agency with a goal to PresetBrowseAgencyGoal.)
+// (The handler sends a page after the first without filters to
+// PresetBrowseDeep, and an agency with a goal to PresetBrowseAgencyGoal.)
 // The other filters are checked on the preset of each entry.
 // Paging: the handler has checked @page_number >= 1 and
 // @page_size >= 1; a limit above 50 acts as 50. It answers the ids of the
@@ -515,10 +515,9 @@ type PresetBrowseDeepParams struct {
 	PageNumber       int32  `json:"page_number"`
 }
 
-// The ids of a page of presets/browse without filters (excluded_preset_id
-// aside): the same answer as PresetBrowse, without reading the pages before
-// it, and without planning at every request (the first page starts at the
-// first bucket that holds a preset). preset_title_bucket (00092) counts the
+// The ids of a page after the first of presets/browse without filters
+// (excluded_preset_id aside): the same answer as PresetBrowse, without
+// reading the pages before it. preset_title_bucket (00092) counts the
 // visible presets of each range of the title order; the page starts
 // preset_visible_title_idx at the bound of the bucket that holds its first
 // row (CTE start) and skips only that bucket's presets before it (about a

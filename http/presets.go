@@ -136,9 +136,9 @@ func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]
 }
 
 // presetBrowseIDs answers the ids of the page from the statement made for
-// the request's shape of filters (sql/queries/preset.sql): any page without
-// filters from the title buckets (PresetBrowseDeep, a prepared statement:
-// it has no optional filter, and its one plan suits every page), an agency with a goal
+// the request's shape of filters (sql/queries/preset.sql): a page after the
+// first without filters from the title buckets (PresetBrowseDeep, a
+// prepared statement: it has no optional filter), an agency with a goal
 // from their pair's index (PresetBrowseAgencyGoal), anything else from
 // PresetBrowse. The two with optional filters are planned for each
 // request's values: as prepared statements, a request repeated on a
@@ -146,7 +146,7 @@ func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]
 // other request (TestCatalogueStatementsPlannedPerRequest).
 func (s *Server) presetBrowseIDs(ctx context.Context, p db.PresetBrowseParams) ([]int64, error) {
 	switch {
-	case p.Location == nil && p.PresetName == nil && p.Goal == nil && p.Vertical == nil &&
+	case p.PageNumber > 1 && p.Location == nil && p.PresetName == nil && p.Goal == nil && p.Vertical == nil &&
 		p.AgencyID == nil && p.PartnerID == nil:
 		return s.q.PresetBrowseDeep(ctx, db.PresetBrowseDeepParams{
 			ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
