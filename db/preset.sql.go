@@ -54,10 +54,11 @@ SELECT
     c.reach,
     c.allowed_options,
     c.rating,
-    c.agency,
+    ao.object AS agency,
     c.number_of_purchases
 FROM page
 JOIN preset_card AS c ON c.id = page.id
+JOIN agency_object AS ao ON ao.agency_id = c.agency_id
 ORDER BY page.title, page.id
 `
 
@@ -564,9 +565,10 @@ SELECT
     c.reach,
     c.allowed_options,
     c.rating,
-    c.agency
+    ao.object AS agency
 FROM unnest($3::bigint[]) WITH ORDINALITY AS page (id, n)
 JOIN preset_card AS c ON c.id = page.id
+JOIN agency_object AS ao ON ao.agency_id = c.agency_id
 ORDER BY page.n
 `
 
@@ -599,7 +601,8 @@ type PresetCardsRow struct {
 
 // The Preset objects of presets/browse for the ids of one page, in the
 // order of @ids: prices plus the fixed fee, absolute images, the rest from
-// preset_card (a primary-key lookup per id).
+// the stored cards (preset_card) and the agency objects (agency_object), a
+// primary-key lookup each per id.
 func (q *Queries) PresetCards(ctx context.Context, arg PresetCardsParams) ([]PresetCardsRow, error) {
 	rows, err := q.db.Query(ctx, presetCards, arg.PublicBaseUrl, arg.ServiceFixedFee, arg.Ids)
 	if err != nil {

@@ -182,6 +182,11 @@ func (e *env) checkDerivedTables(step string) {
 				FROM (SELECT lower, presets, lead(lower) OVER (ORDER BY lower) AS next
 					FROM preset_title_bucket) AS b) AS x
 			WHERE x.presets <> x.n`,
+		// Each preset's stored card is the card its view makes.
+		"preset_card": `SELECT count(*) FROM (
+			(SELECT * FROM preset_card_source EXCEPT ALL SELECT * FROM preset_card)
+			UNION ALL
+			(SELECT * FROM preset_card EXCEPT ALL SELECT * FROM preset_card_source)) AS d`,
 		"preset_agency_tally": `SELECT count(*) FROM (SELECT agency_id, count(*) AS n FROM preset
 			WHERE active AND NOT private GROUP BY 1) AS a
 			FULL JOIN (SELECT * FROM preset_agency_tally WHERE presets > 0) AS t USING (agency_id)
@@ -393,6 +398,20 @@ func TestCatalogueDerivedExact(t *testing.T) {
 		{"new agency", `INSERT INTO agency (id, username) VALUES (7, 'seven');
 			UPDATE preset SET agency_id = 7 WHERE id BETWEEN 60 AND 70`},
 		{"reviews deleted", `DELETE FROM review WHERE user_id = 2`},
+		{"reviews inserted", `INSERT INTO review (preset_id, user_id, rating)
+			SELECT p, 25, 1 + p % 5 FROM generate_series(1, 230, 3) AS p WHERE p % 17 <> 0`},
+		{"reviews re-rated", `UPDATE review SET rating = 6 - rating WHERE preset_id % 4 = 1`},
+		{"reviews moved", `UPDATE review SET preset_id = preset_id + 1 WHERE user_id = 25 AND preset_id < 200
+			AND preset_id + 1 IN (SELECT id FROM preset)`},
+		{"conditions", `INSERT INTO boosting_condition (preset_id, keywords, reach)
+			SELECT id, ARRAY['tag' || id], id % 100 FROM preset WHERE id % 3 = 0`},
+		{"conditions changed", `UPDATE boosting_condition SET keywords = '{}', reach = 7 WHERE preset_id % 2 = 0`},
+		{"conditions deleted", `DELETE FROM boosting_condition WHERE preset_id % 5 = 0`},
+		{"vertical relabelled", `UPDATE vertical SET label = 'Pets and animals' WHERE slug = 'pets'`},
+		{"vertical deleted", `DELETE FROM vertical WHERE slug = 'food'`},
+		{"vertical added", `INSERT INTO vertical (slug, label) VALUES ('food', 'Food again')`},
+		{"objective relabelled", `UPDATE campaign_objective SET label = 'Leads, relabelled' WHERE code = 'OUTCOME_LEADS'`},
+		{"purchases", `UPDATE preset SET number_of_purchases = number_of_purchases + 2 WHERE id % 4 = 0`},
 	} {
 		t.Log(step.name)
 		e.sqlExec(step.sql)
@@ -496,5 +515,56 @@ func TestBoostedPagesAnswersExact(t *testing.T) {
 	} {
 		e.sqlExec(step.sql)
 		check(step.name)
+	}
+}
+
+// Two transactions that write reviews of one preset at once leave its
+// stored card with the rating of all the reviews: the second one's trigger
+// waits for the first to commit and makes the card from what it committed
+// (made from the second's own snapshot, the card would miss the first's
+// twenty reviews: 3 instead of 4).
+func TestPresetCardConcurrentReviews(t *testing.T) {
+	e := newEnv(t)
+	e.sqlExec(derivedFixture)
+	ctx := t.Context()
+	first, err := e.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Rollback(ctx)
+	if _, err := first.Exec(ctx, `INSERT INTO review (preset_id, user_id, rating)
+		SELECT 7, u, 5 FROM generate_series(10, 29) AS u`); err != nil {
+		t.Fatal(err)
+	}
+	second, err := e.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Release()
+	var secondPID int
+	if err := second.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&secondPID); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := second.Exec(ctx, `INSERT INTO review (preset_id, user_id, rating) VALUES (7, 30, 1)`)
+		done <- err
+	}()
+	// The second waits for a lock the first holds.
+	for waiting := false; !waiting; {
+		if err := e.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+			WHERE pid = $1 AND wait_event_type = 'Lock')`, secondPID).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := first.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got, want := e.sqlInt(`SELECT rating::int FROM preset_card WHERE id = 7`),
+		e.sqlInt(`SELECT round(avg(rating))::int FROM review WHERE preset_id = 7`); got != want || want != 4 {
+		t.Errorf("preset 7's card has rating %d, its reviews average %d (want 4)", got, want)
 	}
 }

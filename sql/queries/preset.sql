@@ -279,7 +279,8 @@ ORDER BY page.title, page.id;
 -- name: PresetCards :many
 -- The Preset objects of presets/browse for the ids of one page, in the
 -- order of @ids: prices plus the fixed fee, absolute images, the rest from
--- preset_card (a primary-key lookup per id).
+-- the stored cards (preset_card) and the agency objects (agency_object), a
+-- primary-key lookup each per id.
 SELECT
     c.id,
     c.title,
@@ -299,9 +300,10 @@ SELECT
     c.reach,
     c.allowed_options,
     c.rating,
-    c.agency
+    ao.object AS agency
 FROM unnest(@ids::bigint[]) WITH ORDINALITY AS page (id, n)
 JOIN preset_card AS c ON c.id = page.id
+JOIN agency_object AS ao ON ao.agency_id = c.agency_id
 ORDER BY page.n;
 
 -- name: PresetCount :one
@@ -472,10 +474,11 @@ SELECT
     c.reach,
     c.allowed_options,
     c.rating,
-    c.agency,
+    ao.object AS agency,
     c.number_of_purchases
 FROM page
 JOIN preset_card AS c ON c.id = page.id
+JOIN agency_object AS ao ON ao.agency_id = c.agency_id
 ORDER BY page.title, page.id;
 
 -- name: PresetUpsert :batchexec
