@@ -53,7 +53,7 @@ func (l *statementLog) take() []recorded {
 // test's data set they are one user's few hundred rows, which the planner
 // rightly reads whole.
 var bigTables = map[string]bool{
-	"preset": true, "review": true, "campaign": true, "preset_location": true,
+	"preset": true, "preset_card": true, "review": true, "campaign": true, "preset_location": true,
 	"boosted_post": true, "boosted_post_campaign": true, "boosted_post_insight": true,
 	"boosted_post_day": true, "boosted_campaign_day": true,
 }
