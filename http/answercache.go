@@ -42,12 +42,15 @@ func (e *encoded) gzipped() []byte {
 	return e.gz
 }
 
-// Bounds of the answer cache: the answers it keeps, and the largest one it
-// keeps (the sources of a user with 100,000 campaigns on 250 pages and
-// accounts are about 260 kB), so that it holds 64 MB at most.
+// Bounds of the answer cache, in two classes of size so that the many small
+// answers (a count is a few bytes, and its filters take a source or a post
+// each) do not push out the few large ones (the sources of a user with
+// 100,000 campaigns on 250 pages and accounts are about 260 kB), nor the
+// large ones the small: 2,048 answers of at most 16 kB and 32 of at most
+// 1 MB, 64 MB in all at most. A larger answer is not kept.
 const (
-	answerCacheEntries  = 64
-	answerCacheMaxBytes = 1 << 20
+	smallAnswers, smallAnswerBytes = 2048, 16 << 10
+	largeAnswers, largeAnswerBytes = 32, 1 << 20
 )
 
 // answerCache keeps the encoded answers about one user's campaigns
@@ -64,18 +67,41 @@ const (
 // a load balancer follows the same versions; answers under an older version
 // are never asked for again and age out.
 type answerCache struct {
-	answers *lru.Cache[string, encodedJSON]
+	small, large *lru.Cache[string, encodedJSON]
 	// making lets concurrent requests for an answer that is not kept yet
 	// wait for one of them to make it, rather than all making it at once.
 	making singleflight.Group
 }
 
-func newAnswerCache(entries int) *answerCache {
-	answers, err := lru.New[string, encodedJSON](entries)
+func newAnswerCache() *answerCache {
+	small, err := lru.New[string, encodedJSON](smallAnswers)
 	if err != nil {
-		panic(err) // entries is a positive constant
+		panic(err) // a positive constant
 	}
-	return &answerCache{answers: answers}
+	large, err := lru.New[string, encodedJSON](largeAnswers)
+	if err != nil {
+		panic(err)
+	}
+	return &answerCache{small: small, large: large}
+}
+
+// get answers the answer kept under key.
+func (c *answerCache) get(key string) (encodedJSON, bool) {
+	if body, ok := c.small.Get(key); ok {
+		return body, true
+	}
+	return c.large.Get(key)
+}
+
+// put keeps an answer in the class of its size, or not at all when it is
+// larger than both.
+func (c *answerCache) put(key string, body encodedJSON) {
+	switch n := len(body.json); {
+	case n <= smallAnswerBytes:
+		c.small.Add(key, body)
+	case n <= largeAnswerBytes:
+		c.large.Add(key, body)
+	}
 }
 
 // cachedForUser answers from the cache under key and the signed-in user's
@@ -90,7 +116,7 @@ func cachedForUser[T any](ctx context.Context, s *Server, key string, build func
 }
 
 func cachedAt[T any](ctx context.Context, c *answerCache, key string, build func() (T, error)) (encodedJSON, error) {
-	if body, ok := c.answers.Get(key); ok {
+	if body, ok := c.get(key); ok {
 		return body, nil
 	}
 	produce := func() (any, error) {
@@ -103,9 +129,7 @@ func cachedAt[T any](ctx context.Context, c *answerCache, key string, build func
 			return nil, err
 		}
 		body := newEncoded(raw)
-		if len(raw) <= answerCacheMaxBytes {
-			c.answers.Add(key, body)
-		}
+		c.put(key, body)
 		return body, nil
 	}
 	body, err, shared := c.making.Do(key, produce)

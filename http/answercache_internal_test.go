@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -11,7 +12,7 @@ import (
 // answer, not a 500, when that other request goes away (its context is
 // cancelled) before the answer is made.
 func TestCachedAtWaiterOutlivesCancelledMaker(t *testing.T) {
-	c := newAnswerCache(answerCacheEntries)
+	c := newAnswerCache()
 	first, cancel := context.WithCancel(t.Context())
 	started, release := make(chan struct{}), make(chan struct{})
 	firstErr := make(chan error, 1)
@@ -45,7 +46,38 @@ func TestCachedAtWaiterOutlivesCancelledMaker(t *testing.T) {
 	if r.err != nil || string(r.body.json) != "42" {
 		t.Fatalf("the waiting request answered %v, %v; want 42", r.body, r.err)
 	}
-	if body, ok := c.answers.Get("user 1@1 sources {}"); !ok || string(body.json) != "42" {
+	if body, ok := c.get("user 1@1 sources {}"); !ok || string(body.json) != "42" {
 		t.Fatalf("the cache holds %v, %v; want the answer made by the waiter", body, ok)
+	}
+}
+
+// Small answers and large ones are kept apart: more small answers than the
+// cache holds push out small ones only, and the other way round; an answer
+// larger than both classes is not kept.
+func TestAnswerCacheSizeClasses(t *testing.T) {
+	c := newAnswerCache()
+	large := newEncoded(make([]byte, smallAnswerBytes+1))
+	c.put("large 0", large)
+	for i := range smallAnswers + 10 {
+		c.put(fmt.Sprint("small ", i), newEncoded([]byte("1")))
+	}
+	if _, ok := c.get("large 0"); !ok {
+		t.Error("small answers pushed out a large one")
+	}
+	if _, ok := c.get("small 0"); ok {
+		t.Error("the oldest small answer is still kept beyond the class's bound")
+	}
+	for i := 1; i <= largeAnswers; i++ {
+		c.put(fmt.Sprint("large ", i), large)
+	}
+	if _, ok := c.get("large 0"); ok {
+		t.Error("the oldest large answer is still kept beyond the class's bound")
+	}
+	if _, ok := c.get(fmt.Sprint("small ", smallAnswers+9)); !ok {
+		t.Error("large answers pushed out a small one")
+	}
+	c.put("huge", newEncoded(make([]byte, largeAnswerBytes+1)))
+	if _, ok := c.get("huge"); ok {
+		t.Error("an answer over 1 MB is kept")
 	}
 }

@@ -154,7 +154,7 @@ func New(cfg Config, pool *pgxpool.Pool, tokens *auth.Tokens, log *slog.Logger) 
 	}
 	s := &Server{cfg: cfg, pool: pool, q: db.New(pool), tokens: tokens, log: log,
 		metrics: newRequestMetrics(cfg.Metrics), bodies: newBodyBudget(cfg.BodyMemory, cfg.BodyWait),
-		answers: newAnswerCache(answerCacheEntries), adAccounts: newAdAccountCache()}
+		answers: newAnswerCache(), adAccounts: newAdAccountCache()}
 	if cfg.NetworkAAPIURL != "" {
 		n, err := networka.New(cfg.NetworkAAPIURL, networka.Options{Timeout: cfg.NetworkATimeout})
 		if err != nil {
