@@ -46,10 +46,10 @@ func (e *encoded) gzipped() []byte {
 // answers (a count is a few bytes, and its filters take a source or a post
 // each) do not push out the few large ones (the sources of a user with
 // 100,000 campaigns on 250 pages and accounts are about 260 kB), nor the
-// large ones the small: 2,048 answers of at most 16 kB and 32 of at most
+// large ones the small: 8,192 answers of at most 4 kB and 32 of at most
 // 1 MB, 64 MB in all at most. A larger answer is not kept.
 const (
-	smallAnswers, smallAnswerBytes = 2048, 16 << 10
+	smallAnswers, smallAnswerBytes = 8192, 4 << 10
 	largeAnswers, largeAnswerBytes = 32, 1 << 20
 )
 

@@ -124,8 +124,8 @@
 --   Serves:  the key of the answer cache (below) (UserCampaignVersion).
 --   Without: (the answer cache's key; see the answer cache.)
 --
--- answer cache (memory of each `adboost serve`, http/answercache.go: 2,048
--- answers of at most 16 kB and 32 of at most 1 MB)
+-- answer cache (memory of each `adboost serve`, http/answercache.go: 8,192
+-- answers of at most 4 kB and 32 of at most 1 MB)
 --   Holds:   encoded answers of boosted-pages/sources and
 --            boosted-pages/count, least recently used out first.
 --   Kept by: user_campaign_version: an answer is served only at the
