@@ -425,6 +425,12 @@ func TestCatalogueDerivedExact(t *testing.T) {
 		e.post("/v1/reviews/submit", e.token(int64(r.user)), map[string]any{"preset_id": r.preset, "rating": r.rating}).ok(&map[string]any{})
 	}
 	e.checkDerived("reviews submitted")
+
+	// After a load with the triggers off, the rebuild makes every derived
+	// table again from the base tables.
+	e.sqlExec(`TRUNCATE preset_card, preset_location, preset_tally, preset_title_prefix`)
+	e.sqlExec(`SELECT catalogue_derived_rebuild()`)
+	e.checkDerived("rebuilt")
 }
 
 // plainSources is boosted-pages/sources written plainly (DISTINCT ON over
