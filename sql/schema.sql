@@ -528,6 +528,7 @@ CREATE FUNCTION public.preset_card_sync() RETURNS trigger
     AS $$
 DECLARE
     ids bigint[] := '{}';
+    keys text[] := '{}';
 BEGIN
     IF TG_TABLE_NAME = 'preset' THEN
         SELECT array_agg(n.id) INTO ids FROM new_rows AS n;
@@ -540,13 +541,13 @@ BEGIN
         END IF;
     ELSIF TG_TABLE_NAME = 'vertical' THEN
         IF TG_OP IN ('INSERT', 'UPDATE') THEN
-            ids := ids || ARRAY(SELECT p.id FROM preset AS p, new_rows AS n
-                                WHERE n.slug = ANY (SELECT btrim(s) FROM unnest(string_to_array(p.vertical, ',')) AS s));
+            keys := keys || ARRAY(SELECT n.slug FROM new_rows AS n);
         END IF;
         IF TG_OP IN ('UPDATE', 'DELETE') THEN
-            ids := ids || ARRAY(SELECT p.id FROM preset AS p, old_rows AS o
-                                WHERE o.slug = ANY (SELECT btrim(s) FROM unnest(string_to_array(p.vertical, ',')) AS s));
+            keys := keys || ARRAY(SELECT o.slug FROM old_rows AS o);
         END IF;
+        ids := ARRAY(SELECT p.id FROM preset AS p
+                     WHERE ARRAY(SELECT btrim(s) FROM unnest(string_to_array(p.vertical, ',')) AS s) && keys);
     ELSIF TG_TABLE_NAME = 'campaign_objective' THEN
         ids := ARRAY(SELECT p.id FROM preset AS p
                      WHERE p.campaign_objective IN (SELECT o.code FROM old_rows AS o
