@@ -164,48 +164,57 @@ WITH page AS (
      LIMIT least($9::int, 50)
      OFFSET ($8::int - 1)::bigint * least($9::int, 50))
     UNION ALL
-    (SELECT p.id, p.title
+    (SELECT t.preset_id AS id, t.title
      FROM preset_title_prefix AS t
-     JOIN preset AS p ON p.id = t.preset_id
      WHERE $1::text IS NULL
        AND t.prefix = left($2::text, 3)
        AND t.title LIKE like_escape($2::text) || '%'
-       AND p.active AND NOT p.private
-       AND ($3::text IS NULL OR p.campaign_objective = $3::text)
+       AND ($3::text IS NULL OR t.campaign_objective = $3::text)
        AND ($4::text IS NULL
-            OR p.vertical LIKE '%' || like_escape($4::text) || '%')
-       AND ($5::bigint IS NULL OR p.agency_id = $5::bigint)
-       AND ($6::bigint IS NULL OR p.agency_id = $6::bigint)
+            OR t.vertical LIKE '%' || like_escape($4::text) || '%')
+       AND ($5::bigint IS NULL OR t.agency_id = $5::bigint)
+       AND ($6::bigint IS NULL OR t.agency_id = $6::bigint)
        AND ($7::bigint IS NULL
-            OR p.id <> $7::bigint)
+            OR t.preset_id <> $7::bigint)
      ORDER BY t.title, t.preset_id
      LIMIT least($9::int, 50)
      OFFSET ($8::int - 1)::bigint * least($9::int, 50))
     UNION ALL
+    -- preset_location holds visible presets only, with their titles: a
+    -- location alone (with a prefix or an excluded preset) reads its index
+    -- only, so a deep page skips index entries, not presets.
     (SELECT l.preset_id AS id, l.title
      FROM preset_location AS l
      WHERE l.key = $1::text
+       AND $3::text IS NULL AND $4::text IS NULL
+       AND $5::bigint IS NULL AND $6::bigint IS NULL
        AND l.kinds & location_kind_mask($10::text) <> 0
        AND ($2::text IS NULL
-            OR l.title LIKE like_escape($2::text) || '%')
+            OR (l.title COLLATE "C") LIKE like_escape($2::text) || '%')
        AND ($7::bigint IS NULL
             OR l.preset_id <> $7::bigint)
-       -- preset_location holds visible presets only, with their titles: a
-       -- location alone (with a prefix or an excluded preset) reads its
-       -- index only, so a deep page skips index entries, not presets. The
-       -- filters on other columns read the preset; without them the
-       -- per-request plan folds this condition away.
-       AND (($3::text IS NULL AND $4::text IS NULL
-             AND $5::bigint IS NULL AND $6::bigint IS NULL)
-            OR EXISTS (
-                SELECT 1
-                FROM preset AS p
-                WHERE p.id = l.preset_id
-                  AND ($3::text IS NULL OR p.campaign_objective = $3::text)
-                  AND ($4::text IS NULL
-                       OR p.vertical LIKE '%' || like_escape($4::text) || '%')
-                  AND ($5::bigint IS NULL OR p.agency_id = $5::bigint)
-                  AND ($6::bigint IS NULL OR p.agency_id = $6::bigint)))
+     ORDER BY l.title, l.preset_id
+     LIMIT least($9::int, 50)
+     OFFSET ($8::int - 1)::bigint * least($9::int, 50))
+    UNION ALL
+    -- A location with filters on other columns: its entries in title order,
+    -- each checked on the objective, vertical list and agency that the
+    -- entry carries (preset_visible_location_idx includes them), index-only.
+    (SELECT l.preset_id AS id, l.title
+     FROM preset_location AS l
+     WHERE l.key = $1::text
+       AND NOT ($3::text IS NULL AND $4::text IS NULL
+                AND $5::bigint IS NULL AND $6::bigint IS NULL)
+       AND l.kinds & location_kind_mask($10::text) <> 0
+       AND ($2::text IS NULL
+            OR (l.title COLLATE "C") LIKE like_escape($2::text) || '%')
+       AND ($7::bigint IS NULL
+            OR l.preset_id <> $7::bigint)
+       AND ($3::text IS NULL OR l.campaign_objective = $3::text)
+       AND ($4::text IS NULL
+            OR l.vertical LIKE '%' || like_escape($4::text) || '%')
+       AND ($5::bigint IS NULL OR l.agency_id = $5::bigint)
+       AND ($6::bigint IS NULL OR l.agency_id = $6::bigint)
      ORDER BY l.title, l.preset_id
      LIMIT least($9::int, 50)
      OFFSET ($8::int - 1)::bigint * least($9::int, 50))
@@ -371,22 +380,20 @@ page AS (
      LIMIT least($10::int, 50)
      OFFSET ($9::int - 1)::bigint * least($10::int, 50))
     UNION ALL
-    (SELECT p.id, p.title
+    (SELECT l.preset_id AS id, l.title
      FROM preset_location AS l
-     JOIN preset AS p ON p.id = l.preset_id
      WHERE l.key = $1::text
        AND NOT (SELECT driver.agency_goal FROM driver)
        AND l.kinds & location_kind_mask($2::text) <> 0
-       AND p.active AND NOT p.private
-       AND ($5::text IS NULL OR p.campaign_objective = $5::text)
+       AND ($5::text IS NULL OR l.campaign_objective = $5::text)
        AND ($6::text IS NULL
-            OR strpos(p.vertical, $6::text) > 0)
-       AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
-       AND ($4::bigint IS NULL OR p.agency_id = $4::bigint)
+            OR strpos(l.vertical, $6::text) > 0)
+       AND ($3::bigint IS NULL OR l.agency_id = $3::bigint)
+       AND ($4::bigint IS NULL OR l.agency_id = $4::bigint)
        AND ($7::text IS NULL
-            OR left(p.title, char_length($7::text)) = $7::text)
+            OR left(l.title, char_length($7::text)) = $7::text)
        AND ($8::bigint IS NULL
-            OR p.id <> $8::bigint)
+            OR l.preset_id <> $8::bigint)
      ORDER BY l.title, l.preset_id
      LIMIT least($10::int, 50)
      OFFSET ($9::int - 1)::bigint * least($10::int, 50))
@@ -651,6 +658,14 @@ SELECT (CASE
           WHERE ($5::text IS NULL OR t.campaign_objective = $5::text)
             AND ($6::text IS NULL
                  OR t.vertical LIKE '%' || like_escape($6::text) || '%'))
+    WHEN $1::text IS NULL AND $2::bigint IS NULL
+         AND $3::bigint IS NULL AND char_length($4::text) <= 3
+    THEN (SELECT coalesce(sum(t.presets), 0)
+          FROM preset_prefix_tally AS t
+          WHERE t.prefix = $4::text
+            AND ($5::text IS NULL OR t.campaign_objective = $5::text)
+            AND ($6::text IS NULL
+                 OR t.vertical LIKE '%' || like_escape($6::text) || '%'))
     WHEN $1::text IS NULL AND $5::text IS NULL
          AND $6::text IS NULL AND $4::text IS NULL
     THEN (SELECT coalesce(sum(t.presets), 0)
@@ -658,13 +673,15 @@ SELECT (CASE
           WHERE t.agency_id = coalesce($2::bigint, $3::bigint)
             AND ($3::bigint IS NULL
                  OR t.agency_id = $3::bigint))
-    WHEN $5::text IS NULL AND $6::text IS NULL
-         AND $2::bigint IS NULL AND $3::bigint IS NULL
+    WHEN $2::bigint IS NULL AND $3::bigint IS NULL
          AND $4::text IS NULL
     THEN (SELECT coalesce(sum(t.presets), 0)
           FROM preset_location_tally AS t
           WHERE t.key = $1::text
-            AND t.kinds & location_kind_mask($7::text) <> 0)
+            AND t.kinds & location_kind_mask($7::text) <> 0
+            AND ($5::text IS NULL OR t.campaign_objective = $5::text)
+            AND ($6::text IS NULL
+                 OR t.vertical LIKE '%' || like_escape($6::text) || '%'))
     WHEN coalesce($2::bigint, $3::bigint) IS NOT NULL
          AND $5::text IS NOT NULL
          AND ($1::text IS NULL
@@ -710,17 +727,15 @@ SELECT (CASE
                  OR p.title LIKE like_escape($4::text) || '%'))
     ELSE (SELECT count(*)
           FROM preset_location AS l
-          JOIN preset AS p ON p.id = l.preset_id
           WHERE l.key = $1::text
             AND l.kinds & location_kind_mask($7::text) <> 0
-            AND p.active AND NOT p.private
-            AND ($5::text IS NULL OR p.campaign_objective = $5::text)
+            AND ($5::text IS NULL OR l.campaign_objective = $5::text)
             AND ($6::text IS NULL
-                 OR p.vertical LIKE '%' || like_escape($6::text) || '%')
-            AND ($2::bigint IS NULL OR p.agency_id = $2::bigint)
-            AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
+                 OR l.vertical LIKE '%' || like_escape($6::text) || '%')
+            AND ($2::bigint IS NULL OR l.agency_id = $2::bigint)
+            AND ($3::bigint IS NULL OR l.agency_id = $3::bigint)
             AND ($4::text IS NULL
-                 OR p.title LIKE like_escape($4::text) || '%'))
+                 OR (l.title COLLATE "C") LIKE like_escape($4::text) || '%'))
     END
     - (SELECT count(*)
        FROM preset AS p
@@ -760,16 +775,22 @@ type PresetCountParams struct {
 //
 //	no filter, goal, vertical, or both: preset_tally (a vertical is a LIKE
 //	  over the few distinct stored slug lists);
+//	a title prefix of one to three characters, with a goal and/or a
+//	  vertical or alone: preset_prefix_tally;
 //	agency_id and/or partner_id alone: preset_agency_tally;
-//	location alone: preset_location_tally (the kinds the type allows);
+//	location, with a goal and/or a vertical or alone:
+//	  preset_location_tally (the kinds the type allows);
 //	an agency (or partner) with a goal, and no location or one whose tally
 //	  is larger than the agency's or the goal's: the presets of the pair
 //	  from their indexes (00091; with a vertical, its lists from
 //	  preset_tally as ranges of 00093), the other filters checked as in
 //	  PresetBrowseAgencyGoal, the location by its key in preset_location;
 //	any other combination: the visible presets that PresetBrowse's WHERE
-//	  clause passes, read from the narrowest filter's index (a location from
-//	  preset_visible_location_idx).
+//	  clause passes, read from the narrowest filter's index: a longer
+//	  prefix from preset_visible_title_prefix_idx, a location from
+//	  preset_visible_location_idx, a location with a prefix from
+//	  preset_location_title_pattern_idx (the prefix as one range of the
+//	  titles' byte order), each index-only.
 //
 // excluded_preset_id subtracts that preset when it passes every filter.
 func (q *Queries) PresetCount(ctx context.Context, arg PresetCountParams) (int64, error) {

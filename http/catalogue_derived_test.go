@@ -83,6 +83,21 @@ var derivedFilters = []map[string]any{
 	{"goal": "OUTCOME_LEADS", "agency_id": 4, "preset_name": "Al"},
 	{"goal": "OUTCOME_SALES", "partner_id": 3, "vertical": "food", "preset_name": "Beta", "excluded_preset_id": 8},
 	{"goal": "OUTCOME_SALES", "agency_id": 1, "partner_id": 2},
+	// A title prefix of up to three characters with a goal and/or a
+	// vertical (counted from preset_prefix_tally), a longer one, and a
+	// prefix within a location (its titles' byte-order range).
+	{"preset_name": "Del", "vertical": "fitness"},
+	{"preset_name": "G", "goal": "OUTCOME_LEADS", "vertical": "pets"},
+	{"preset_name": "Gamma 2", "vertical": "food", "excluded_preset_id": 2},
+	{"preset_name": "A_p"},
+	{"preset_name": "B", "agency_id": 3, "vertical": "fit"},
+	{"location": map[string]any{"value": "US"}, "preset_name": "Be"},
+	{"location": map[string]any{"value": "DE", "type": "country"}, "preset_name": "Alpha 1", "excluded_preset_id": 25},
+	{"location": map[string]any{"value": "R1"}, "preset_name": "%"},
+	// A location with a goal and/or a vertical (preset_location_tally).
+	{"location": map[string]any{"value": "US"}, "goal": "OUTCOME_SALES", "vertical": "fitness"},
+	{"location": map[string]any{"value": "DE"}, "vertical": "pets"},
+	{"location": map[string]any{"value": "100", "type": "city"}, "goal": "OUTCOME_LEADS"},
 }
 
 // plainBrowse is the definition of presets/browse written plainly: the
@@ -154,24 +169,41 @@ func (e *env) checkDerivedTables(step string) {
 		"agency_object": `SELECT count(*) FROM agency_card AS c FULL JOIN agency_object AS o ON o.agency_id = c.id
 			WHERE c.object IS DISTINCT FROM o.object`,
 		"preset_location": `SELECT count(*) FROM (
-			(SELECT k.key, p.id, p.title, k.kinds FROM preset AS p, location_keys(p.location_json) AS k
+			(SELECT k.key, p.id, p.title, k.kinds, p.campaign_objective, p.vertical, p.agency_id
+			 FROM preset AS p, location_keys(p.location_json) AS k
 			 WHERE p.active AND NOT p.private
-			 EXCEPT ALL SELECT key, preset_id, title, kinds FROM preset_location)
+			 EXCEPT ALL SELECT key, preset_id, title, kinds, campaign_objective, vertical, agency_id FROM preset_location)
 			UNION ALL
-			(SELECT key, preset_id, title, kinds FROM preset_location
-			 EXCEPT ALL SELECT k.key, p.id, p.title, k.kinds FROM preset AS p, location_keys(p.location_json) AS k
+			(SELECT key, preset_id, title, kinds, campaign_objective, vertical, agency_id FROM preset_location
+			 EXCEPT ALL SELECT k.key, p.id, p.title, k.kinds, p.campaign_objective, p.vertical, p.agency_id
+			 FROM preset AS p, location_keys(p.location_json) AS k
 			 WHERE p.active AND NOT p.private)) AS d`,
+		"preset_location_tally": `SELECT count(*) FROM (SELECT key, kinds, campaign_objective, vertical, count(*) AS n
+			FROM preset AS p, location_keys(p.location_json) AS k
+			WHERE p.active AND NOT p.private GROUP BY 1, 2, 3, 4) AS a
+			FULL JOIN (SELECT * FROM preset_location_tally WHERE presets > 0) AS t
+			USING (key, kinds, campaign_objective, vertical)
+			WHERE a.n IS DISTINCT FROM t.presets`,
+		"preset_prefix_tally": `SELECT count(*) FROM (SELECT x.prefix, x.campaign_objective, x.vertical, count(*) AS n
+			FROM (SELECT DISTINCT p.id, left(p.title, g) AS prefix, p.campaign_objective, p.vertical
+				FROM preset AS p, generate_series(1, 3) AS g WHERE p.active AND NOT p.private) AS x
+			GROUP BY 1, 2, 3) AS a
+			FULL JOIN (SELECT * FROM preset_prefix_tally WHERE presets > 0) AS t
+			USING (prefix, campaign_objective, vertical)
+			WHERE a.n IS DISTINCT FROM t.presets`,
 		"preset_tally": `SELECT count(*) FROM (SELECT campaign_objective, vertical, count(*) AS n FROM preset
 			WHERE active AND NOT private GROUP BY 1, 2) AS a
 			FULL JOIN (SELECT * FROM preset_tally WHERE presets > 0) AS t USING (campaign_objective, vertical)
 			WHERE a.n IS DISTINCT FROM t.presets`,
 		"preset_title_prefix": `SELECT count(*) FROM (
-			(SELECT DISTINCT left(p.title, n), p.id, p.title FROM preset AS p, generate_series(1, 3) AS n
+			(SELECT DISTINCT left(p.title, n), p.id, p.title, p.campaign_objective, p.vertical, p.agency_id
+			 FROM preset AS p, generate_series(1, 3) AS n
 			 WHERE p.active AND NOT p.private
-			 EXCEPT ALL SELECT prefix, preset_id, title FROM preset_title_prefix)
+			 EXCEPT ALL SELECT prefix, preset_id, title, campaign_objective, vertical, agency_id FROM preset_title_prefix)
 			UNION ALL
-			(SELECT prefix, preset_id, title FROM preset_title_prefix
-			 EXCEPT ALL SELECT DISTINCT left(p.title, n), p.id, p.title FROM preset AS p, generate_series(1, 3) AS n
+			(SELECT prefix, preset_id, title, campaign_objective, vertical, agency_id FROM preset_title_prefix
+			 EXCEPT ALL SELECT DISTINCT left(p.title, n), p.id, p.title, p.campaign_objective, p.vertical, p.agency_id
+			 FROM preset AS p, generate_series(1, 3) AS n
 			 WHERE p.active AND NOT p.private)) AS d`,
 		// Each bucket counts the visible presets from its bound to the
 		// next, and the bucket '' exists.
@@ -428,7 +460,7 @@ func TestCatalogueDerivedExact(t *testing.T) {
 
 	// After a load with the triggers off, the rebuild makes every derived
 	// table again from the base tables.
-	e.sqlExec(`TRUNCATE preset_card, preset_location, preset_tally, preset_title_prefix`)
+	e.sqlExec(`TRUNCATE preset_card, preset_location, preset_tally, preset_location_tally, preset_prefix_tally, preset_title_prefix`)
 	e.sqlExec(`SELECT catalogue_derived_rebuild()`)
 	e.checkDerived("rebuilt")
 }

@@ -285,13 +285,13 @@ CREATE FUNCTION public.catalogue_derived_rebuild() RETURNS void
     LANGUAGE sql
     AS $$
     TRUNCATE agency_object, preset_location, preset_tally, preset_agency_tally, preset_location_tally,
-        preset_title_prefix, preset_card;
+        preset_prefix_tally, preset_title_prefix, preset_card;
 
     INSERT INTO agency_object (agency_id, object)
     SELECT c.id, c.object FROM agency_card AS c;
 
-    INSERT INTO preset_location (key, preset_id, title, kinds)
-    SELECT k.key, p.id, p.title, k.kinds
+    INSERT INTO preset_location (key, preset_id, title, kinds, campaign_objective, vertical, agency_id)
+    SELECT k.key, p.id, p.title, k.kinds, p.campaign_objective, p.vertical, p.agency_id
     FROM preset AS p
     CROSS JOIN LATERAL location_keys(p.location_json) AS k
     WHERE p.active AND NOT p.private;
@@ -308,13 +308,21 @@ CREATE FUNCTION public.catalogue_derived_rebuild() RETURNS void
     WHERE p.active AND NOT p.private
     GROUP BY p.agency_id;
 
-    INSERT INTO preset_location_tally (key, kinds, presets)
-    SELECT l.key, l.kinds, count(*)
+    INSERT INTO preset_location_tally (key, kinds, campaign_objective, vertical, presets)
+    SELECT l.key, l.kinds, l.campaign_objective, l.vertical, count(*)
     FROM preset_location AS l
-    GROUP BY l.key, l.kinds;
+    GROUP BY l.key, l.kinds, l.campaign_objective, l.vertical;
 
-    INSERT INTO preset_title_prefix (prefix, preset_id, title)
-    SELECT DISTINCT left(p.title, n.n), p.id, p.title
+    INSERT INTO preset_prefix_tally (prefix, campaign_objective, vertical, presets)
+    SELECT x.prefix, x.campaign_objective, x.vertical, count(*)
+    FROM (SELECT DISTINCT p.id, left(p.title, g.n) AS prefix, p.campaign_objective, p.vertical
+          FROM preset AS p
+          CROSS JOIN generate_series(1, 3) AS g (n)
+          WHERE p.active AND NOT p.private) AS x
+    GROUP BY x.prefix, x.campaign_objective, x.vertical;
+
+    INSERT INTO preset_title_prefix (prefix, preset_id, title, campaign_objective, vertical, agency_id)
+    SELECT DISTINCT left(p.title, n.n), p.id, p.title, p.campaign_objective, p.vertical, p.agency_id
     FROM preset AS p
     CROSS JOIN generate_series(1, 3) AS n (n)
     WHERE p.active AND NOT p.private;
@@ -601,13 +609,15 @@ CREATE FUNCTION public.preset_derived_apply(o public.preset[], n public.preset[]
     USING unnest(o) AS x
     WHERE l.preset_id = x.id;
 
-    INSERT INTO preset_location (key, preset_id, title, kinds)
-    SELECT k.key, x.id, x.title, k.kinds
+    INSERT INTO preset_location (key, preset_id, title, kinds, campaign_objective, vertical, agency_id)
+    SELECT k.key, x.id, x.title, k.kinds, x.campaign_objective, x.vertical, x.agency_id
     FROM unnest(n) AS x
     CROSS JOIN LATERAL location_keys(x.location_json) AS k
     WHERE x.active AND NOT x.private
     ORDER BY k.key, x.id
-    ON CONFLICT (key, preset_id) DO UPDATE SET title = EXCLUDED.title, kinds = EXCLUDED.kinds;
+    ON CONFLICT (key, preset_id) DO UPDATE
+    SET title = EXCLUDED.title, kinds = EXCLUDED.kinds, campaign_objective = EXCLUDED.campaign_objective,
+        vertical = EXCLUDED.vertical, agency_id = EXCLUDED.agency_id;
 
     INSERT INTO preset_tally AS t (campaign_objective, vertical, presets)
     SELECT d.campaign_objective, d.vertical, sum(d.delta)
@@ -633,21 +643,36 @@ CREATE FUNCTION public.preset_derived_apply(o public.preset[], n public.preset[]
     ORDER BY d.agency_id
     ON CONFLICT (agency_id) DO UPDATE SET presets = t.presets + EXCLUDED.presets;
 
-    INSERT INTO preset_location_tally AS t (key, kinds, presets)
-    SELECT d.key, d.kinds, sum(d.delta)
+    INSERT INTO preset_location_tally AS t (key, kinds, campaign_objective, vertical, presets)
+    SELECT d.key, d.kinds, d.campaign_objective, d.vertical, sum(d.delta)
     FROM (
-        SELECT k.key, k.kinds, -1 AS delta
+        SELECT k.key, k.kinds, x.campaign_objective, x.vertical, -1 AS delta
         FROM unnest(o) AS x CROSS JOIN LATERAL location_keys(x.location_json) AS k
         WHERE x.active AND NOT x.private
         UNION ALL
-        SELECT k.key, k.kinds, 1
+        SELECT k.key, k.kinds, x.campaign_objective, x.vertical, 1
         FROM unnest(n) AS x CROSS JOIN LATERAL location_keys(x.location_json) AS k
         WHERE x.active AND NOT x.private
     ) AS d
-    GROUP BY d.key, d.kinds
+    GROUP BY d.key, d.kinds, d.campaign_objective, d.vertical
     HAVING sum(d.delta) <> 0
-    ORDER BY d.key, d.kinds
-    ON CONFLICT (key, kinds) DO UPDATE SET presets = t.presets + EXCLUDED.presets;
+    ORDER BY d.key, d.kinds, d.campaign_objective, d.vertical
+    ON CONFLICT (key, kinds, campaign_objective, vertical) DO UPDATE SET presets = t.presets + EXCLUDED.presets;
+    INSERT INTO preset_prefix_tally AS t (prefix, campaign_objective, vertical, presets)
+    SELECT d.prefix, d.campaign_objective, d.vertical, sum(d.delta)
+    FROM (
+        SELECT DISTINCT x.id, left(x.title, g.n) AS prefix, x.campaign_objective, x.vertical, -1 AS delta
+        FROM unnest(o) AS x CROSS JOIN generate_series(1, 3) AS g (n)
+        WHERE x.active AND NOT x.private
+        UNION ALL
+        SELECT DISTINCT x.id, left(x.title, g.n), x.campaign_objective, x.vertical, 1
+        FROM unnest(n) AS x CROSS JOIN generate_series(1, 3) AS g (n)
+        WHERE x.active AND NOT x.private
+    ) AS d
+    GROUP BY d.prefix, d.campaign_objective, d.vertical
+    HAVING sum(d.delta) <> 0
+    ORDER BY d.prefix, d.campaign_objective, d.vertical
+    ON CONFLICT (prefix, campaign_objective, vertical) DO UPDATE SET presets = t.presets + EXCLUDED.presets;
 $$;
 
 CREATE FUNCTION public.preset_derived_sync() RETURNS trigger
@@ -720,12 +745,14 @@ CREATE FUNCTION public.preset_title_prefix_apply(o public.preset[], n public.pre
     USING unnest(o) AS x
     WHERE t.preset_id = x.id;
 
-    INSERT INTO preset_title_prefix (prefix, preset_id, title)
-    SELECT DISTINCT left(x.title, k.k), x.id, x.title
+    INSERT INTO preset_title_prefix (prefix, preset_id, title, campaign_objective, vertical, agency_id)
+    SELECT DISTINCT left(x.title, k.k), x.id, x.title, x.campaign_objective, x.vertical, x.agency_id
     FROM unnest(n) AS x
     CROSS JOIN generate_series(1, 3) AS k (k)
     WHERE x.active AND NOT x.private
-    ON CONFLICT (prefix, preset_id) DO UPDATE SET title = EXCLUDED.title;
+    ON CONFLICT (prefix, preset_id) DO UPDATE
+    SET title = EXCLUDED.title, campaign_objective = EXCLUDED.campaign_objective,
+        vertical = EXCLUDED.vertical, agency_id = EXCLUDED.agency_id;
 
     INSERT INTO preset_title_bucket AS b (lower, presets)
     SELECT d.lower, sum(d.delta)
@@ -754,10 +781,14 @@ BEGIN
         PERFORM preset_title_prefix_apply(
             ARRAY(SELECT ROW(o.*)::preset FROM old_rows AS o WHERE NOT EXISTS (
                 SELECT 1 FROM new_rows AS n
-                WHERE n.id = o.id AND (n.active, n.private, n.title) IS NOT DISTINCT FROM (o.active, o.private, o.title))),
+                WHERE n.id = o.id AND (n.active, n.private, n.title, n.campaign_objective, n.vertical, n.agency_id)
+                      IS NOT DISTINCT FROM
+                      (o.active, o.private, o.title, o.campaign_objective, o.vertical, o.agency_id))),
             ARRAY(SELECT ROW(n.*)::preset FROM new_rows AS n WHERE NOT EXISTS (
                 SELECT 1 FROM old_rows AS o
-                WHERE o.id = n.id AND (n.active, n.private, n.title) IS NOT DISTINCT FROM (o.active, o.private, o.title))));
+                WHERE o.id = n.id AND (n.active, n.private, n.title, n.campaign_objective, n.vertical, n.agency_id)
+                      IS NOT DISTINCT FROM
+                      (o.active, o.private, o.title, o.campaign_objective, o.vertical, o.agency_id))));
     END IF;
     RETURN NULL;
 END
@@ -1658,12 +1689,24 @@ CREATE TABLE public.preset_location (
     preset_id bigint NOT NULL,
     title text NOT NULL,
     kinds smallint NOT NULL,
+    campaign_objective text NOT NULL,
+    vertical text NOT NULL,
+    agency_id bigint NOT NULL,
     CONSTRAINT preset_location_kinds_check CHECK (((kinds >= 1) AND (kinds <= 7)))
 );
 
 CREATE TABLE public.preset_location_tally (
     key text NOT NULL,
     kinds smallint NOT NULL,
+    presets bigint NOT NULL,
+    campaign_objective text NOT NULL,
+    vertical text NOT NULL
+);
+
+CREATE TABLE public.preset_prefix_tally (
+    prefix text NOT NULL,
+    campaign_objective text NOT NULL,
+    vertical text NOT NULL,
     presets bigint NOT NULL
 );
 
@@ -1677,6 +1720,9 @@ CREATE TABLE public.preset_title_prefix (
     prefix text NOT NULL,
     preset_id bigint NOT NULL,
     title text NOT NULL,
+    campaign_objective text NOT NULL,
+    vertical text NOT NULL,
+    agency_id bigint NOT NULL,
     CONSTRAINT preset_title_prefix_prefix_check CHECK (((char_length(prefix) >= 1) AND (char_length(prefix) <= 3)))
 );
 
@@ -1948,10 +1994,13 @@ ALTER TABLE ONLY public.preset_location
     ADD CONSTRAINT preset_location_pkey PRIMARY KEY (key, preset_id);
 
 ALTER TABLE ONLY public.preset_location_tally
-    ADD CONSTRAINT preset_location_tally_pkey PRIMARY KEY (key, kinds);
+    ADD CONSTRAINT preset_location_tally_pkey PRIMARY KEY (key, kinds, campaign_objective, vertical);
 
 ALTER TABLE ONLY public.preset
     ADD CONSTRAINT preset_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.preset_prefix_tally
+    ADD CONSTRAINT preset_prefix_tally_pkey PRIMARY KEY (prefix, campaign_objective, vertical);
 
 ALTER TABLE ONLY public.preset_tally
     ADD CONSTRAINT preset_tally_pkey PRIMARY KEY (campaign_objective, vertical);
@@ -2091,7 +2140,9 @@ CREATE INDEX preset_agency_idx ON public.preset USING btree (agency_id, title, i
 
 CREATE INDEX preset_location_preset_idx ON public.preset_location USING btree (preset_id);
 
-CREATE INDEX preset_title_prefix_idx ON public.preset_title_prefix USING btree (prefix, title, preset_id);
+CREATE INDEX preset_location_title_pattern_idx ON public.preset_location USING btree (key, title COLLATE "C") INCLUDE (kinds, campaign_objective, vertical, agency_id, preset_id);
+
+CREATE INDEX preset_title_prefix_idx ON public.preset_title_prefix USING btree (prefix, title, preset_id) INCLUDE (campaign_objective, vertical, agency_id);
 
 CREATE INDEX preset_title_prefix_preset_idx ON public.preset_title_prefix USING btree (preset_id);
 
@@ -2099,13 +2150,13 @@ CREATE INDEX preset_visible_agency_objective_idx ON public.preset USING btree (a
 
 CREATE INDEX preset_visible_agency_objective_vertical_idx ON public.preset USING btree (agency_id, campaign_objective, vertical, title, id) WHERE (active AND (NOT private));
 
-CREATE INDEX preset_visible_location_idx ON public.preset_location USING btree (key, title, preset_id) INCLUDE (kinds);
+CREATE INDEX preset_visible_location_idx ON public.preset_location USING btree (key, title, preset_id) INCLUDE (kinds, campaign_objective, vertical, agency_id);
 
 CREATE INDEX preset_visible_objective_idx ON public.preset USING btree (campaign_objective, title, id) INCLUDE (vertical) WHERE (active AND (NOT private));
 
 CREATE INDEX preset_visible_title_idx ON public.preset USING btree (title, id) INCLUDE (vertical) WHERE (active AND (NOT private));
 
-CREATE INDEX preset_visible_title_prefix_idx ON public.preset USING btree (title text_pattern_ops) WHERE (active AND (NOT private));
+CREATE INDEX preset_visible_title_prefix_idx ON public.preset USING btree (title text_pattern_ops) INCLUDE (campaign_objective, vertical, agency_id) WHERE (active AND (NOT private));
 
 CREATE INDEX preset_visible_vertical_idx ON public.preset USING gin (vertical public.gin_trgm_ops) WHERE (active AND (NOT private));
 

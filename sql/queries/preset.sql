@@ -60,48 +60,57 @@ WITH page AS (
      LIMIT least(sqlc.arg(page_size)::int, 50)
      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
     UNION ALL
-    (SELECT p.id, p.title
+    (SELECT t.preset_id AS id, t.title
      FROM preset_title_prefix AS t
-     JOIN preset AS p ON p.id = t.preset_id
      WHERE sqlc.narg(location)::text IS NULL
        AND t.prefix = left(sqlc.narg(preset_name)::text, 3)
        AND t.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%'
-       AND p.active AND NOT p.private
-       AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+       AND (sqlc.narg(goal)::text IS NULL OR t.campaign_objective = sqlc.narg(goal)::text)
        AND (sqlc.narg(vertical)::text IS NULL
-            OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
-       AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
-       AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+            OR t.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+       AND (sqlc.narg(agency_id)::bigint IS NULL OR t.agency_id = sqlc.narg(agency_id)::bigint)
+       AND (sqlc.narg(partner_id)::bigint IS NULL OR t.agency_id = sqlc.narg(partner_id)::bigint)
        AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-            OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+            OR t.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
      ORDER BY t.title, t.preset_id
      LIMIT least(sqlc.arg(page_size)::int, 50)
      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
     UNION ALL
+    -- preset_location holds visible presets only, with their titles: a
+    -- location alone (with a prefix or an excluded preset) reads its index
+    -- only, so a deep page skips index entries, not presets.
     (SELECT l.preset_id AS id, l.title
      FROM preset_location AS l
      WHERE l.key = sqlc.narg(location)::text
+       AND sqlc.narg(goal)::text IS NULL AND sqlc.narg(vertical)::text IS NULL
+       AND sqlc.narg(agency_id)::bigint IS NULL AND sqlc.narg(partner_id)::bigint IS NULL
        AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
        AND (sqlc.narg(preset_name)::text IS NULL
-            OR l.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
+            OR (l.title COLLATE "C") LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
        AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
             OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
-       -- preset_location holds visible presets only, with their titles: a
-       -- location alone (with a prefix or an excluded preset) reads its
-       -- index only, so a deep page skips index entries, not presets. The
-       -- filters on other columns read the preset; without them the
-       -- per-request plan folds this condition away.
-       AND ((sqlc.narg(goal)::text IS NULL AND sqlc.narg(vertical)::text IS NULL
-             AND sqlc.narg(agency_id)::bigint IS NULL AND sqlc.narg(partner_id)::bigint IS NULL)
-            OR EXISTS (
-                SELECT 1
-                FROM preset AS p
-                WHERE p.id = l.preset_id
-                  AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
-                  AND (sqlc.narg(vertical)::text IS NULL
-                       OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
-                  AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
-                  AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)))
+     ORDER BY l.title, l.preset_id
+     LIMIT least(sqlc.arg(page_size)::int, 50)
+     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
+    UNION ALL
+    -- A location with filters on other columns: its entries in title order,
+    -- each checked on the objective, vertical list and agency that the
+    -- entry carries (preset_visible_location_idx includes them), index-only.
+    (SELECT l.preset_id AS id, l.title
+     FROM preset_location AS l
+     WHERE l.key = sqlc.narg(location)::text
+       AND NOT (sqlc.narg(goal)::text IS NULL AND sqlc.narg(vertical)::text IS NULL
+                AND sqlc.narg(agency_id)::bigint IS NULL AND sqlc.narg(partner_id)::bigint IS NULL)
+       AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+       AND (sqlc.narg(preset_name)::text IS NULL
+            OR (l.title COLLATE "C") LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
+       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+            OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+       AND (sqlc.narg(goal)::text IS NULL OR l.campaign_objective = sqlc.narg(goal)::text)
+       AND (sqlc.narg(vertical)::text IS NULL
+            OR l.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+       AND (sqlc.narg(agency_id)::bigint IS NULL OR l.agency_id = sqlc.narg(agency_id)::bigint)
+       AND (sqlc.narg(partner_id)::bigint IS NULL OR l.agency_id = sqlc.narg(partner_id)::bigint)
      ORDER BY l.title, l.preset_id
      LIMIT least(sqlc.arg(page_size)::int, 50)
      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
@@ -252,22 +261,20 @@ page AS (
      LIMIT least(sqlc.arg(page_size)::int, 50)
      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
     UNION ALL
-    (SELECT p.id, p.title
+    (SELECT l.preset_id AS id, l.title
      FROM preset_location AS l
-     JOIN preset AS p ON p.id = l.preset_id
      WHERE l.key = sqlc.narg(location)::text
        AND NOT (SELECT driver.agency_goal FROM driver)
        AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
-       AND p.active AND NOT p.private
-       AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+       AND (sqlc.narg(goal)::text IS NULL OR l.campaign_objective = sqlc.narg(goal)::text)
        AND (sqlc.narg(vertical)::text IS NULL
-            OR strpos(p.vertical, sqlc.narg(vertical)::text) > 0)
-       AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
-       AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+            OR strpos(l.vertical, sqlc.narg(vertical)::text) > 0)
+       AND (sqlc.narg(agency_id)::bigint IS NULL OR l.agency_id = sqlc.narg(agency_id)::bigint)
+       AND (sqlc.narg(partner_id)::bigint IS NULL OR l.agency_id = sqlc.narg(partner_id)::bigint)
        AND (sqlc.narg(preset_name)::text IS NULL
-            OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
+            OR left(l.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
        AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-            OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+            OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
      ORDER BY l.title, l.preset_id
      LIMIT least(sqlc.arg(page_size)::int, 50)
      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
@@ -313,16 +320,22 @@ ORDER BY page.n;
 -- CASE whose condition holds for this request's values:
 --   no filter, goal, vertical, or both: preset_tally (a vertical is a LIKE
 --     over the few distinct stored slug lists);
+--   a title prefix of one to three characters, with a goal and/or a
+--     vertical or alone: preset_prefix_tally;
 --   agency_id and/or partner_id alone: preset_agency_tally;
---   location alone: preset_location_tally (the kinds the type allows);
+--   location, with a goal and/or a vertical or alone:
+--     preset_location_tally (the kinds the type allows);
 --   an agency (or partner) with a goal, and no location or one whose tally
 --     is larger than the agency's or the goal's: the presets of the pair
 --     from their indexes (00091; with a vertical, its lists from
 --     preset_tally as ranges of 00093), the other filters checked as in
 --     PresetBrowseAgencyGoal, the location by its key in preset_location;
 --   any other combination: the visible presets that PresetBrowse's WHERE
---     clause passes, read from the narrowest filter's index (a location from
---     preset_visible_location_idx).
+--     clause passes, read from the narrowest filter's index: a longer
+--     prefix from preset_visible_title_prefix_idx, a location from
+--     preset_visible_location_idx, a location with a prefix from
+--     preset_location_title_pattern_idx (the prefix as one range of the
+--     titles' byte order), each index-only.
 -- excluded_preset_id subtracts that preset when it passes every filter.
 SELECT (CASE
     WHEN sqlc.narg(location)::text IS NULL AND sqlc.narg(agency_id)::bigint IS NULL
@@ -332,6 +345,14 @@ SELECT (CASE
           WHERE (sqlc.narg(goal)::text IS NULL OR t.campaign_objective = sqlc.narg(goal)::text)
             AND (sqlc.narg(vertical)::text IS NULL
                  OR t.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%'))
+    WHEN sqlc.narg(location)::text IS NULL AND sqlc.narg(agency_id)::bigint IS NULL
+         AND sqlc.narg(partner_id)::bigint IS NULL AND char_length(sqlc.narg(preset_name)::text) <= 3
+    THEN (SELECT coalesce(sum(t.presets), 0)
+          FROM preset_prefix_tally AS t
+          WHERE t.prefix = sqlc.narg(preset_name)::text
+            AND (sqlc.narg(goal)::text IS NULL OR t.campaign_objective = sqlc.narg(goal)::text)
+            AND (sqlc.narg(vertical)::text IS NULL
+                 OR t.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%'))
     WHEN sqlc.narg(location)::text IS NULL AND sqlc.narg(goal)::text IS NULL
          AND sqlc.narg(vertical)::text IS NULL AND sqlc.narg(preset_name)::text IS NULL
     THEN (SELECT coalesce(sum(t.presets), 0)
@@ -339,13 +360,15 @@ SELECT (CASE
           WHERE t.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)
             AND (sqlc.narg(partner_id)::bigint IS NULL
                  OR t.agency_id = sqlc.narg(partner_id)::bigint))
-    WHEN sqlc.narg(goal)::text IS NULL AND sqlc.narg(vertical)::text IS NULL
-         AND sqlc.narg(agency_id)::bigint IS NULL AND sqlc.narg(partner_id)::bigint IS NULL
+    WHEN sqlc.narg(agency_id)::bigint IS NULL AND sqlc.narg(partner_id)::bigint IS NULL
          AND sqlc.narg(preset_name)::text IS NULL
     THEN (SELECT coalesce(sum(t.presets), 0)
           FROM preset_location_tally AS t
           WHERE t.key = sqlc.narg(location)::text
-            AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0)
+            AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+            AND (sqlc.narg(goal)::text IS NULL OR t.campaign_objective = sqlc.narg(goal)::text)
+            AND (sqlc.narg(vertical)::text IS NULL
+                 OR t.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%'))
     WHEN coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint) IS NOT NULL
          AND sqlc.narg(goal)::text IS NOT NULL
          AND (sqlc.narg(location)::text IS NULL
@@ -391,17 +414,15 @@ SELECT (CASE
                  OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%'))
     ELSE (SELECT count(*)
           FROM preset_location AS l
-          JOIN preset AS p ON p.id = l.preset_id
           WHERE l.key = sqlc.narg(location)::text
             AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
-            AND p.active AND NOT p.private
-            AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+            AND (sqlc.narg(goal)::text IS NULL OR l.campaign_objective = sqlc.narg(goal)::text)
             AND (sqlc.narg(vertical)::text IS NULL
-                 OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
-            AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
-            AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+                 OR l.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+            AND (sqlc.narg(agency_id)::bigint IS NULL OR l.agency_id = sqlc.narg(agency_id)::bigint)
+            AND (sqlc.narg(partner_id)::bigint IS NULL OR l.agency_id = sqlc.narg(partner_id)::bigint)
             AND (sqlc.narg(preset_name)::text IS NULL
-                 OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%'))
+                 OR (l.title COLLATE "C") LIKE like_escape(sqlc.narg(preset_name)::text) || '%'))
     END
     - (SELECT count(*)
        FROM preset AS p
