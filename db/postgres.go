@@ -53,6 +53,16 @@ func OpenWith(ctx context.Context, url string, opts Options) (*pgxpool.Pool, err
 	}
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
 	cfg.ConnConfig.RuntimeParams["application_name"] = "adboost"
+	// adboost's statements are short and many run at once: a parallel
+	// plan's workers cost more to start than they save and take cores from
+	// the other requests, and JIT compiling a plan whose estimate is large
+	// (an arm of a catalogue statement that its condition never starts)
+	// costs tens of milliseconds. The URL may set either.
+	for name, value := range map[string]string{"max_parallel_workers_per_gather": "0", "jit": "off"} {
+		if _, set := cfg.ConnConfig.RuntimeParams[name]; !set {
+			cfg.ConnConfig.RuntimeParams[name] = value
+		}
+	}
 	if _, set := cfg.ConnConfig.RuntimeParams["statement_timeout"]; !set && opts.StatementTimeout > 0 {
 		cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(max(opts.StatementTimeout.Milliseconds(), 1), 10)
 	}

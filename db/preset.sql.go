@@ -316,6 +316,52 @@ func (q *Queries) PresetBrowse(ctx context.Context, arg PresetBrowseParams) ([]i
 	return items, nil
 }
 
+const presetBrowseAgency = `-- name: PresetBrowseAgency :many
+SELECT p.id
+FROM preset AS p
+WHERE p.agency_id = $1::bigint
+  AND p.active AND NOT p.private
+  AND ($2::bigint IS NULL OR p.id <> $2::bigint)
+ORDER BY p.title, p.id
+LIMIT least($4::int, 50)
+OFFSET ($3::int - 1)::bigint * least($4::int, 50)
+`
+
+type PresetBrowseAgencyParams struct {
+	AgencyID         int64  `json:"agency_id"`
+	ExcludedPresetID *int64 `json:"excluded_preset_id"`
+	PageNumber       int32  `json:"page_number"`
+	PageSize         int32  `json:"page_size"`
+}
+
+// The ids of one page of presets/browse with an agency alone (agency_id,
+// partner_id, or both the same): that agency's presets in title order from
+// preset_agency_idx (agency, title, id), the visible ones kept.
+func (q *Queries) PresetBrowseAgency(ctx context.Context, arg PresetBrowseAgencyParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseAgency,
+		arg.AgencyID,
+		arg.ExcludedPresetID,
+		arg.PageNumber,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const presetBrowseAgencyGoal = `-- name: PresetBrowseAgencyGoal :many
 WITH driver AS (
     -- With a location: true when the location's presets (its tally)
@@ -534,6 +580,195 @@ type PresetBrowseDeepParams struct {
 // No optional filter: a generic plan serves every request.
 func (q *Queries) PresetBrowseDeep(ctx context.Context, arg PresetBrowseDeepParams) ([]int64, error) {
 	rows, err := q.db.Query(ctx, presetBrowseDeep, arg.ExcludedPresetID, arg.PageSize, arg.PageNumber)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const presetBrowseGoal = `-- name: PresetBrowseGoal :many
+SELECT p.id
+FROM preset AS p
+WHERE p.active AND NOT p.private
+  AND p.campaign_objective = $1::text
+  AND ($2::bigint IS NULL OR p.id <> $2::bigint)
+ORDER BY p.title, p.id
+LIMIT least($4::int, 50)
+OFFSET ($3::int - 1)::bigint * least($4::int, 50)
+`
+
+type PresetBrowseGoalParams struct {
+	Goal             string `json:"goal"`
+	ExcludedPresetID *int64 `json:"excluded_preset_id"`
+	PageNumber       int32  `json:"page_number"`
+	PageSize         int32  `json:"page_size"`
+}
+
+// The ids of one page of presets/browse with a goal alone: that
+// objective's visible presets in title order from
+// preset_visible_objective_idx (objective, title, id).
+func (q *Queries) PresetBrowseGoal(ctx context.Context, arg PresetBrowseGoalParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseGoal,
+		arg.Goal,
+		arg.ExcludedPresetID,
+		arg.PageNumber,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const presetBrowseLocation = `-- name: PresetBrowseLocation :many
+SELECT l.preset_id
+FROM preset_location AS l
+WHERE l.key = $1::text
+  AND l.kinds & location_kind_mask($2::text) <> 0
+  AND ($3::bigint IS NULL OR l.preset_id <> $3::bigint)
+ORDER BY l.title, l.preset_id
+LIMIT least($5::int, 50)
+OFFSET ($4::int - 1)::bigint * least($5::int, 50)
+`
+
+type PresetBrowseLocationParams struct {
+	Location         string  `json:"location"`
+	LocationType     *string `json:"location_type"`
+	ExcludedPresetID *int64  `json:"excluded_preset_id"`
+	PageNumber       int32   `json:"page_number"`
+	PageSize         int32   `json:"page_size"`
+}
+
+// The ids of one page of presets/browse with a location alone (and its
+// type, if given): the location's entries in preset_location, visible
+// presets only, in title order from preset_visible_location_idx
+// (key, title, id), index-only.
+func (q *Queries) PresetBrowseLocation(ctx context.Context, arg PresetBrowseLocationParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseLocation,
+		arg.Location,
+		arg.LocationType,
+		arg.ExcludedPresetID,
+		arg.PageNumber,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var preset_id int64
+		if err := rows.Scan(&preset_id); err != nil {
+			return nil, err
+		}
+		items = append(items, preset_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const presetBrowsePrefix = `-- name: PresetBrowsePrefix :many
+SELECT t.preset_id
+FROM preset_title_prefix AS t
+WHERE t.prefix = left($1::text, 3)
+  AND t.title LIKE like_escape($1::text) || '%'
+  AND ($2::bigint IS NULL OR t.preset_id <> $2::bigint)
+ORDER BY t.title, t.preset_id
+LIMIT least($4::int, 50)
+OFFSET ($3::int - 1)::bigint * least($4::int, 50)
+`
+
+type PresetBrowsePrefixParams struct {
+	PresetName       string `json:"preset_name"`
+	ExcludedPresetID *int64 `json:"excluded_preset_id"`
+	PageNumber       int32  `json:"page_number"`
+	PageSize         int32  `json:"page_size"`
+}
+
+// The ids of one page of presets/browse with a title prefix alone: the
+// entries of its first one to three characters in preset_title_prefix, in
+// title order from preset_title_prefix_idx (prefix, title, id), a longer
+// prefix checked on each entry's title as a literal (like_escape).
+func (q *Queries) PresetBrowsePrefix(ctx context.Context, arg PresetBrowsePrefixParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowsePrefix,
+		arg.PresetName,
+		arg.ExcludedPresetID,
+		arg.PageNumber,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var preset_id int64
+		if err := rows.Scan(&preset_id); err != nil {
+			return nil, err
+		}
+		items = append(items, preset_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const presetBrowseTitle = `-- name: PresetBrowseTitle :many
+SELECT p.id
+FROM preset AS p
+WHERE p.active AND NOT p.private
+  AND ($1::bigint IS NULL OR p.id <> $1::bigint)
+ORDER BY p.title, p.id
+LIMIT least($3::int, 50)
+OFFSET ($2::int - 1)::bigint * least($3::int, 50)
+`
+
+type PresetBrowseTitleParams struct {
+	ExcludedPresetID *int64 `json:"excluded_preset_id"`
+	PageNumber       int32  `json:"page_number"`
+	PageSize         int32  `json:"page_size"`
+}
+
+// The ids of one page of presets/browse without filters (excluded_preset_id
+// aside): the visible presets in title order from preset_visible_title_idx,
+// index-only, stopping at the end of the page (the handler sends pages
+// after the first to PresetBrowseDeep).
+// PresetBrowseTitle, PresetBrowseGoal, PresetBrowseAgency,
+// PresetBrowseLocation and PresetBrowsePrefix each serve one filter alone,
+// with PresetBrowse's answer. Their only optional parameter is the excluded
+// preset, a check of each entry, so one plan serves every request: they
+// run as prepared statements, planned once per connection, where
+// PresetBrowse, planned at every request, spends more on planning its four
+// ways than on reading the page.
+func (q *Queries) PresetBrowseTitle(ctx context.Context, arg PresetBrowseTitleParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseTitle, arg.ExcludedPresetID, arg.PageNumber, arg.PageSize)
 	if err != nil {
 		return nil, err
 	}

@@ -88,7 +88,8 @@ func TestStatementTimeoutAnswers503(t *testing.T) {
 }
 
 // The pool of db.OpenWith: DATABASE_URL's pool_max_conns, else 4 × cores
-// with at least 8; the statement timeout on every connection.
+// with at least 8; the statement timeout on every connection; no parallel
+// workers and no JIT unless the URL asks for them.
 func TestPoolSettings(t *testing.T) {
 	t.Parallel()
 	url := dbtest.NewURL(t)
@@ -105,11 +106,16 @@ func TestPoolSettings(t *testing.T) {
 	if err := pool.QueryRow(ctx, "SHOW statement_timeout").Scan(&timeout); err != nil || timeout != "1500ms" {
 		t.Fatalf("statement_timeout = %q, %v; want 1500ms", timeout, err)
 	}
+	var workers, jit string
+	if err := pool.QueryRow(ctx, "SELECT current_setting('max_parallel_workers_per_gather'), current_setting('jit')").
+		Scan(&workers, &jit); err != nil || workers != "0" || jit != "off" {
+		t.Fatalf("max_parallel_workers_per_gather = %q, jit = %q, %v; want 0 and off", workers, jit, err)
+	}
 	sep := "?"
 	if strings.Contains(url, "?") {
 		sep = "&"
 	}
-	sized, err := db.OpenWith(ctx, url+sep+"pool_max_conns=3&statement_timeout=2s", db.Options{StatementTimeout: time.Second})
+	sized, err := db.OpenWith(ctx, url+sep+"pool_max_conns=3&statement_timeout=2s&jit=on", db.Options{StatementTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +125,9 @@ func TestPoolSettings(t *testing.T) {
 	}
 	if err := sized.QueryRow(ctx, "SHOW statement_timeout").Scan(&timeout); err != nil || timeout != "2s" {
 		t.Fatalf("statement_timeout of the URL = %q, %v; want 2s", timeout, err)
+	}
+	if err := sized.QueryRow(ctx, "SHOW jit").Scan(&jit); err != nil || jit != "on" {
+		t.Fatalf("jit of the URL = %q, %v; want on", jit, err)
 	}
 }
 

@@ -126,7 +126,7 @@ func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]
 		Location: f.Location, LocationType: f.LocationType,
 		PageNumber: req.number(), PageSize: min(req.size(), 50),
 	}
-	ids, err := s.presetBrowseIDs(ctx, params)
+	ids, err := presetBrowseIDs(ctx, s.q, s.planned(), params)
 	if err != nil || len(ids) == 0 {
 		return []db.PresetCardsRow{}, err
 	}
@@ -136,30 +136,55 @@ func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]
 }
 
 // presetBrowseIDs answers the ids of the page from the statement made for
-// the request's shape of filters (sql/queries/preset.sql): a page after the
-// first without filters from the title buckets (PresetBrowseDeep, a
-// prepared statement: it has no optional filter), an agency with a goal
-// from their pair's index (PresetBrowseAgencyGoal), anything else from
+// the request's shape of filters (sql/queries/preset.sql): no filter, a goal
+// alone, an agency alone, a location alone or a title prefix alone each from
+// a prepared statement of its own (a page after the first without filters
+// from the title buckets, PresetBrowseDeep); an agency with a goal from
+// their pair's index (PresetBrowseAgencyGoal); anything else from
 // PresetBrowse. The two with optional filters are planned for each
 // request's values: as prepared statements, a request repeated on a
-// connection would switch it to a generic plan that is slow for every
-// other request (TestCatalogueStatementsPlannedPerRequest).
-func (s *Server) presetBrowseIDs(ctx context.Context, p db.PresetBrowseParams) ([]int64, error) {
+// connection would switch them to a generic plan that is slow for every
+// other request (TestCatalogueStatementsPlannedPerRequest). The excluded
+// preset goes with every shape.
+func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams) ([]int64, error) {
+	agency, oneAgency := p.AgencyID, p.AgencyID == nil || p.PartnerID == nil || *p.AgencyID == *p.PartnerID
+	if agency == nil {
+		agency = p.PartnerID
+	}
+	only := func(given bool) bool {
+		n := 0
+		for _, f := range []bool{p.Goal != nil, p.Vertical != nil, agency != nil, p.PresetName != nil, p.Location != nil} {
+			if f {
+				n++
+			}
+		}
+		return n == 1 && given
+	}
+	x, page, size := p.ExcludedPresetID, p.PageNumber, p.PageSize
 	switch {
-	case p.PageNumber > 1 && p.Location == nil && p.PresetName == nil && p.Goal == nil && p.Vertical == nil &&
-		p.AgencyID == nil && p.PartnerID == nil:
-		return s.q.PresetBrowseDeep(ctx, db.PresetBrowseDeepParams{
-			ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
+	case p.Goal == nil && p.Vertical == nil && agency == nil && p.PresetName == nil && p.Location == nil:
+		if page > 1 {
+			return prepared.PresetBrowseDeep(ctx, db.PresetBrowseDeepParams{ExcludedPresetID: x, PageNumber: page, PageSize: size})
+		}
+		return prepared.PresetBrowseTitle(ctx, db.PresetBrowseTitleParams{ExcludedPresetID: x, PageNumber: page, PageSize: size})
+	case only(p.Goal != nil):
+		return prepared.PresetBrowseGoal(ctx, db.PresetBrowseGoalParams{Goal: *p.Goal, ExcludedPresetID: x, PageNumber: page, PageSize: size})
+	case only(agency != nil) && oneAgency:
+		return prepared.PresetBrowseAgency(ctx, db.PresetBrowseAgencyParams{AgencyID: *agency, ExcludedPresetID: x, PageNumber: page, PageSize: size})
+	case only(p.Location != nil):
+		return prepared.PresetBrowseLocation(ctx, db.PresetBrowseLocationParams{
+			Location: *p.Location, LocationType: p.LocationType, ExcludedPresetID: x, PageNumber: page, PageSize: size,
 		})
-	case (p.AgencyID != nil || p.PartnerID != nil) && p.Goal != nil:
-		return s.planned().PresetBrowseAgencyGoal(ctx, db.PresetBrowseAgencyGoalParams{
+	case only(p.PresetName != nil):
+		return prepared.PresetBrowsePrefix(ctx, db.PresetBrowsePrefixParams{PresetName: *p.PresetName, ExcludedPresetID: x, PageNumber: page, PageSize: size})
+	case agency != nil && p.Goal != nil:
+		return planned.PresetBrowseAgencyGoal(ctx, db.PresetBrowseAgencyGoalParams{
 			Goal: p.Goal, Vertical: p.Vertical, AgencyID: p.AgencyID, PartnerID: p.PartnerID,
-			PresetName: p.PresetName, ExcludedPresetID: p.ExcludedPresetID,
-			Location: p.Location, LocationType: p.LocationType,
-			PageNumber: p.PageNumber, PageSize: p.PageSize,
+			PresetName: p.PresetName, ExcludedPresetID: x, Location: p.Location, LocationType: p.LocationType,
+			PageNumber: page, PageSize: size,
 		})
 	}
-	return s.planned().PresetBrowse(ctx, p)
+	return planned.PresetBrowse(ctx, p)
 }
 
 // presetCount: a goal that no preset has counts 0 (the goal is a filter, not

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -232,7 +234,7 @@ func TestPresetBrowsePlans(t *testing.T) {
 			checkBrowsePlan(t, pool, browse, tc.index)
 
 			// The query itself, run as the handler runs it.
-			ids, err := db.New(pool).PresetBrowse(ctx, browse)
+			ids, err := httpapi.PresetBrowseIDs(ctx, db.New(pool), db.New(pool), browse)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -278,38 +280,114 @@ func browsePlanCases(goal, vertical, prefix, country string, agency int64) []bro
 		{name: "city key", filter: db.PresetCountParams{Location: ptr("1000017")}, page: 1, index: "preset_visible_location_idx"},
 		{name: "region key", filter: db.PresetCountParams{Location: ptr("R-7"), LocationType: ptr("region")}, page: 1, index: "preset_visible_location_idx"},
 		{name: "location matching nothing", filter: db.PresetCountParams{Location: ptr("XX")}, page: 1, index: "preset_visible_location_idx"},
+		{name: "agency and partner alike", filter: db.PresetCountParams{AgencyID: ptr(int64(17)), PartnerID: ptr(int64(17))}, page: 1, index: "preset_agency_idx"},
+		{name: "country with a goal", filter: db.PresetCountParams{Location: ptr("US"), Goal: ptr("OUTCOME_LEADS")}, page: 1, index: "preset_visible_location_idx|preset_location_pkey"},
+		{name: "country with a prefix", filter: db.PresetCountParams{Location: ptr("US"), PresetName: ptr("ab")}, page: 2, index: "preset_visible_location_idx|preset_location_title_pattern_idx"},
+		{name: "prefix with a vertical", filter: db.PresetCountParams{PresetName: ptr("ab"), Vertical: ptr("health")}, page: 1, index: "preset_title_prefix_idx|preset_title_prefix_pkey"},
 		{name: "every filter", page: 1, want: 2011, filter: db.PresetCountParams{
 			Goal: &goal, Vertical: &vertical, AgencyID: &agency, PartnerID: &agency, PresetName: &prefix,
 			ExcludedPresetID: ptr(int64(11)), Location: &country, LocationType: ptr("country")}},
 	}
 }
 
-// checkBrowsePlan checks the browse query's plan reads no preset
-// sequentially, uses a preset index, and index when given (one of the
-// indexes it names, separated by |).
+// checkBrowsePlan checks the plan of the statement that the handler runs
+// for browse: it reads no preset sequentially, uses a preset index, and
+// index when given (one of the indexes it names, separated by |). A shape
+// with one filter (or none) goes to a prepared statement, whose generic
+// plan, which PostgreSQL may keep for every later request on a connection,
+// must satisfy the same.
 func checkBrowsePlan(t *testing.T, pool *pgxpool.Pool, browse db.PresetBrowseParams, index string) {
 	t.Helper()
 	ctx := t.Context()
-	var c captured
-	if _, err := db.New(&c).PresetBrowse(ctx, browse); !errors.Is(err, errCaptured) {
+	var prepared, planned captured
+	if _, err := httpapi.PresetBrowseIDs(ctx, db.New(&prepared), db.New(&planned), browse); !errors.Is(err, errCaptured) {
 		t.Fatalf("capture: %v", err)
 	}
-	var used []string
-	explain(t, pool, &c).Walk(func(n dbtest.PlanNode) {
-		if n.NodeType == "Seq Scan" && n.Relation == "preset" {
-			t.Errorf("sequential scan of %s", n.Relation)
+	given := 0
+	for _, f := range []bool{browse.Goal != nil, browse.Vertical != nil, browse.AgencyID != nil || browse.PartnerID != nil,
+		browse.PresetName != nil, browse.Location != nil} {
+		if f {
+			given++
 		}
-		if strings.HasPrefix(n.IndexName, "preset_") {
-			used = append(used, n.IndexName)
+	}
+	plans := map[string]dbtest.PlanNode{}
+	switch {
+	case prepared.sql != "":
+		plans["custom"], plans["generic"] = explain(t, pool, &prepared), explainGeneric(t, pool, &prepared)
+		if given > 1 {
+			t.Errorf("%d filters answered by a prepared statement", given)
 		}
-	})
-	if len(used) == 0 {
-		t.Errorf("no preset index used")
+	default:
+		plans["custom"] = explain(t, pool, &planned)
+		if given <= 1 && browse.Vertical == nil {
+			t.Errorf("one filter or none planned per request, not prepared")
+		}
 	}
-	if index != "" && !slices.ContainsFunc(strings.Split(index, "|"), func(i string) bool { return slices.Contains(used, i) }) {
-		t.Errorf("preset indexes %v, want %s among them", used, index)
+	for kind, plan := range plans {
+		var used []string
+		plan.Walk(func(n dbtest.PlanNode) {
+			if n.NodeType == "Seq Scan" && n.Relation == "preset" {
+				t.Errorf("%s plan: sequential scan of %s", kind, n.Relation)
+			}
+			if strings.HasPrefix(n.IndexName, "preset_") {
+				used = append(used, n.IndexName)
+			}
+		})
+		if len(used) == 0 {
+			t.Errorf("%s plan: no preset index used", kind)
+		}
+		if index != "" && !slices.ContainsFunc(strings.Split(index, "|"), func(i string) bool { return slices.Contains(used, i) }) {
+			t.Errorf("%s plan: preset indexes %v, want %s among them", kind, used, index)
+		}
+		t.Logf("%s plan: indexes %v", kind, slices.Compact(used))
 	}
-	t.Logf("indexes: %v", slices.Compact(used))
+}
+
+// explainGeneric plans a captured statement as a prepared statement's
+// generic plan (plan_cache_mode = force_generic_plan): the plan made
+// without the parameters' values.
+func explainGeneric(t *testing.T, pool *pgxpool.Pool, c *captured) dbtest.PlanNode {
+	t.Helper()
+	ctx := t.Context()
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	literals := make([]string, len(c.args))
+	for i, a := range c.args {
+		literals[i] = sqlLiteral(a)
+	}
+	var raw []byte
+	for _, q := range []string{"SET plan_cache_mode = force_generic_plan", "PREPARE generic_check AS " + c.sql} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "DEALLOCATE generic_check; RESET plan_cache_mode")
+	if err := conn.QueryRow(ctx, "EXPLAIN (FORMAT JSON) EXECUTE generic_check("+strings.Join(literals, ", ")+")").Scan(&raw); err != nil {
+		t.Fatalf("explain generic: %v", err)
+	}
+	return dbtest.Plan(t, raw)
+}
+
+// sqlLiteral writes a statement's parameter (a value or a pointer to one,
+// nil for NULL) as an SQL literal.
+func sqlLiteral(a any) string {
+	v := reflect.ValueOf(a)
+	for v.IsValid() && v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return "NULL"
+		}
+		v = v.Elem()
+	}
+	switch {
+	case !v.IsValid():
+		return "NULL"
+	case v.Kind() == reflect.String:
+		return "'" + strings.ReplaceAll(v.String(), "'", "''") + "'"
+	}
+	return fmt.Sprint(v.Interface())
 }
 
 // checkCardsPlan checks the page's Preset objects are primary-key lookups
