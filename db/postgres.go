@@ -1,7 +1,9 @@
 package db
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	neturl "net/url"
@@ -13,6 +15,7 @@ import (
 	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -66,6 +69,7 @@ func OpenWith(ctx context.Context, url string, opts Options) (*pgxpool.Pool, err
 	if _, set := cfg.ConnConfig.RuntimeParams["statement_timeout"]; !set && opts.StatementTimeout > 0 {
 		cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(max(opts.StatementTimeout.Milliseconds(), 1), 10)
 	}
+	cfg.AfterConnect = registerJSON
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -131,4 +135,28 @@ func InTx(ctx context.Context, pool *pgxpool.Pool, fn func(q *Queries) error) er
 	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		return fn(New(tx))
 	})
+}
+
+// registerJSON has the connection read json and jsonb values into
+// json.RawMessage (the type the queries give them, sqlc.yaml) as the bytes
+// PostgreSQL sent: its output is valid JSON, so pgx's default, which runs
+// json.Unmarshal into the RawMessage and so validates every value again,
+// only costs time. Other targets are unmarshalled as before.
+func registerJSON(_ context.Context, conn *pgx.Conn) error {
+	m := conn.TypeMap()
+	m.RegisterType(&pgtype.Type{Name: "json", OID: pgtype.JSONOID,
+		Codec: &pgtype.JSONCodec{Marshal: json.Marshal, Unmarshal: unmarshalJSON}})
+	m.RegisterType(&pgtype.Type{Name: "jsonb", OID: pgtype.JSONBOID,
+		Codec: &pgtype.JSONBCodec{Marshal: json.Marshal, Unmarshal: unmarshalJSON}})
+	return nil
+}
+
+// unmarshalJSON copies a value from PostgreSQL into a *json.RawMessage as
+// it is, and unmarshals it into anything else.
+func unmarshalJSON(data []byte, v any) error {
+	if raw, ok := v.(*json.RawMessage); ok {
+		*raw = bytes.Clone(data)
+		return nil
+	}
+	return json.Unmarshal(data, v)
 }

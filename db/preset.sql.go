@@ -787,6 +787,70 @@ func (q *Queries) PresetBrowseTitle(ctx context.Context, arg PresetBrowseTitlePa
 	return items, nil
 }
 
+const presetBrowseVertical = `-- name: PresetBrowseVertical :many
+SELECT x.id
+FROM preset_tally AS t
+CROSS JOIN LATERAL (
+    SELECT p.id, p.title
+    FROM preset AS p
+    WHERE p.campaign_objective = t.campaign_objective
+      AND p.vertical = t.vertical
+      AND p.active AND NOT p.private
+      AND ($1::bigint IS NULL OR p.id <> $1::bigint)
+    ORDER BY p.title, p.id
+    LIMIT $2::bigint * least($3::int, 50)
+) AS x
+WHERE t.presets > 0
+  AND strpos(t.vertical, $4::text) > 0
+  AND ($5::text IS NULL OR t.campaign_objective = $5::text)
+ORDER BY x.title, x.id
+LIMIT least($3::int, 50)
+OFFSET ($2::int - 1)::bigint * least($3::int, 50)
+`
+
+type PresetBrowseVerticalParams struct {
+	ExcludedPresetID *int64  `json:"excluded_preset_id"`
+	PageNumber       int64   `json:"page_number"`
+	PageSize         int32   `json:"page_size"`
+	Vertical         string  `json:"vertical"`
+	Goal             *string `json:"goal"`
+}
+
+// The ids of one page of presets/browse with a vertical, alone or with a
+// goal: the visible presets whose slug list contains the vertical as a
+// literal substring (PresetBrowse's test). preset_tally names the pairs of
+// objective and slug list that hold visible presets (a few dozen); for each
+// pair whose list contains the vertical (and whose objective is the goal,
+// if given), preset_visible_objective_vertical_idx gives its first presets
+// in title order, as many as the pages up to this one hold, and the page
+// is cut from their merge. A rare vertical reads a few entries per pair,
+// not every preset of its lists; a common one stops at the page.
+func (q *Queries) PresetBrowseVertical(ctx context.Context, arg PresetBrowseVerticalParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseVertical,
+		arg.ExcludedPresetID,
+		arg.PageNumber,
+		arg.PageSize,
+		arg.Vertical,
+		arg.Goal,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const presetCards = `-- name: PresetCards :many
 SELECT
     c.id,

@@ -137,9 +137,10 @@ func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]
 
 // presetBrowseIDs answers the ids of the page from the statement made for
 // the request's shape of filters (sql/queries/preset.sql): no filter, a goal
-// alone, an agency alone, a location alone or a title prefix alone each from
-// a prepared statement of its own (a page after the first without filters
-// from the title buckets, PresetBrowseDeep); an agency with a goal from
+// alone, an agency alone, a location alone, a title prefix alone and a
+// vertical (alone or with a goal) each from a prepared statement of its own
+// (a page after the first without filters from the title buckets,
+// PresetBrowseDeep); an agency with a goal from
 // their pair's index (PresetBrowseAgencyGoal); anything else from
 // PresetBrowse. The two with optional filters are planned for each
 // request's values: as prepared statements, a request repeated on a
@@ -177,6 +178,10 @@ func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pr
 		})
 	case only(p.PresetName != nil):
 		return prepared.PresetBrowsePrefix(ctx, db.PresetBrowsePrefixParams{PresetName: *p.PresetName, ExcludedPresetID: x, PageNumber: page, PageSize: size})
+	case p.Vertical != nil && agency == nil && p.PresetName == nil && p.Location == nil:
+		return prepared.PresetBrowseVertical(ctx, db.PresetBrowseVerticalParams{
+			Vertical: *p.Vertical, Goal: p.Goal, ExcludedPresetID: x, PageNumber: int64(page), PageSize: size,
+		})
 	case agency != nil && p.Goal != nil:
 		return planned.PresetBrowseAgencyGoal(ctx, db.PresetBrowseAgencyGoalParams{
 			Goal: p.Goal, Vertical: p.Vertical, AgencyID: p.AgencyID, PartnerID: p.PartnerID,

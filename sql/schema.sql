@@ -2154,6 +2154,8 @@ CREATE INDEX preset_visible_location_idx ON public.preset_location USING btree (
 
 CREATE INDEX preset_visible_objective_idx ON public.preset USING btree (campaign_objective, title, id) INCLUDE (vertical) WHERE (active AND (NOT private));
 
+CREATE INDEX preset_visible_objective_vertical_idx ON public.preset USING btree (campaign_objective, vertical, title, id) WHERE (active AND (NOT private));
+
 CREATE INDEX preset_visible_title_idx ON public.preset USING btree (title, id) INCLUDE (vertical) WHERE (active AND (NOT private));
 
 CREATE INDEX preset_visible_title_prefix_idx ON public.preset USING btree (title text_pattern_ops) INCLUDE (campaign_objective, vertical, agency_id) WHERE (active AND (NOT private));

@@ -54,6 +54,7 @@ func (l *statementLog) take() []recorded {
 // rightly reads whole.
 var bigTables = map[string]bool{
 	"preset": true, "preset_card": true, "review": true, "campaign": true, "preset_location": true,
+	"preset_title_prefix": true, "preset_location_tally": true,
 	"boosted_post": true, "boosted_post_campaign": true, "boosted_post_insight": true,
 	"boosted_post_day": true, "boosted_campaign_day": true,
 }
@@ -66,6 +67,11 @@ var wantInPlan = map[string]string{
 	"browse page 500":     "preset_title_bucket",
 	// A deep page of a location alone reads only its index.
 	"browse country US page 500": "preset_visible_location_idx",
+	// A vertical reads the first entries of each pair of objective and
+	// slug list that contains it (00181).
+	"browse rare vertical": "preset_visible_objective_vertical_idx",
+	// A prefix of up to three characters is counted from its tally (00180).
+	"count title prefix": "preset_prefix_tally",
 }
 
 // TestRoutePlans sends each route of the benchmark once to the API over the

@@ -193,6 +193,35 @@ ORDER BY t.title, t.preset_id
 LIMIT least(sqlc.arg(page_size)::int, 50)
 OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
 
+-- name: PresetBrowseVertical :many
+-- The ids of one page of presets/browse with a vertical, alone or with a
+-- goal: the visible presets whose slug list contains the vertical as a
+-- literal substring (PresetBrowse's test). preset_tally names the pairs of
+-- objective and slug list that hold visible presets (a few dozen); for each
+-- pair whose list contains the vertical (and whose objective is the goal,
+-- if given), preset_visible_objective_vertical_idx gives its first presets
+-- in title order, as many as the pages up to this one hold, and the page
+-- is cut from their merge. A rare vertical reads a few entries per pair,
+-- not every preset of its lists; a common one stops at the page.
+SELECT x.id
+FROM preset_tally AS t
+CROSS JOIN LATERAL (
+    SELECT p.id, p.title
+    FROM preset AS p
+    WHERE p.campaign_objective = t.campaign_objective
+      AND p.vertical = t.vertical
+      AND p.active AND NOT p.private
+      AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+    ORDER BY p.title, p.id
+    LIMIT sqlc.arg(page_number)::bigint * least(sqlc.arg(page_size)::int, 50)
+) AS x
+WHERE t.presets > 0
+  AND strpos(t.vertical, @vertical::text) > 0
+  AND (sqlc.narg(goal)::text IS NULL OR t.campaign_objective = sqlc.narg(goal)::text)
+ORDER BY x.title, x.id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+
 -- name: PresetBrowseDeep :many
 -- The ids of a page after the first of presets/browse without filters
 -- (excluded_preset_id aside): the same answer as PresetBrowse, without
