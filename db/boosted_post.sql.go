@@ -111,6 +111,31 @@ func (q *Queries) BoostedPostInsightsSum(ctx context.Context, arg BoostedPostIns
 
 const boostedPostList = `-- name: BoostedPostList :many
 
+WITH page AS (
+    (SELECT p.id, p.created
+     FROM boosted_post AS p
+     WHERE $1::bigint IS NULL
+       AND p.user_id = $2
+       AND ($3::bigint IS NULL
+            OR p.id = ANY (ARRAY(
+                SELECT l.post_id
+                FROM boosted_post_campaign AS l
+                WHERE l.campaign_id = $3)))
+     ORDER BY p.created DESC, p.id DESC
+     LIMIT 20 OFFSET 20 * ($4::bigint - 1))
+    UNION ALL
+    (SELECT p.id, p.created
+     FROM boosted_post AS p
+     WHERE p.user_id = $2
+       AND p.source_id = $1::bigint
+       AND ($3::bigint IS NULL
+            OR p.id = ANY (ARRAY(
+                SELECT l.post_id
+                FROM boosted_post_campaign AS l
+                WHERE l.campaign_id = $3)))
+     ORDER BY p.created DESC, p.id DESC
+     LIMIT 20 OFFSET 20 * ($4::bigint - 1))
+)
 SELECT
     p.id,
     p.active,
@@ -121,21 +146,14 @@ SELECT
     coalesce(floor(extract(epoch FROM p.stopped))::bigint, 0)::bigint AS stopped,
     (CASE WHEN p.review_status IS NOT NULL
           THEN jsonb_build_object('status', p.review_status, 'reason', p.review_reason) END)::jsonb AS review
-FROM boosted_post AS p
-WHERE p.user_id = $1
-  AND ($2::bigint IS NULL OR p.source_id = $2)
-  AND ($3::bigint IS NULL
-       OR p.id = ANY (ARRAY(
-           SELECT l.post_id
-           FROM boosted_post_campaign AS l
-           WHERE l.campaign_id = $3)))
-ORDER BY p.created DESC, p.id DESC
-LIMIT 20 OFFSET 20 * ($4::bigint - 1)
+FROM page
+JOIN boosted_post AS p ON p.id = page.id
+ORDER BY page.created DESC, page.id DESC
 `
 
 type BoostedPostListParams struct {
-	UserID        int64  `json:"user_id"`
 	SourceID      *int64 `json:"source_id"`
+	UserID        int64  `json:"user_id"`
 	BoostedPageID *int64 `json:"boosted_page_id"`
 	Page          int64  `json:"page"`
 }
@@ -160,10 +178,16 @@ type BoostedPostListRow struct {
 // Unix seconds (stopped 0 while the boost runs); review is the review of the
 // post's ad as network_a last reported it, {"status", "reason"} (reason null
 // unless disapproved or with_issues), null for a post without one.
+// The page's ids come first, index-only, from boosted_post_created_idx or,
+// with a source, boosted_post_source_idx (user, [source,] created, id): a
+// deep page skips index entries, not posts. Only the page's 20 posts are
+// read whole. Each of the two ways is started only when its condition on
+// @source_id holds (a one-time check), so one plan serves both as a
+// prepared statement.
 func (q *Queries) BoostedPostList(ctx context.Context, arg BoostedPostListParams) ([]BoostedPostListRow, error) {
 	rows, err := q.db.Query(ctx, boostedPostList,
-		arg.UserID,
 		arg.SourceID,
+		arg.UserID,
 		arg.BoostedPageID,
 		arg.Page,
 	)

@@ -38,8 +38,14 @@ func (r *agencyListRequest) validate() (err error) {
 }
 
 // agencyList answers one page of the agency directory.
+// agencyList answers a page without filters from a prepared statement
+// (AgencyListAll), one with filters from AgencyList, planned for them.
 func (s *Server) agencyList(ctx context.Context, req *agencyListRequest) ([]json.RawMessage, error) {
-	return s.planned().AgencyList(ctx, req.params)
+	p := req.params
+	if p.Search == nil && p.ServiceID == nil && p.IndustryID == nil {
+		return s.q.AgencyListAll(ctx, db.AgencyListAllParams{PageNumber: p.PageNumber, PageSize: p.PageSize})
+	}
+	return s.planned().AgencyList(ctx, p)
 }
 
 func (s *Server) agencyDetail(ctx context.Context, req *pathID) (json.RawMessage, error) {

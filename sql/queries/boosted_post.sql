@@ -9,6 +9,37 @@
 -- Unix seconds (stopped 0 while the boost runs); review is the review of the
 -- post's ad as network_a last reported it, {"status", "reason"} (reason null
 -- unless disapproved or with_issues), null for a post without one.
+-- The page's ids come first, index-only, from boosted_post_created_idx or,
+-- with a source, boosted_post_source_idx (user, [source,] created, id): a
+-- deep page skips index entries, not posts. Only the page's 20 posts are
+-- read whole. Each of the two ways is started only when its condition on
+-- @source_id holds (a one-time check), so one plan serves both as a
+-- prepared statement.
+WITH page AS (
+    (SELECT p.id, p.created
+     FROM boosted_post AS p
+     WHERE sqlc.narg(source_id)::bigint IS NULL
+       AND p.user_id = @user_id
+       AND (sqlc.narg(boosted_page_id)::bigint IS NULL
+            OR p.id = ANY (ARRAY(
+                SELECT l.post_id
+                FROM boosted_post_campaign AS l
+                WHERE l.campaign_id = sqlc.narg(boosted_page_id))))
+     ORDER BY p.created DESC, p.id DESC
+     LIMIT 20 OFFSET 20 * (sqlc.arg(page)::bigint - 1))
+    UNION ALL
+    (SELECT p.id, p.created
+     FROM boosted_post AS p
+     WHERE p.user_id = @user_id
+       AND p.source_id = sqlc.narg(source_id)::bigint
+       AND (sqlc.narg(boosted_page_id)::bigint IS NULL
+            OR p.id = ANY (ARRAY(
+                SELECT l.post_id
+                FROM boosted_post_campaign AS l
+                WHERE l.campaign_id = sqlc.narg(boosted_page_id))))
+     ORDER BY p.created DESC, p.id DESC
+     LIMIT 20 OFFSET 20 * (sqlc.arg(page)::bigint - 1))
+)
 SELECT
     p.id,
     p.active,
@@ -19,16 +50,9 @@ SELECT
     coalesce(floor(extract(epoch FROM p.stopped))::bigint, 0)::bigint AS stopped,
     (CASE WHEN p.review_status IS NOT NULL
           THEN jsonb_build_object('status', p.review_status, 'reason', p.review_reason) END)::jsonb AS review
-FROM boosted_post AS p
-WHERE p.user_id = @user_id
-  AND (sqlc.narg(source_id)::bigint IS NULL OR p.source_id = sqlc.narg(source_id))
-  AND (sqlc.narg(boosted_page_id)::bigint IS NULL
-       OR p.id = ANY (ARRAY(
-           SELECT l.post_id
-           FROM boosted_post_campaign AS l
-           WHERE l.campaign_id = sqlc.narg(boosted_page_id))))
-ORDER BY p.created DESC, p.id DESC
-LIMIT 20 OFFSET 20 * (sqlc.arg(page)::bigint - 1);
+FROM page
+JOIN boosted_post AS p ON p.id = page.id
+ORDER BY page.created DESC, page.id DESC;
 
 -- name: BoostedPostCount :one
 -- boosted-posts/count: how many posts BoostedPostList pages through.
