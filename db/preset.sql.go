@@ -1108,6 +1108,44 @@ func (q *Queries) PresetCount(ctx context.Context, arg PresetCountParams) (int64
 	return count, err
 }
 
+const presetCountPrefix = `-- name: PresetCountPrefix :one
+SELECT (CASE
+    WHEN char_length($1::text) <= 3
+    THEN (SELECT coalesce(sum(t.presets), 0)
+          FROM preset_prefix_tally AS t
+          WHERE t.prefix = $1::text)
+    ELSE (SELECT count(*)
+          FROM preset_title_prefix AS t
+          WHERE t.prefix = left($1::text, 3)
+            AND t.title LIKE like_escape($1::text) || '%')
+    END
+    - (SELECT count(*)
+       FROM preset AS p
+       WHERE p.id = $2::bigint
+         AND p.active AND NOT p.private
+         AND p.title LIKE like_escape($1::text) || '%')
+)::bigint AS count
+`
+
+type PresetCountPrefixParams struct {
+	PresetName       string `json:"preset_name"`
+	ExcludedPresetID *int64 `json:"excluded_preset_id"`
+}
+
+// presets/count with a title prefix alone (excluded_preset_id aside), as
+// PresetCount answers it: a prefix of up to three characters from its
+// tally (preset_prefix_tally), a longer one from the entries of its first
+// three characters (preset_title_prefix_idx), its title checked as a
+// literal prefix. Its one optional parameter is the excluded preset, so
+// one plan serves every request as a prepared statement; each subquery
+// runs only when its branch is taken.
+func (q *Queries) PresetCountPrefix(ctx context.Context, arg PresetCountPrefixParams) (int64, error) {
+	row := q.db.QueryRow(ctx, presetCountPrefix, arg.PresetName, arg.ExcludedPresetID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const presetTitleBucketRebalanceSkewed = `-- name: PresetTitleBucketRebalanceSkewed :exec
 SELECT preset_title_bucket_rebalance(1000)
 WHERE (SELECT max(b.presets) FROM preset_title_bucket AS b) > 4000

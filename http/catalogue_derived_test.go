@@ -90,6 +90,8 @@ var derivedFilters = []map[string]any{
 	{"preset_name": "G", "goal": "OUTCOME_LEADS", "vertical": "pets"},
 	{"preset_name": "Gamma 2", "vertical": "food", "excluded_preset_id": 2},
 	{"preset_name": "A_p"},
+	{"preset_name": "Be", "excluded_preset_id": 1},
+	{"preset_name": "Beta 2", "excluded_preset_id": 1},
 	{"preset_name": "B", "agency_id": 3, "vertical": "fit"},
 	{"location": map[string]any{"value": "US"}, "preset_name": "Be"},
 	{"location": map[string]any{"value": "DE", "type": "country"}, "preset_name": "Alpha 1", "excluded_preset_id": 25},

@@ -193,9 +193,14 @@ func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pr
 }
 
 // presetCount: a goal that no preset has counts 0 (the goal is a filter, not
-// an enum).
+// an enum). A title prefix alone is counted by a prepared statement
+// (PresetCountPrefix); any other filters by PresetCount, planned for them.
 func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (int64, error) {
-	return s.planned().PresetCount(ctx, req.filter)
+	f := req.filter
+	if f.PresetName != nil && f.Goal == nil && f.Vertical == nil && f.AgencyID == nil && f.PartnerID == nil && f.Location == nil {
+		return s.q.PresetCountPrefix(ctx, db.PresetCountPrefixParams{PresetName: *f.PresetName, ExcludedPresetID: f.ExcludedPresetID})
+	}
+	return s.planned().PresetCount(ctx, f)
 }
 
 // maxAvailable bounds one answer of presets/available (an addition: the spec

@@ -63,44 +63,72 @@
 --            690-799 and 1,023; browse goal 730-924 and 1,088; available
 --            (1,000) 91-92 and 146.
 --
--- preset_location (table, 00050)
+-- preset_location (table, 00050, 00180)
 --   Holds:   one row per visible preset (active, not private) and location
---            key (country code, region or city key), with the title.
+--            key (country code, region or city key), with the title, the
+--            objective, the vertical list and the agency.
 --   Kept by: triggers preset_derived_insert, preset_derived_update,
 --            preset_derived_delete on preset.
---   Serves:  the location filter of presets/browse and presets/count, read
---            in title order from one index (PresetBrowse,
---            PresetBrowseAgencyGoal, PresetCount).
+--   Serves:  the location filter of presets/browse and presets/count, alone
+--            or with the others, read in title order from one index, each
+--            filter checked on the entry (PresetBrowseLocation,
+--            PresetBrowse, PresetBrowseAgencyGoal, PresetCount); with a
+--            title prefix, the prefix's range of the titles' byte order
+--            (preset_location_title_pattern_idx).
 --   Without: a city's first page by containment on location_json walks
 --            the visible presets in title order: 262 ms (a common country's,
 --            1.2 ms); counting the United States' presets that way takes
---            1.2 s.
+--            1.2 s. Without the objective, vertical and agency on each
+--            entry, the first page of the United States with a goal read
+--            every preset (a hashed subplan, 171 ms; 0.2 ms with them), and
+--            with a rare vertical probed 37,837 presets (143 ms; 4 ms).
 --
--- preset_tally, preset_agency_tally, preset_location_tally (tables, 00050)
+-- preset_tally, preset_agency_tally (tables, 00050),
+-- preset_location_tally (table, 00050, 00180)
 --   Holds:   visible presets per (objective, vertical list), per agency, and
---            per location key and kinds.
+--            per (location key, kinds, objective, vertical list).
 --   Kept by: triggers preset_derived_insert, preset_derived_update,
 --            preset_derived_delete on preset (counters in key order).
---   Serves:  presets/count of one filter (a lookup), and the choice of
---            index of presets/browse and count for a combination of filters
---            (PresetCount, PresetBrowseAgencyGoal).
+--   Serves:  presets/count of one filter, and of a location with a goal
+--            and/or a vertical (a lookup or a sum of a few rows); the
+--            choice of index of presets/browse and count for a
+--            combination of filters (PresetCount, PresetBrowseAgencyGoal);
+--            the lists that hold a vertical (PresetBrowseVertical).
 --   Without: counting the visible presets takes 179 ms, a vertical's
 --            294 ms, the largest agency's 37 ms, the United States' 587 ms
 --            (from preset_location), each against one lookup; presets/count
---            of one filter answers 894-1,217 req/s distinct with them.
+--            of one filter answers 894-1,217 req/s distinct with them. A
+--            location with a vertical joined each of its entries to its
+--            preset: 0.5-0.6 s for the United States under load.
 --
--- preset_title_prefix (table, 00054)
+-- preset_prefix_tally (table, 00180)
+--   Holds:   visible presets per first one, two and three characters of
+--            title, objective and vertical list.
+--   Kept by: triggers preset_derived_insert, preset_derived_update,
+--            preset_derived_delete on preset.
+--   Serves:  presets/count of a title prefix of up to three characters,
+--            alone or with a goal and/or a vertical (PresetCount).
+--   Without: such a count reads every preset of the prefix: "Cal" with a
+--            vertical 67 ms, "S" with a goal 13 ms (one at a time); count
+--            title prefix answered 427 req/s distinct, 1,383 with it.
+--
+-- preset_title_prefix (table, 00054, 00180)
 --   Holds:   each visible preset's first one, two and three characters of
---            title, with the title.
+--            title, with the title, the objective, the vertical list and
+--            the agency.
 --   Kept by: triggers preset_title_prefix_insert, preset_title_prefix_update,
 --            preset_title_prefix_delete on preset.
 --   Serves:  the preset_name filter of presets/browse, in title order
---            (PresetBrowse): a longer prefix is checked on the entries of
---            its first three characters.
+--            (PresetBrowsePrefix, PresetBrowse): a longer prefix is checked
+--            on the entries of its first three characters, the other
+--            filters on the entry's own columns.
 --   Without: the first page of the prefix `Sp` walks the title index,
 --            122 ms, against 1.5 ms; of `Spri`, 114-147 ms against 1 ms (a
 --            prefix that nothing matches reads all the entries of its
---            first three characters, 3-5 ms).
+--            first three characters, 3-5 ms). Without the objective,
+--            vertical and agency on each entry, page 5 of "Spor" with a
+--            goal and a vertical probed each entry's preset: 65 ms, against
+--            1.9 ms.
 --
 -- preset_title_bucket (table, 00092)
 --   Holds:   the visible presets' title order cut into ranges, and the

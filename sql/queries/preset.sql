@@ -416,6 +416,31 @@ JOIN preset_card AS c ON c.id = page.id
 JOIN agency_object AS ao ON ao.agency_id = c.agency_id
 ORDER BY page.n;
 
+-- name: PresetCountPrefix :one
+-- presets/count with a title prefix alone (excluded_preset_id aside), as
+-- PresetCount answers it: a prefix of up to three characters from its
+-- tally (preset_prefix_tally), a longer one from the entries of its first
+-- three characters (preset_title_prefix_idx), its title checked as a
+-- literal prefix. Its one optional parameter is the excluded preset, so
+-- one plan serves every request as a prepared statement; each subquery
+-- runs only when its branch is taken.
+SELECT (CASE
+    WHEN char_length(@preset_name::text) <= 3
+    THEN (SELECT coalesce(sum(t.presets), 0)
+          FROM preset_prefix_tally AS t
+          WHERE t.prefix = @preset_name::text)
+    ELSE (SELECT count(*)
+          FROM preset_title_prefix AS t
+          WHERE t.prefix = left(@preset_name::text, 3)
+            AND t.title LIKE like_escape(@preset_name::text) || '%')
+    END
+    - (SELECT count(*)
+       FROM preset AS p
+       WHERE p.id = sqlc.narg(excluded_preset_id)::bigint
+         AND p.active AND NOT p.private
+         AND p.title LIKE like_escape(@preset_name::text) || '%')
+)::bigint AS count;
+
 -- name: PresetCount :one
 -- How many presets presets/browse lists for the same filters, over all its
 -- pages, exactly. The stored tallies (00050_catalogue_derived.sql) answer
