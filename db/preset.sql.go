@@ -958,7 +958,7 @@ SELECT (CASE
             AND ($6::text IS NULL
                  OR t.vertical LIKE '%' || like_escape($6::text) || '%'))
     WHEN $1::text IS NULL AND $2::bigint IS NULL
-         AND $3::bigint IS NULL AND char_length($4::text) <= 3
+         AND $3::bigint IS NULL AND char_length($4::text) <= 4
     THEN (SELECT coalesce(sum(t.presets), 0)
           FROM preset_prefix_tally AS t
           WHERE t.prefix = $4::text
@@ -1074,7 +1074,7 @@ type PresetCountParams struct {
 //
 //	no filter, goal, vertical, or both: preset_tally (a vertical is a LIKE
 //	  over the few distinct stored slug lists);
-//	a title prefix of one to three characters, with a goal and/or a
+//	a title prefix of one to four characters, with a goal and/or a
 //	  vertical or alone: preset_prefix_tally;
 //	agency_id and/or partner_id alone: preset_agency_tally;
 //	location, with a goal and/or a vertical or alone:
@@ -1110,7 +1110,7 @@ func (q *Queries) PresetCount(ctx context.Context, arg PresetCountParams) (int64
 
 const presetCountPrefix = `-- name: PresetCountPrefix :one
 SELECT (CASE
-    WHEN char_length($1::text) <= 3
+    WHEN char_length($1::text) <= 4
     THEN (SELECT coalesce(sum(t.presets), 0)
           FROM preset_prefix_tally AS t
           WHERE t.prefix = $1::text)
@@ -1133,7 +1133,7 @@ type PresetCountPrefixParams struct {
 }
 
 // presets/count with a title prefix alone (excluded_preset_id aside), as
-// PresetCount answers it: a prefix of up to three characters from its
+// PresetCount answers it: a prefix of up to four characters from its
 // tally (preset_prefix_tally), a longer one from the entries of its first
 // three characters (preset_title_prefix_idx), its title checked as a
 // literal prefix. Its one optional parameter is the excluded preset, so

@@ -83,7 +83,7 @@ var derivedFilters = []map[string]any{
 	{"goal": "OUTCOME_LEADS", "agency_id": 4, "preset_name": "Al"},
 	{"goal": "OUTCOME_SALES", "partner_id": 3, "vertical": "food", "preset_name": "Beta", "excluded_preset_id": 8},
 	{"goal": "OUTCOME_SALES", "agency_id": 1, "partner_id": 2},
-	// A title prefix of up to three characters with a goal and/or a
+	// A title prefix of up to four characters with a goal and/or a
 	// vertical (counted from preset_prefix_tally), a longer one, and a
 	// prefix within a location (its titles' byte-order range).
 	{"preset_name": "Del", "vertical": "fitness"},
@@ -188,7 +188,7 @@ func (e *env) checkDerivedTables(step string) {
 			WHERE a.n IS DISTINCT FROM t.presets`,
 		"preset_prefix_tally": `SELECT count(*) FROM (SELECT x.prefix, x.campaign_objective, x.vertical, count(*) AS n
 			FROM (SELECT DISTINCT p.id, left(p.title, g) AS prefix, p.campaign_objective, p.vertical
-				FROM preset AS p, generate_series(1, 3) AS g WHERE p.active AND NOT p.private) AS x
+				FROM preset AS p, generate_series(1, 4) AS g WHERE p.active AND NOT p.private) AS x
 			GROUP BY 1, 2, 3) AS a
 			FULL JOIN (SELECT * FROM preset_prefix_tally WHERE presets > 0) AS t
 			USING (prefix, campaign_objective, vertical)

@@ -70,7 +70,7 @@ var wantInPlan = map[string]string{
 	// A vertical reads the first entries of each pair of objective and
 	// slug list that contains it (00181).
 	"browse rare vertical": "preset_visible_objective_vertical_idx",
-	// A prefix of up to three characters is counted from its tally (00180).
+	// A prefix of up to four characters is counted from its tally (00180).
 	"count title prefix": "preset_prefix_tally",
 }
 

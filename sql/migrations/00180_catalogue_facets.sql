@@ -17,7 +17,7 @@
 -- agency too (preset_title_prefix_sync now runs when they change), and
 -- preset_title_prefix_idx includes them, so a page of a prefix with other
 -- filters walks the prefix's entries index-only. And preset_prefix_tally
--- counts the visible presets per first one, two and three characters of
+-- counts the visible presets per first one to four characters of
 -- title, objective and vertical list (kept by preset_derived_apply too), so
 -- the count of such a prefix with a goal and/or a vertical sums a few rows
 -- where it read every preset of the prefix (the prefix "S" with a vertical:
@@ -132,11 +132,11 @@ CREATE OR REPLACE FUNCTION preset_derived_apply(o public.preset[], n public.pres
     SELECT d.prefix, d.campaign_objective, d.vertical, sum(d.delta)
     FROM (
         SELECT DISTINCT x.id, left(x.title, g.n) AS prefix, x.campaign_objective, x.vertical, -1 AS delta
-        FROM unnest(o) AS x CROSS JOIN generate_series(1, 3) AS g (n)
+        FROM unnest(o) AS x CROSS JOIN generate_series(1, 4) AS g (n)
         WHERE x.active AND NOT x.private
         UNION ALL
         SELECT DISTINCT x.id, left(x.title, g.n), x.campaign_objective, x.vertical, 1
-        FROM unnest(n) AS x CROSS JOIN generate_series(1, 3) AS g (n)
+        FROM unnest(n) AS x CROSS JOIN generate_series(1, 4) AS g (n)
         WHERE x.active AND NOT x.private
     ) AS d
     GROUP BY d.prefix, d.campaign_objective, d.vertical
@@ -243,7 +243,7 @@ CREATE OR REPLACE FUNCTION catalogue_derived_rebuild() RETURNS void
     SELECT x.prefix, x.campaign_objective, x.vertical, count(*)
     FROM (SELECT DISTINCT p.id, left(p.title, g.n) AS prefix, p.campaign_objective, p.vertical
           FROM preset AS p
-          CROSS JOIN generate_series(1, 3) AS g (n)
+          CROSS JOIN generate_series(1, 4) AS g (n)
           WHERE p.active AND NOT p.private) AS x
     GROUP BY x.prefix, x.campaign_objective, x.vertical;
 
@@ -274,7 +274,7 @@ INSERT INTO preset_prefix_tally (prefix, campaign_objective, vertical, presets)
 SELECT x.prefix, x.campaign_objective, x.vertical, count(*)
 FROM (SELECT DISTINCT p.id, left(p.title, g.n) AS prefix, p.campaign_objective, p.vertical
       FROM preset AS p
-      CROSS JOIN generate_series(1, 3) AS g (n)
+      CROSS JOIN generate_series(1, 4) AS g (n)
       WHERE p.active AND NOT p.private) AS x
 GROUP BY x.prefix, x.campaign_objective, x.vertical;
 

@@ -418,14 +418,14 @@ ORDER BY page.n;
 
 -- name: PresetCountPrefix :one
 -- presets/count with a title prefix alone (excluded_preset_id aside), as
--- PresetCount answers it: a prefix of up to three characters from its
+-- PresetCount answers it: a prefix of up to four characters from its
 -- tally (preset_prefix_tally), a longer one from the entries of its first
 -- three characters (preset_title_prefix_idx), its title checked as a
 -- literal prefix. Its one optional parameter is the excluded preset, so
 -- one plan serves every request as a prepared statement; each subquery
 -- runs only when its branch is taken.
 SELECT (CASE
-    WHEN char_length(@preset_name::text) <= 3
+    WHEN char_length(@preset_name::text) <= 4
     THEN (SELECT coalesce(sum(t.presets), 0)
           FROM preset_prefix_tally AS t
           WHERE t.prefix = @preset_name::text)
@@ -448,7 +448,7 @@ SELECT (CASE
 -- CASE whose condition holds for this request's values:
 --   no filter, goal, vertical, or both: preset_tally (a vertical is a LIKE
 --     over the few distinct stored slug lists);
---   a title prefix of one to three characters, with a goal and/or a
+--   a title prefix of one to four characters, with a goal and/or a
 --     vertical or alone: preset_prefix_tally;
 --   agency_id and/or partner_id alone: preset_agency_tally;
 --   location, with a goal and/or a vertical or alone:
@@ -474,7 +474,7 @@ SELECT (CASE
             AND (sqlc.narg(vertical)::text IS NULL
                  OR t.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%'))
     WHEN sqlc.narg(location)::text IS NULL AND sqlc.narg(agency_id)::bigint IS NULL
-         AND sqlc.narg(partner_id)::bigint IS NULL AND char_length(sqlc.narg(preset_name)::text) <= 3
+         AND sqlc.narg(partner_id)::bigint IS NULL AND char_length(sqlc.narg(preset_name)::text) <= 4
     THEN (SELECT coalesce(sum(t.presets), 0)
           FROM preset_prefix_tally AS t
           WHERE t.prefix = sqlc.narg(preset_name)::text
