@@ -202,7 +202,10 @@ const engineStateSet = `-- name: EngineStateSet :one
 WITH cur AS (
     SELECT w.id, coalesce(e.state, CASE WHEN c.active THEN 'waiting' ELSE 'paused' END) AS state,
            coalesce(e.message, '') AS message, e.since, e.mailed,
-           coalesce(c.active AND (c.end_date IS NULL OR c.end_date >= (now() AT TIME ZONE 'UTC')::date),
+           -- The end date is over once it is over in the ad account's time
+           -- zone, as the engine's selection says (EngineCampaignDue).
+           coalesce(c.active AND (c.end_date IS NULL
+                                  OR c.end_date >= (now() AT TIME ZONE coalesce(c.ad_account_timezone, 'UTC'))::date),
                     false) AS runs
     FROM (SELECT $1::bigint AS id) AS w
     LEFT JOIN engine_campaign AS e ON e.campaign_id = w.id
