@@ -30,65 +30,22 @@ func (q *Queries) AgencyDetail(ctx context.Context, id int64) (json.RawMessage, 
 
 const agencyList = `-- name: AgencyList :many
 WITH page AS (
-    (SELECT a.id, a.username
-     FROM agency AS a
-     WHERE a.listed
-       AND $1::bigint IS NULL
-       AND $2::bigint IS NULL
-       AND ($3::text IS NULL
-            OR a.username ILIKE '%' || like_escape($3::text) || '%'
-            OR a.description ILIKE '%' || like_escape($3::text) || '%'
-            OR a.locations ILIKE '%' || like_escape($3::text) || '%')
-     ORDER BY a.username, a.id
-     LIMIT least($5::int, 50)
-     OFFSET ($4::int - 1)::bigint * least($5::int, 50))
-    UNION ALL
-    (SELECT a.id, a.username
-     FROM agency AS a
-     WHERE a.listed
-       AND $1::bigint IS NOT NULL
-       AND $2::bigint IS NULL
-       AND ($3::text IS NULL
-            OR a.username ILIKE '%' || like_escape($3::text) || '%'
-            OR a.description ILIKE '%' || like_escape($3::text) || '%'
-            OR a.locations ILIKE '%' || like_escape($3::text) || '%')
-       AND EXISTS (SELECT 1 FROM agency_service AS x
-                   WHERE x.service_id = $1::bigint AND x.agency_id = a.id)
-     ORDER BY a.username, a.id
-     LIMIT least($5::int, 50)
-     OFFSET ($4::int - 1)::bigint * least($5::int, 50))
-    UNION ALL
-    (SELECT a.id, a.username
-     FROM agency AS a
-     WHERE a.listed
-       AND $1::bigint IS NULL
-       AND $2::bigint IS NOT NULL
-       AND ($3::text IS NULL
-            OR a.username ILIKE '%' || like_escape($3::text) || '%'
-            OR a.description ILIKE '%' || like_escape($3::text) || '%'
-            OR a.locations ILIKE '%' || like_escape($3::text) || '%')
-       AND EXISTS (SELECT 1 FROM agency_industry AS x
-                   WHERE x.industry_id = $2::bigint AND x.agency_id = a.id)
-     ORDER BY a.username, a.id
-     LIMIT least($5::int, 50)
-     OFFSET ($4::int - 1)::bigint * least($5::int, 50))
-    UNION ALL
-    (SELECT a.id, a.username
-     FROM agency AS a
-     WHERE a.listed
-       AND $1::bigint IS NOT NULL
-       AND $2::bigint IS NOT NULL
-       AND ($3::text IS NULL
-            OR a.username ILIKE '%' || like_escape($3::text) || '%'
-            OR a.description ILIKE '%' || like_escape($3::text) || '%'
-            OR a.locations ILIKE '%' || like_escape($3::text) || '%')
-       AND EXISTS (SELECT 1 FROM agency_service AS x
-                   WHERE x.service_id = $1::bigint AND x.agency_id = a.id)
-       AND EXISTS (SELECT 1 FROM agency_industry AS x
-                   WHERE x.industry_id = $2::bigint AND x.agency_id = a.id)
-     ORDER BY a.username, a.id
-     LIMIT least($5::int, 50)
-     OFFSET ($4::int - 1)::bigint * least($5::int, 50))
+    SELECT a.id, a.username
+    FROM agency AS a
+    WHERE a.listed
+      AND ($1::text IS NULL
+           OR a.username ILIKE '%' || like_escape($1::text) || '%'
+           OR a.description ILIKE '%' || like_escape($1::text) || '%'
+           OR a.locations ILIKE '%' || like_escape($1::text) || '%')
+      AND ($2::bigint IS NULL
+           OR EXISTS (SELECT 1 FROM agency_service AS x
+                      WHERE x.service_id = $2::bigint AND x.agency_id = a.id))
+      AND ($3::bigint IS NULL
+           OR EXISTS (SELECT 1 FROM agency_industry AS x
+                      WHERE x.industry_id = $3::bigint AND x.agency_id = a.id))
+    ORDER BY a.username, a.id
+    LIMIT least($5::int, 50)
+    OFFSET ($4::int - 1)::bigint * least($5::int, 50)
 )
 SELECT o.object AS agency
 FROM page
@@ -97,36 +54,30 @@ ORDER BY page.username, page.id
 `
 
 type AgencyListParams struct {
+	Search     *string `json:"search"`
 	ServiceID  *int64  `json:"service_id"`
 	IndustryID *int64  `json:"industry_id"`
-	Search     *string `json:"search"`
 	PageNumber int32   `json:"page_number"`
 	PageSize   int32   `json:"page_size"`
 }
 
-// One page of the agency directory (agencies/list): the
+// One page of the agency directory (agencies/list) with filters: the
 // listed agencies passing every given filter, by username then id. A filter given
 // as NULL passes everything (the request is planned for its own values, see
-// perRequestPlans in http/catalogue.go):
+// perRequestPlans in http/catalogue.go; without filters, AgencyListAll):
 //
 //	search: a case-insensitive, literal substring of username, description
 //	  or locations (agency_search_idx);
 //	service, industry: the agency offers that service / works for that
 //	  industry (agency_service_service_idx, agency_industry_industry_idx).
 //
-// One way for each combination of service and industry given or not, of
-// which the plan keeps the one whose conditions hold: each given one is an
-// EXISTS of its own in the WHERE clause, which PostgreSQL plans as a join
-// (probing the pair's primary key, or reading the service's agencies from
-// its index), where an EXISTS under "IS NULL OR" stays a subplan that
-// hashes every agency of the service at each request.
 // Paging as PresetBrowse. The Agency objects of the page's rows
 // are read ready from agency_object (00050_catalogue_derived.sql).
 func (q *Queries) AgencyList(ctx context.Context, arg AgencyListParams) ([]json.RawMessage, error) {
 	rows, err := q.db.Query(ctx, agencyList,
+		arg.Search,
 		arg.ServiceID,
 		arg.IndustryID,
-		arg.Search,
 		arg.PageNumber,
 		arg.PageSize,
 	)

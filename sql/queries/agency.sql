@@ -63,82 +63,33 @@ JOIN agency_object AS o ON o.agency_id = page.id
 ORDER BY page.username, page.id;
 
 -- name: AgencyList :many
--- One page of the agency directory (agencies/list): the
+-- One page of the agency directory (agencies/list) with filters: the
 -- listed agencies passing every given filter, by username then id. A filter given
 -- as NULL passes everything (the request is planned for its own values, see
--- perRequestPlans in http/catalogue.go):
+-- perRequestPlans in http/catalogue.go; without filters, AgencyListAll):
 --   search: a case-insensitive, literal substring of username, description
 --     or locations (agency_search_idx);
 --   service, industry: the agency offers that service / works for that
 --     industry (agency_service_service_idx, agency_industry_industry_idx).
--- One way for each combination of service and industry given or not, of
--- which the plan keeps the one whose conditions hold: each given one is an
--- EXISTS of its own in the WHERE clause, which PostgreSQL plans as a join
--- (probing the pair's primary key, or reading the service's agencies from
--- its index), where an EXISTS under "IS NULL OR" stays a subplan that
--- hashes every agency of the service at each request.
 -- Paging as PresetBrowse. The Agency objects of the page's rows
 -- are read ready from agency_object (00050_catalogue_derived.sql).
 WITH page AS (
-    (SELECT a.id, a.username
-     FROM agency AS a
-     WHERE a.listed
-       AND sqlc.narg(service_id)::bigint IS NULL
-       AND sqlc.narg(industry_id)::bigint IS NULL
-       AND (sqlc.narg(search)::text IS NULL
-            OR a.username ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
-            OR a.description ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
-            OR a.locations ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%')
-     ORDER BY a.username, a.id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
-    UNION ALL
-    (SELECT a.id, a.username
-     FROM agency AS a
-     WHERE a.listed
-       AND sqlc.narg(service_id)::bigint IS NOT NULL
-       AND sqlc.narg(industry_id)::bigint IS NULL
-       AND (sqlc.narg(search)::text IS NULL
-            OR a.username ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
-            OR a.description ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
-            OR a.locations ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%')
-       AND EXISTS (SELECT 1 FROM agency_service AS x
-                   WHERE x.service_id = sqlc.narg(service_id)::bigint AND x.agency_id = a.id)
-     ORDER BY a.username, a.id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
-    UNION ALL
-    (SELECT a.id, a.username
-     FROM agency AS a
-     WHERE a.listed
-       AND sqlc.narg(service_id)::bigint IS NULL
-       AND sqlc.narg(industry_id)::bigint IS NOT NULL
-       AND (sqlc.narg(search)::text IS NULL
-            OR a.username ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
-            OR a.description ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
-            OR a.locations ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%')
-       AND EXISTS (SELECT 1 FROM agency_industry AS x
-                   WHERE x.industry_id = sqlc.narg(industry_id)::bigint AND x.agency_id = a.id)
-     ORDER BY a.username, a.id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
-    UNION ALL
-    (SELECT a.id, a.username
-     FROM agency AS a
-     WHERE a.listed
-       AND sqlc.narg(service_id)::bigint IS NOT NULL
-       AND sqlc.narg(industry_id)::bigint IS NOT NULL
-       AND (sqlc.narg(search)::text IS NULL
-            OR a.username ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
-            OR a.description ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
-            OR a.locations ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%')
-       AND EXISTS (SELECT 1 FROM agency_service AS x
-                   WHERE x.service_id = sqlc.narg(service_id)::bigint AND x.agency_id = a.id)
-       AND EXISTS (SELECT 1 FROM agency_industry AS x
-                   WHERE x.industry_id = sqlc.narg(industry_id)::bigint AND x.agency_id = a.id)
-     ORDER BY a.username, a.id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
+    SELECT a.id, a.username
+    FROM agency AS a
+    WHERE a.listed
+      AND (sqlc.narg(search)::text IS NULL
+           OR a.username ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
+           OR a.description ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
+           OR a.locations ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%')
+      AND (sqlc.narg(service_id)::bigint IS NULL
+           OR EXISTS (SELECT 1 FROM agency_service AS x
+                      WHERE x.service_id = sqlc.narg(service_id)::bigint AND x.agency_id = a.id))
+      AND (sqlc.narg(industry_id)::bigint IS NULL
+           OR EXISTS (SELECT 1 FROM agency_industry AS x
+                      WHERE x.industry_id = sqlc.narg(industry_id)::bigint AND x.agency_id = a.id))
+    ORDER BY a.username, a.id
+    LIMIT least(sqlc.arg(page_size)::int, 50)
+    OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)
 )
 SELECT o.object AS agency
 FROM page
