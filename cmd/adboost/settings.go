@@ -22,7 +22,7 @@ type setting struct {
 // table and the variables the code reads the same as it. A new variable is
 // a new row here (and in loadConfig).
 var settings = []setting{
-	{"DATABASE_URL", "`" + db.DefaultURL + "`", "pgx connection string; its database is created when missing and the user may; its `pool_max_conns` sizes the pool, else 4 connections a core (at least 8)"},
+	{"DATABASE_URL", "`" + db.DefaultURL + "`", "pgx connection string; its database is created when missing and the user may; its `pool_max_conns` sizes the pool, else 4 connections a core (at least 8); its connections run without parallel workers and without JIT (`max_parallel_workers_per_gather=0`, `jit=off`: adboost's statements are short and many run at once) unless the URL sets them"},
 	{"HTTP_ADDR", "`127.0.0.1:8080`", "listen address"},
 	{"ADBOOST_ENV", "none", "`dev` lets `serve` run without `JWT_SECRET` (random key, with a warning)"},
 	{"JWT_SECRET", "none: `serve` refuses to start unless `ADBOOST_ENV=dev`", "HS256 key, at least 32 bytes"},
