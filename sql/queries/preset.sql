@@ -18,11 +18,11 @@
 --     are there as (location_keys: exactly the values for which the
 --     containment test `location_json @> {"countries": [v]}`, `{"cities":
 --     [{"key": v}]}`, `{"regions": [{"key": v}]}` holds).
--- Three ways to the page, of which the planner keeps the one whose condition
--- on @location and @preset_name holds (the others fold to nothing):
+-- Four ways to the page, of which the planner keeps the one whose
+-- conditions on the filters given hold (the others fold to nothing):
 --   no location, no title prefix: a title-ordered index of preset (the
---     unfiltered page and the goal, agency and vertical filters stop after
---     the page);
+--     goal, agency and vertical filters checked on each preset, stopping
+--     after the page);
 --   no location, a title prefix: preset_title_prefix_idx (prefix, title,
 --     id) gives the presets that start with its first one to three
 --     characters, in title order (00054_title_prefix.sql), and a longer
@@ -30,13 +30,21 @@
 --     the page and never reads more than the presets of those three
 --     characters, where the title index, walked in title order with the
 --     prefix as a filter, would read every title before the first match;
---   a location: preset_visible_location_idx (key, title, id), which gives
---     that key's visible presets in title order, so a common country reads
---     about one page of index entries, and a deep page of a location alone
---     never reads the presets it skips.
--- (The handler sends a page after the first without filters to
--- PresetBrowseDeep, and an agency with a goal to PresetBrowseAgencyGoal.)
--- The other filters are checked on the preset of each entry.
+--     the other filters are checked on the entry (00180);
+--   a location, alone or with a prefix: preset_visible_location_idx (key,
+--     title, id), which gives that key's visible presets in title order,
+--     so a common country reads about one page of index entries, and a
+--     deep page never reads the presets it skips (with a prefix, the
+--     planner may take the prefix's range of
+--     preset_location_title_pattern_idx instead, and sort it);
+--   a location with a goal, a vertical or an agency: the same index, each
+--     filter checked on the objective, vertical list and agency that the
+--     entry carries (00180), index-only.
+-- The handler sends each single filter (and a vertical with a goal) to a
+-- prepared statement of its own, a page after the first without filters to
+-- PresetBrowseDeep, and an agency with a goal to PresetBrowseAgencyGoal
+-- (presetBrowseIDs in http/presets.go): this statement serves the other
+-- combinations.
 -- Paging: the handler has checked @page_number >= 1 and
 -- @page_size >= 1; a limit above 50 acts as 50. It answers the ids of the
 -- page only, in order; PresetCards dresses them. (The Preset objects come
