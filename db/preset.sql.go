@@ -36,24 +36,10 @@ page AS (
     OFFSET ($4::bigint - 1) * $5::int
 )
 SELECT
-    c.id,
-    c.title,
-    -- JSON null without an image, else the absolute URL as a JSON string.
-    coalesce(to_jsonb(absolute_url(c.image, $1::text)), 'null'::jsonb) AS image,
-    c.campaign_objective,
-    c.vertical,
-    round(c.price + ($2::text)::numeric, 2)::text AS price,
-    round(c.original_price + ($2::text)::numeric, 2)::text AS original_price,
-    c.version,
-    c.private,
-    c.platform,
-    c.audience_targeting,
-    c.location_json,
-    c.description,
-    c.hashtags,
-    c.reach,
-    c.allowed_options,
-    c.rating,
+    c.body,
+    coalesce(to_json(absolute_url(c.image, $1::text)), 'null'::json)::json AS image,
+    to_json(round(c.price + ($2::text)::numeric, 2)::text) AS price,
+    to_json(round(c.original_price + ($2::text)::numeric, 2)::text) AS original_price,
     ao.object AS agency,
     c.number_of_purchases
 FROM page
@@ -71,23 +57,10 @@ type PresetAvailableParams struct {
 }
 
 type PresetAvailableRow struct {
-	ID                int64           `json:"id"`
-	Title             string          `json:"title"`
-	Image             interface{}     `json:"image"`
-	CampaignObjective string          `json:"campaign_objective"`
-	Vertical          json.RawMessage `json:"vertical"`
-	Price             string          `json:"price"`
-	OriginalPrice     string          `json:"original_price"`
-	Version           int32           `json:"version"`
-	Private           bool            `json:"private"`
-	Platform          string          `json:"platform"`
-	AudienceTargeting string          `json:"audience_targeting"`
-	LocationJson      string          `json:"location_json"`
-	Description       string          `json:"description"`
-	Hashtags          json.RawMessage `json:"hashtags"`
-	Reach             json.RawMessage `json:"reach"`
-	AllowedOptions    []string        `json:"allowed_options"`
-	Rating            int64           `json:"rating"`
+	Body              json.RawMessage `json:"body"`
+	Image             json.RawMessage `json:"image"`
+	Price             json.RawMessage `json:"price"`
+	OriginalPrice     json.RawMessage `json:"original_price"`
 	Agency            json.RawMessage `json:"agency"`
 	NumberOfPurchases int32           `json:"number_of_purchases"`
 }
@@ -99,7 +72,8 @@ type PresetAvailableRow struct {
 // Each kind is read in title order from its own index (the public ones from
 // preset_visible_title_idx, the agency's own from preset_agency_idx) and
 // stops at the end of the page; the Preset objects are built for the page's
-// rows only.
+// rows only, in pieces of JSON as PresetCards answers them, with the number
+// of purchases.
 func (q *Queries) PresetAvailable(ctx context.Context, arg PresetAvailableParams) ([]PresetAvailableRow, error) {
 	rows, err := q.db.Query(ctx, presetAvailable,
 		arg.PublicBaseUrl,
@@ -116,23 +90,10 @@ func (q *Queries) PresetAvailable(ctx context.Context, arg PresetAvailableParams
 	for rows.Next() {
 		var i PresetAvailableRow
 		if err := rows.Scan(
-			&i.ID,
-			&i.Title,
+			&i.Body,
 			&i.Image,
-			&i.CampaignObjective,
-			&i.Vertical,
 			&i.Price,
 			&i.OriginalPrice,
-			&i.Version,
-			&i.Private,
-			&i.Platform,
-			&i.AudienceTargeting,
-			&i.LocationJson,
-			&i.Description,
-			&i.Hashtags,
-			&i.Reach,
-			&i.AllowedOptions,
-			&i.Rating,
 			&i.Agency,
 			&i.NumberOfPurchases,
 		); err != nil {
@@ -861,24 +822,10 @@ func (q *Queries) PresetBrowseVertical(ctx context.Context, arg PresetBrowseVert
 
 const presetCards = `-- name: PresetCards :many
 SELECT
-    c.id,
-    c.title,
-    -- JSON null without an image, else the absolute URL as a JSON string.
-    coalesce(to_jsonb(absolute_url(c.image, $1::text)), 'null'::jsonb) AS image,
-    c.campaign_objective,
-    c.vertical,
-    round(c.price + ($2::text)::numeric, 2)::text AS price,
-    round(c.original_price + ($2::text)::numeric, 2)::text AS original_price,
-    c.version,
-    c.private,
-    c.platform,
-    c.audience_targeting,
-    c.location_json,
-    c.description,
-    c.hashtags,
-    c.reach,
-    c.allowed_options,
-    c.rating,
+    c.body,
+    coalesce(to_json(absolute_url(c.image, $1::text)), 'null'::json)::json AS image,
+    to_json(round(c.price + ($2::text)::numeric, 2)::text) AS price,
+    to_json(round(c.original_price + ($2::text)::numeric, 2)::text) AS original_price,
     ao.object AS agency
 FROM unnest($3::bigint[]) WITH ORDINALITY AS page (id, n)
 JOIN preset_card AS c ON c.id = page.id
@@ -893,30 +840,19 @@ type PresetCardsParams struct {
 }
 
 type PresetCardsRow struct {
-	ID                int64           `json:"id"`
-	Title             string          `json:"title"`
-	Image             interface{}     `json:"image"`
-	CampaignObjective string          `json:"campaign_objective"`
-	Vertical          json.RawMessage `json:"vertical"`
-	Price             string          `json:"price"`
-	OriginalPrice     string          `json:"original_price"`
-	Version           int32           `json:"version"`
-	Private           bool            `json:"private"`
-	Platform          string          `json:"platform"`
-	AudienceTargeting string          `json:"audience_targeting"`
-	LocationJson      string          `json:"location_json"`
-	Description       string          `json:"description"`
-	Hashtags          json.RawMessage `json:"hashtags"`
-	Reach             json.RawMessage `json:"reach"`
-	AllowedOptions    []string        `json:"allowed_options"`
-	Rating            int64           `json:"rating"`
-	Agency            json.RawMessage `json:"agency"`
+	Body          json.RawMessage `json:"body"`
+	Image         json.RawMessage `json:"image"`
+	Price         json.RawMessage `json:"price"`
+	OriginalPrice json.RawMessage `json:"original_price"`
+	Agency        json.RawMessage `json:"agency"`
 }
 
 // The Preset objects of presets/browse for the ids of one page, in the
-// order of @ids: prices plus the fixed fee, absolute images, the rest from
-// the stored cards (preset_card) and the agency objects (agency_object), a
-// primary-key lookup each per id.
+// order of @ids, in pieces of JSON that the handler joins into each object
+// (presetCardsJSON in http/presets.go): the stored card (preset_card.body,
+// every field that depends on the catalogue alone), the absolute image
+// (JSON null without one), the prices plus the fixed fee as JSON strings,
+// and the agency object (agency_object); a primary-key lookup each per id.
 func (q *Queries) PresetCards(ctx context.Context, arg PresetCardsParams) ([]PresetCardsRow, error) {
 	rows, err := q.db.Query(ctx, presetCards, arg.PublicBaseUrl, arg.ServiceFixedFee, arg.Ids)
 	if err != nil {
@@ -927,23 +863,10 @@ func (q *Queries) PresetCards(ctx context.Context, arg PresetCardsParams) ([]Pre
 	for rows.Next() {
 		var i PresetCardsRow
 		if err := rows.Scan(
-			&i.ID,
-			&i.Title,
+			&i.Body,
 			&i.Image,
-			&i.CampaignObjective,
-			&i.Vertical,
 			&i.Price,
 			&i.OriginalPrice,
-			&i.Version,
-			&i.Private,
-			&i.Platform,
-			&i.AudienceTargeting,
-			&i.LocationJson,
-			&i.Description,
-			&i.Hashtags,
-			&i.Reach,
-			&i.AllowedOptions,
-			&i.Rating,
 			&i.Agency,
 		); err != nil {
 			return nil, err

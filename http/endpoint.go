@@ -107,8 +107,12 @@ func serveEndpoint[Req, Resp any](s *Server, w http.ResponseWriter, r *http.Requ
 		writeError(w, toError(r.Context(), s.log, err))
 		return
 	}
-	if body, ok := any(resp).(encodedJSON); ok {
+	switch body := any(resp).(type) {
+	case encodedJSON:
 		writeEncodedJSON(w, r, status, body)
+		return
+	case jsonAnswer:
+		writeJSONAnswer(w, status, body)
 		return
 	}
 	writeJSON(w, status, resp)

@@ -28,6 +28,19 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
+// jsonAnswer is the answer of one request that its endpoint wrote as JSON
+// itself, from pieces of JSON that PostgreSQL made (presetCards):
+// serveEndpoint writes it as it is, with writeJSON's closing newline, and
+// the edge gzips it as it does any answer.
+type jsonAnswer []byte
+
+// writeJSONAnswer writes status with body.
+func writeJSONAnswer(w http.ResponseWriter, status int, body jsonAnswer) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(body, '\n'))
+}
+
 // writeEncodedJSON writes status with an answer encoded beforehand, exactly
 // as writeJSON would have written it; gzipped (the form the answer keeps,
 // made once) when the caller accepts gzip and the answer is over 1 KiB, as

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"reflect"
@@ -117,8 +118,9 @@ func (r *presetCountRequest) validate() (err error) {
 
 // presetBrowse answers one page of the catalogue in two statements: the
 // page's ids, planned for this request's filters, then their Preset objects
-// from a prepared statement (see PresetBrowse in sql/queries/preset.sql).
-func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]db.PresetCardsRow, error) {
+// from a prepared statement (see PresetBrowse in sql/queries/preset.sql),
+// in pieces of JSON that presetCards joins.
+func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) (jsonAnswer, error) {
 	f := req.filter
 	params := db.PresetBrowseParams{
 		Goal: f.Goal, Vertical: f.Vertical, AgencyID: f.AgencyID, PartnerID: f.PartnerID,
@@ -128,11 +130,66 @@ func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) ([]
 	}
 	ids, err := presetBrowseIDs(ctx, s.q, s.planned(), params)
 	if err != nil || len(ids) == 0 {
-		return []db.PresetCardsRow{}, err
+		return jsonAnswer("[]"), err
 	}
-	return s.q.PresetCards(ctx, db.PresetCardsParams{
+	rows, err := s.q.PresetCards(ctx, db.PresetCardsParams{
 		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, Ids: ids,
 	})
+	if err != nil {
+		return nil, err
+	}
+	return presetCards(rows, func(r db.PresetCardsRow) cardPieces {
+		return cardPieces{body: r.Body, image: r.Image, price: r.Price, originalPrice: r.OriginalPrice, agency: r.Agency}
+	})
+}
+
+// cardPieces are the pieces of one Preset object as PresetCards and
+// PresetAvailable answer them, each a JSON value that PostgreSQL wrote: the
+// stored card (an object of the fields that depend on the catalogue alone,
+// preset_card.body), the absolute image (or null), the prices with the
+// fixed fee (strings), the agency object, and presets/available's number
+// of purchases.
+type cardPieces struct {
+	body, image, price, originalPrice, agency json.RawMessage
+	purchases                                 *int32
+}
+
+// presetCards answers rows as a JSON array of Preset objects: each card's
+// body with the other pieces added as its last fields. Nothing is decoded
+// or encoded again; a body that is not an object with a field (the table's
+// check rules it out) is an error, not a broken answer.
+func presetCards[R any](rows []R, pieces func(R) cardPieces) (jsonAnswer, error) {
+	b := make([]byte, 0, 1024*len(rows)+2)
+	b = append(b, '[')
+	for i, r := range rows {
+		p := pieces(r)
+		if len(p.body) < 3 || p.body[0] != '{' || p.body[len(p.body)-1] != '}' {
+			return nil, fmt.Errorf("preset card %d: the stored body is not a JSON object", i)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, p.body[:len(p.body)-1]...)
+		b = appendField(b, "image", p.image)
+		b = appendField(b, "price", p.price)
+		b = appendField(b, "original_price", p.originalPrice)
+		b = appendField(b, "agency", p.agency)
+		if p.purchases != nil {
+			b = strconv.AppendInt(append(b, `,"number_of_purchases":`...), int64(*p.purchases), 10)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
+
+// appendField appends `,"name":value` to an object being written; a value
+// PostgreSQL left NULL is JSON null.
+func appendField(b []byte, name string, value json.RawMessage) []byte {
+	b = append(append(append(b, ',', '"'), name...), '"', ':')
+	if len(value) == 0 {
+		return append(b, "null"...)
+	}
+	return append(b, value...)
 }
 
 // presetBrowseIDs answers the ids of the page from the statement made for
@@ -230,12 +287,21 @@ func (r *presetAvailableRequest) bind(req *http.Request) error {
 	return nil
 }
 
-func (s *Server) presetAvailable(ctx context.Context, req *presetAvailableRequest) ([]db.PresetAvailableRow, error) {
+func (s *Server) presetAvailable(ctx context.Context, req *presetAvailableRequest) (jsonAnswer, error) {
 	params := db.PresetAvailableParams{
 		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, UserID: userID(ctx),
 		PageNumber: req.page.Or(1), PageSize: int32(min(req.limit.Or(maxAvailable), maxAvailable)),
 	}
-	return s.q.PresetAvailable(ctx, params)
+	rows, err := s.q.PresetAvailable(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	return presetCards(rows, func(r db.PresetAvailableRow) cardPieces {
+		return cardPieces{
+			body: r.Body, image: r.Image, price: r.Price, originalPrice: r.OriginalPrice, agency: r.Agency,
+			purchases: &r.NumberOfPurchases,
+		}
+	})
 }
 
 func (s *Server) presetOptimizationGoals(ctx context.Context, _ *empty) ([]db.CampaignObjectiveListRow, error) {

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -475,9 +476,16 @@ func TestPresetAvailablePlan(t *testing.T) {
 	if len(rows) != 1000 {
 		t.Fatalf("%d presets on page 3, want 1000", len(rows))
 	}
+	title := func(i int) string {
+		var card struct{ Title string }
+		if err := json.Unmarshal(rows[i].Body, &card); err != nil || card.Title == "" {
+			t.Fatalf("card %d: %v, body %s", i, err, rows[i].Body)
+		}
+		return card.Title
+	}
 	for i := 1; i < len(rows); i++ {
-		if rows[i-1].Title > rows[i].Title {
-			t.Fatalf("not in title order at %d: %q > %q", i, rows[i-1].Title, rows[i].Title)
+		if title(i-1) > title(i) {
+			t.Fatalf("not in title order at %d: %q > %q", i, title(i-1), title(i))
 		}
 	}
 }

@@ -396,28 +396,16 @@ ORDER BY page.title, page.id;
 
 -- name: PresetCards :many
 -- The Preset objects of presets/browse for the ids of one page, in the
--- order of @ids: prices plus the fixed fee, absolute images, the rest from
--- the stored cards (preset_card) and the agency objects (agency_object), a
--- primary-key lookup each per id.
+-- order of @ids, in pieces of JSON that the handler joins into each object
+-- (presetCardsJSON in http/presets.go): the stored card (preset_card.body,
+-- every field that depends on the catalogue alone), the absolute image
+-- (JSON null without one), the prices plus the fixed fee as JSON strings,
+-- and the agency object (agency_object); a primary-key lookup each per id.
 SELECT
-    c.id,
-    c.title,
-    -- JSON null without an image, else the absolute URL as a JSON string.
-    coalesce(to_jsonb(absolute_url(c.image, @public_base_url::text)), 'null'::jsonb) AS image,
-    c.campaign_objective,
-    c.vertical,
-    round(c.price + (@service_fixed_fee::text)::numeric, 2)::text AS price,
-    round(c.original_price + (@service_fixed_fee::text)::numeric, 2)::text AS original_price,
-    c.version,
-    c.private,
-    c.platform,
-    c.audience_targeting,
-    c.location_json,
-    c.description,
-    c.hashtags,
-    c.reach,
-    c.allowed_options,
-    c.rating,
+    c.body,
+    coalesce(to_json(absolute_url(c.image, @public_base_url::text)), 'null'::json)::json AS image,
+    to_json(round(c.price + (@service_fixed_fee::text)::numeric, 2)::text) AS price,
+    to_json(round(c.original_price + (@service_fixed_fee::text)::numeric, 2)::text) AS original_price,
     ao.object AS agency
 FROM unnest(@ids::bigint[]) WITH ORDINALITY AS page (id, n)
 JOIN preset_card AS c ON c.id = page.id
@@ -587,7 +575,8 @@ SELECT (CASE
 -- Each kind is read in title order from its own index (the public ones from
 -- preset_visible_title_idx, the agency's own from preset_agency_idx) and
 -- stops at the end of the page; the Preset objects are built for the page's
--- rows only.
+-- rows only, in pieces of JSON as PresetCards answers them, with the number
+-- of purchases.
 WITH owner AS (
     SELECT u.agency_id FROM app_user AS u WHERE u.id = @user_id
 ),
@@ -613,24 +602,10 @@ page AS (
     OFFSET (sqlc.arg(page_number)::bigint - 1) * sqlc.arg(page_size)::int
 )
 SELECT
-    c.id,
-    c.title,
-    -- JSON null without an image, else the absolute URL as a JSON string.
-    coalesce(to_jsonb(absolute_url(c.image, @public_base_url::text)), 'null'::jsonb) AS image,
-    c.campaign_objective,
-    c.vertical,
-    round(c.price + (@service_fixed_fee::text)::numeric, 2)::text AS price,
-    round(c.original_price + (@service_fixed_fee::text)::numeric, 2)::text AS original_price,
-    c.version,
-    c.private,
-    c.platform,
-    c.audience_targeting,
-    c.location_json,
-    c.description,
-    c.hashtags,
-    c.reach,
-    c.allowed_options,
-    c.rating,
+    c.body,
+    coalesce(to_json(absolute_url(c.image, @public_base_url::text)), 'null'::json)::json AS image,
+    to_json(round(c.price + (@service_fixed_fee::text)::numeric, 2)::text) AS price,
+    to_json(round(c.original_price + (@service_fixed_fee::text)::numeric, 2)::text) AS original_price,
     ao.object AS agency,
     c.number_of_purchases
 FROM page
