@@ -40,12 +40,21 @@ func (r *agencyListRequest) validate() (err error) {
 // agencyList answers one page of the agency directory.
 // agencyList answers a page without filters from a prepared statement
 // (AgencyListAll), one with filters from AgencyList, planned for them.
-func (s *Server) agencyList(ctx context.Context, req *agencyListRequest) ([]json.RawMessage, error) {
+// agencyList answers a page of the directory as the JSON array of the
+// stored Agency objects (agency_object), joined as PostgreSQL wrote them.
+func (s *Server) agencyList(ctx context.Context, req *agencyListRequest) (jsonAnswer, error) {
 	p := req.params
+	var objects []json.RawMessage
+	var err error
 	if p.Search == nil && p.ServiceID == nil && p.IndustryID == nil {
-		return s.q.AgencyListAll(ctx, db.AgencyListAllParams{PageNumber: p.PageNumber, PageSize: p.PageSize})
+		objects, err = s.q.AgencyListAll(ctx, db.AgencyListAllParams{PageNumber: p.PageNumber, PageSize: p.PageSize})
+	} else {
+		objects, err = s.planned().AgencyList(ctx, p)
 	}
-	return s.planned().AgencyList(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return jsonArray(objects), nil
 }
 
 func (s *Server) agencyDetail(ctx context.Context, req *pathID) (json.RawMessage, error) {

@@ -169,7 +169,7 @@ func (e *env) checkDerivedTables(step string) {
 	// The derived tables, row for row.
 	for name, q := range map[string]string{
 		"agency_object": `SELECT count(*) FROM agency_card AS c FULL JOIN agency_object AS o ON o.agency_id = c.id
-			WHERE c.object IS DISTINCT FROM o.object`,
+			WHERE c.object IS DISTINCT FROM o.object::jsonb`,
 		"preset_location": `SELECT count(*) FROM (
 			(SELECT k.key, p.id, p.title, k.kinds, p.campaign_objective, p.vertical, p.agency_id
 			 FROM preset AS p, location_keys(p.location_json) AS k

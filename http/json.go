@@ -29,10 +29,30 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // jsonAnswer is the answer of one request that its endpoint wrote as JSON
-// itself, from pieces of JSON that PostgreSQL made (presetCards):
+// itself, from pieces of JSON that PostgreSQL made (presetCards, jsonArray):
 // serveEndpoint writes it as it is, with writeJSON's closing newline, and
 // the edge gzips it as it does any answer.
 type jsonAnswer []byte
+
+// jsonArray answers the JSON array of values, each a JSON value that
+// PostgreSQL wrote (a stored object), joined as it is; a NULL is null.
+func jsonArray(values []json.RawMessage) jsonAnswer {
+	n := 2
+	for _, v := range values {
+		n += len(v) + 1
+	}
+	b := append(make([]byte, 0, n), '[')
+	for i, v := range values {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if len(v) == 0 {
+			v = json.RawMessage("null")
+		}
+		b = append(b, v...)
+	}
+	return append(b, ']')
+}
 
 // writeJSONAnswer writes status with body.
 func writeJSONAnswer(w http.ResponseWriter, status int, body jsonAnswer) {

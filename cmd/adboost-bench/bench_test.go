@@ -65,7 +65,7 @@ func TestGenerateShape(t *testing.T) {
 		{"preset_location rows", `SELECT ((SELECT count(*) FROM preset_location) = (SELECT count(*)
 			FROM preset AS p, location_keys(p.location_json) AS k WHERE p.active AND NOT p.private))::int`, 1, 0},
 		{"agency objects", `SELECT count(*) FROM agency_card AS c FULL JOIN agency_object AS o ON o.agency_id = c.id
-			WHERE c.object IS DISTINCT FROM o.object`, 0, 0},
+			WHERE c.object IS DISTINCT FROM o.object::jsonb`, 0, 0},
 		{"tally", `SELECT ((SELECT sum(presets) FROM preset_tally) = (SELECT count(*) FROM preset WHERE active AND NOT private))::int`, 1, 0},
 		{"triggers restored", `SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal AND tgenabled = 'D'`, 0, 0},
 	} {

@@ -46,3 +46,20 @@ func TestPresetCardsJoinsPieces(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONArrayJoinsValues checks jsonArray: the values in order, a NULL as
+// null, no values as [].
+func TestJSONArrayJoinsValues(t *testing.T) {
+	for _, c := range []struct {
+		in   []json.RawMessage
+		want string
+	}{
+		{nil, `[]`},
+		{[]json.RawMessage{json.RawMessage(`{"id": 1}`)}, `[{"id": 1}]`},
+		{[]json.RawMessage{json.RawMessage(`{"id": 1}`), nil, json.RawMessage(`"x"`)}, `[{"id": 1},null,"x"]`},
+	} {
+		if got := string(jsonArray(c.in)); got != c.want {
+			t.Errorf("jsonArray(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
