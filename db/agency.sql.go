@@ -30,22 +30,38 @@ func (q *Queries) AgencyDetail(ctx context.Context, id int64) (json.RawMessage, 
 
 const agencyList = `-- name: AgencyList :many
 WITH page AS (
-    SELECT a.id, a.username
-    FROM agency AS a
-    WHERE a.listed
-      AND ($1::text IS NULL
-           OR a.username ILIKE '%' || like_escape($1::text) || '%'
-           OR a.description ILIKE '%' || like_escape($1::text) || '%'
-           OR a.locations ILIKE '%' || like_escape($1::text) || '%')
-      AND ($2::bigint IS NULL
-           OR EXISTS (SELECT 1 FROM agency_service AS x
-                      WHERE x.service_id = $2::bigint AND x.agency_id = a.id))
-      AND ($3::bigint IS NULL
-           OR EXISTS (SELECT 1 FROM agency_industry AS x
-                      WHERE x.industry_id = $3::bigint AND x.agency_id = a.id))
-    ORDER BY a.username, a.id
-    LIMIT least($5::int, 50)
-    OFFSET ($4::int - 1)::bigint * least($5::int, 50)
+    (SELECT a.id, a.username
+     FROM agency AS a
+     WHERE $1::bigint IS NULL AND $2::bigint IS NULL
+       AND a.listed
+       AND agency_matches(a.search_text, $3::text)
+     ORDER BY a.username, a.id
+     LIMIT least($5::int, 50)
+     OFFSET ($4::int - 1)::bigint * least($5::int, 50))
+    UNION ALL
+    (SELECT a.id, a.username
+     FROM agency_service AS x
+     JOIN agency AS a ON a.id = x.agency_id
+     WHERE x.service_id = $1::bigint
+       AND a.listed
+       AND ($2::bigint IS NULL
+            OR EXISTS (SELECT 1 FROM agency_industry AS y
+                       WHERE y.industry_id = $2::bigint AND y.agency_id = a.id))
+       AND agency_matches(a.search_text, $3::text)
+     ORDER BY a.username, a.id
+     LIMIT least($5::int, 50)
+     OFFSET ($4::int - 1)::bigint * least($5::int, 50))
+    UNION ALL
+    (SELECT a.id, a.username
+     FROM agency_industry AS y
+     JOIN agency AS a ON a.id = y.agency_id
+     WHERE $1::bigint IS NULL
+       AND y.industry_id = $2::bigint
+       AND a.listed
+       AND agency_matches(a.search_text, $3::text)
+     ORDER BY a.username, a.id
+     LIMIT least($5::int, 50)
+     OFFSET ($4::int - 1)::bigint * least($5::int, 50))
 )
 SELECT o.object AS agency
 FROM page
@@ -54,9 +70,9 @@ ORDER BY page.username, page.id
 `
 
 type AgencyListParams struct {
-	Search     *string `json:"search"`
 	ServiceID  *int64  `json:"service_id"`
 	IndustryID *int64  `json:"industry_id"`
+	Search     *string `json:"search"`
 	PageNumber int32   `json:"page_number"`
 	PageSize   int32   `json:"page_size"`
 }
@@ -67,17 +83,30 @@ type AgencyListParams struct {
 // perRequestPlans in http/catalogue.go; without filters, AgencyListAll):
 //
 //	search: a case-insensitive, literal substring of username, description
-//	  or locations (agency_search_idx);
+//	  or locations (agency_matches);
 //	service, industry: the agency offers that service / works for that
-//	  industry (agency_service_service_idx, agency_industry_industry_idx).
+//	  industry.
+//
+// Three ways to the page, of which the planner keeps the one whose
+// condition on the filters given holds (the others fold to nothing):
+//
+//	neither a service nor an industry: the listed agencies in username
+//	  order (agency_username_idx), each checked against the search, up to
+//	  the end of the page;
+//	a service: its agencies (agency_service_service_idx), each checked
+//	  against the industry and the search, then sorted: a service has a
+//	  fraction of the directory, where the username order would read every
+//	  agency before the page, or all of them when few match;
+//	an industry without a service: its agencies
+//	  (agency_industry_industry_idx), likewise.
 //
 // Paging as PresetBrowse. The Agency objects of the page's rows
 // are read ready from agency_object (00050_catalogue_derived.sql).
 func (q *Queries) AgencyList(ctx context.Context, arg AgencyListParams) ([]json.RawMessage, error) {
 	rows, err := q.db.Query(ctx, agencyList,
-		arg.Search,
 		arg.ServiceID,
 		arg.IndustryID,
+		arg.Search,
 		arg.PageNumber,
 		arg.PageSize,
 	)

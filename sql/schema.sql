@@ -44,6 +44,15 @@
 --            CPU a request (adboost and PostgreSQL) 1.54 ms against 1.36
 --            for agencies/list {}, 1.27 against 1.00 for browse goal.
 --
+-- agency.search_text (stored generated column, 00192)
+--   Holds:   the agency's username, description and locations, lower-cased
+--            and joined by U+001F; agency_search_text_idx (trigram) on it.
+--   Kept by: PostgreSQL (GENERATED ALWAYS ... STORED).
+--   Serves:  agencies/list's search (agency_matches, AgencyList).
+--   Without: three ILIKEs an agency, each lower-casing its text again:
+--            agencies/list with filters 4.1 ms of CPU a request (adboost
+--            and PostgreSQL) against 2.5 ms with it.
+--
 -- preset_card (table, 00170, 00190)
 --   Holds:   each preset's card, as view preset_card_source makes it: the
 --            Preset object's fields that depend on the catalogue alone as
@@ -264,6 +273,14 @@ CREATE FUNCTION public.absolute_url(path text, base_url text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN CASE WHEN ((path IS NULL) OR (path ~ '^[A-Za-z][A-Za-z0-9+.-]*:'::text)) THEN path WHEN (path ~~ '//%'::text) THEN ((split_part(base_url, ':'::text, 1) || ':'::text) || path) ELSE ((rtrim(base_url, '/'::text) || '/'::text) || ltrim(path, '/'::text)) END;
 
+CREATE FUNCTION public.like_escape(s text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    RETURN replace(replace(replace(s, '\'::text, '\\'::text), '%'::text, '\%'::text), '_'::text, '\_'::text);
+
+CREATE FUNCTION public.agency_matches(search_text text, search text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN ((search IS NULL) OR ((search_text ~~ (('%'::text || public.like_escape(lower(search))) || '%'::text)) AND (strpos(search, ''::text) = 0)));
+
 CREATE FUNCTION public.agency_object_refresh(ids bigint[]) RETURNS void
     LANGUAGE sql
     AS $$
@@ -430,10 +447,6 @@ BEGIN
         (SELECT coalesce(max(h.campaign_id), 0) + 1 FROM campaign_history AS h)), false);
 END
 $$;
-
-CREATE FUNCTION public.like_escape(s text) RETURNS text
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN replace(replace(replace(s, '\'::text, '\\'::text), '%'::text, '\%'::text), '_'::text, '\_'::text);
 
 CREATE FUNCTION public.location_keys(doc jsonb) RETURNS TABLE(key text, kinds smallint)
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -972,6 +985,7 @@ CREATE TABLE public.agency (
     employees text DEFAULT ''::text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     listed boolean DEFAULT true NOT NULL,
+    search_text text GENERATED ALWAYS AS (((((lower(username) || ''::text) || lower(description)) || ''::text) || lower(locations))) STORED NOT NULL,
     CONSTRAINT agency_about_check CHECK ((length(about) <= 5000)),
     CONSTRAINT agency_coordinates_check CHECK (((coordinates = ''::text) OR (coordinates ~ '^-?[0-9]{1,3}(\.[0-9]+)?,-?[0-9]{1,3}(\.[0-9]+)?$'::text))),
     CONSTRAINT agency_description_check CHECK ((length(description) <= 5000)),
@@ -2083,7 +2097,7 @@ ALTER TABLE ONLY public.weekly_report_sent
 
 CREATE INDEX agency_industry_industry_idx ON public.agency_industry USING btree (industry_id, agency_id);
 
-CREATE INDEX agency_search_idx ON public.agency USING gin (username public.gin_trgm_ops, description public.gin_trgm_ops, locations public.gin_trgm_ops);
+CREATE INDEX agency_search_text_idx ON public.agency USING gin (search_text public.gin_trgm_ops);
 
 CREATE INDEX agency_service_service_idx ON public.agency_service USING btree (service_id, agency_id);
 

@@ -68,28 +68,55 @@ ORDER BY page.username, page.id;
 -- as NULL passes everything (the request is planned for its own values, see
 -- perRequestPlans in http/catalogue.go; without filters, AgencyListAll):
 --   search: a case-insensitive, literal substring of username, description
---     or locations (agency_search_idx);
+--     or locations (agency_matches);
 --   service, industry: the agency offers that service / works for that
---     industry (agency_service_service_idx, agency_industry_industry_idx).
+--     industry.
+-- Three ways to the page, of which the planner keeps the one whose
+-- condition on the filters given holds (the others fold to nothing):
+--   neither a service nor an industry: the listed agencies in username
+--     order (agency_username_idx), each checked against the search, up to
+--     the end of the page;
+--   a service: its agencies (agency_service_service_idx), each checked
+--     against the industry and the search, then sorted: a service has a
+--     fraction of the directory, where the username order would read every
+--     agency before the page, or all of them when few match;
+--   an industry without a service: its agencies
+--     (agency_industry_industry_idx), likewise.
 -- Paging as PresetBrowse. The Agency objects of the page's rows
 -- are read ready from agency_object (00050_catalogue_derived.sql).
 WITH page AS (
-    SELECT a.id, a.username
-    FROM agency AS a
-    WHERE a.listed
-      AND (sqlc.narg(search)::text IS NULL
-           OR a.username ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
-           OR a.description ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%'
-           OR a.locations ILIKE '%' || like_escape(sqlc.narg(search)::text) || '%')
-      AND (sqlc.narg(service_id)::bigint IS NULL
-           OR EXISTS (SELECT 1 FROM agency_service AS x
-                      WHERE x.service_id = sqlc.narg(service_id)::bigint AND x.agency_id = a.id))
-      AND (sqlc.narg(industry_id)::bigint IS NULL
-           OR EXISTS (SELECT 1 FROM agency_industry AS x
-                      WHERE x.industry_id = sqlc.narg(industry_id)::bigint AND x.agency_id = a.id))
-    ORDER BY a.username, a.id
-    LIMIT least(sqlc.arg(page_size)::int, 50)
-    OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)
+    (SELECT a.id, a.username
+     FROM agency AS a
+     WHERE sqlc.narg(service_id)::bigint IS NULL AND sqlc.narg(industry_id)::bigint IS NULL
+       AND a.listed
+       AND agency_matches(a.search_text, sqlc.narg(search)::text)
+     ORDER BY a.username, a.id
+     LIMIT least(sqlc.arg(page_size)::int, 50)
+     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
+    UNION ALL
+    (SELECT a.id, a.username
+     FROM agency_service AS x
+     JOIN agency AS a ON a.id = x.agency_id
+     WHERE x.service_id = sqlc.narg(service_id)::bigint
+       AND a.listed
+       AND (sqlc.narg(industry_id)::bigint IS NULL
+            OR EXISTS (SELECT 1 FROM agency_industry AS y
+                       WHERE y.industry_id = sqlc.narg(industry_id)::bigint AND y.agency_id = a.id))
+       AND agency_matches(a.search_text, sqlc.narg(search)::text)
+     ORDER BY a.username, a.id
+     LIMIT least(sqlc.arg(page_size)::int, 50)
+     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
+    UNION ALL
+    (SELECT a.id, a.username
+     FROM agency_industry AS y
+     JOIN agency AS a ON a.id = y.agency_id
+     WHERE sqlc.narg(service_id)::bigint IS NULL
+       AND y.industry_id = sqlc.narg(industry_id)::bigint
+       AND a.listed
+       AND agency_matches(a.search_text, sqlc.narg(search)::text)
+     ORDER BY a.username, a.id
+     LIMIT least(sqlc.arg(page_size)::int, 50)
+     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
 )
 SELECT o.object AS agency
 FROM page
