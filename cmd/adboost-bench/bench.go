@@ -244,8 +244,8 @@ type result struct {
 // drive sends r to base from conns workers that each wait for the answer
 // before sending again (a closed loop, like wrk -c conns) for d, with
 // vegeta's attacker. With a dataset (the distinct mode), the n-th request
-// is r.Distinct's n-th; without, every request is r's own.
-func drive(base, token string, r route, conns int, d time.Duration, ds *dataset) result {
+// is r.Distinct's (first+n)-th; without, every request is r's own.
+func drive(base, token string, r route, conns int, d time.Duration, ds *dataset, first uint64) result {
 	header := http.Header{}
 	if r.Body != "" {
 		header.Set("Content-Type", "application/json")
@@ -265,6 +265,7 @@ func drive(base, token string, r route, conns int, d time.Duration, ds *dataset)
 	targeter := vegeta.NewStaticTargeter(target)
 	if ds != nil && r.Distinct != nil {
 		var n atomic.Uint64
+		n.Store(first)
 		targeter = func(t *vegeta.Target) error {
 			*t = target
 			path, body := r.Distinct(*ds, n.Add(1))

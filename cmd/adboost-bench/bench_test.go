@@ -112,8 +112,8 @@ func TestDrive(t *testing.T) {
 	ds := newDataset(s)
 	var rows []row
 	for _, r := range routes() {
-		cached := drive(srv.URL, token, r, 4, 300*time.Millisecond, nil)
-		distinct := drive(srv.URL, token, r, 4, 300*time.Millisecond, &ds)
+		cached := drive(srv.URL, token, r, 4, 300*time.Millisecond, nil, 0)
+		distinct := drive(srv.URL, token, r, 4, 300*time.Millisecond, &ds, 0)
 		for _, res := range []result{cached, distinct} {
 			if res.Errors != 0 || res.Requests == 0 || res.Rate <= 0 || res.P99 < res.P50 {
 				t.Errorf("%s: %+v", r.Name, res)
@@ -136,7 +136,7 @@ func TestDrive(t *testing.T) {
 	checkDistinctAtScale(t)
 
 	// A route that fails is counted as errors.
-	bad := drive(srv.URL, "", route{Name: "no token", Method: "GET", Path: "/v1/presets/available", Auth: true}, 2, 100*time.Millisecond, nil)
+	bad := drive(srv.URL, "", route{Name: "no token", Method: "GET", Path: "/v1/presets/available", Auth: true}, 2, 100*time.Millisecond, nil, 0)
 	if bad.Errors == 0 || bad.Errors != bad.Requests {
 		t.Errorf("a refused route: %+v, want every request an error", bad)
 	}

@@ -61,6 +61,7 @@ func run() error {
 	regenerate := flag.Bool("regenerate", false, "make the database again even when it holds this scale")
 	var o options
 	flag.DurationVar(&o.duration, "duration", 15*time.Second, "how long each route is driven")
+	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "how long each route is driven, unmeasured, before each of its runs (in the distinct mode with requests of its own): each run is measured warm, whatever ran before it; 0: none")
 	flag.IntVar(&o.conns, "connections", 64, "concurrent connections to adboost")
 	poolSize := flag.Int("pool", 16, "adboost's database pool size (pool_max_conns of DATABASE_URL)")
 	only := flag.String("routes", "", "drive only the routes whose name or path matches this regular expression")
@@ -114,12 +115,17 @@ func run() error {
 	return ctx.Err()
 }
 
+// warmupFirst is where the warm-up's requests of the distinct mode start
+// in each route's sequence: a run of any length stays below it.
+const warmupFirst = 1 << 48
+
 // options are how the routes are driven.
 type options struct {
 	match            *regexp.Regexp // the routes to drive, by name or path
 	cached, distinct bool           // the modes
 	conns            int
 	duration         time.Duration
+	warmup           time.Duration
 	meter            *cpuMeter
 }
 
@@ -170,11 +176,16 @@ func driveAll(ctx context.Context, base string, ds dataset, o options) ([]row, e
 		return nil, err
 	}
 	measure := func(r route, ds *dataset, mode string) (*result, error) {
+		if o.warmup > 0 {
+			// The warm-up's requests are drawn far from the run's, so that
+			// no request of the run repeats one of them.
+			drive(base, token, r, o.conns, o.warmup, ds, warmupFirst)
+		}
 		before, err := o.meter.used(ctx)
 		if err != nil {
 			return nil, err
 		}
-		res := drive(base, token, r, o.conns, o.duration, ds)
+		res := drive(base, token, r, o.conns, o.duration, ds, 0)
 		after, err := o.meter.used(ctx)
 		if err != nil {
 			return nil, err
