@@ -23,9 +23,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		status = http.StatusInternalServerError
 		body = []byte(`{"error":"internal","message":"internal error"}`)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(append(body, '\n'))
+	writeJSONAnswer(w, status, body)
 }
 
 // jsonAnswer is the answer of one request that its endpoint wrote as JSON
