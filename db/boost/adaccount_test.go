@@ -91,6 +91,15 @@ func TestEngineEndDateInTheAccountsTimeZone(t *testing.T) {
 		// it is 10:00 UTC.
 		zone, end, runs = "Etc/GMT-14", now, false
 	}
+	// network_a's account is in that zone too: the engine takes the
+	// account's time zone from network_a when it makes the campaign.
+	w.fake.UpdateUser(userToken, func(u *networkafake.User) {
+		for i := range u.AdAccounts {
+			if u.AdAccounts[i].ID == "act_1" {
+				u.AdAccounts[i].TimezoneName = zone
+			}
+		}
+	})
 	w.stExec(`UPDATE campaign SET ad_account_id = 'act_1', ad_account_currency = 'USD', ad_account_timezone = $1, end_date = $2
 		WHERE id = 7`, zone, end.Format(time.DateOnly))
 	w.post("1", "#gym", time.Hour, 0)
