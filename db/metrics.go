@@ -5,14 +5,27 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// PoolCollector reports the connection pool's statistics (pgxpool.Stat) to
-// Prometheus at each scrape.
+// PoolCollector reports the statistics of connection pools (pgxpool.Stat)
+// to Prometheus at each scrape, each pool's labelled with its name
+// (pool="main", and "catalogue" for serve's pool of the catalogue's
+// statements).
 type PoolCollector struct {
-	pool *pgxpool.Pool
+	names []string
+	pools []*pgxpool.Pool
 }
 
-// NewPoolCollector answers a collector of pool's statistics.
-func NewPoolCollector(pool *pgxpool.Pool) *PoolCollector { return &PoolCollector{pool: pool} }
+// NewPoolCollector answers a collector of the statistics of pool, named
+// "main".
+func NewPoolCollector(pool *pgxpool.Pool) *PoolCollector {
+	return &PoolCollector{names: []string{"main"}, pools: []*pgxpool.Pool{pool}}
+}
+
+// With adds the pool named name to the pools c reports.
+func (c *PoolCollector) With(name string, pool *pgxpool.Pool) *PoolCollector {
+	c.names = append(c.names, name)
+	c.pools = append(c.pools, pool)
+	return c
+}
 
 type poolMetric struct {
 	desc  *prometheus.Desc
@@ -21,7 +34,7 @@ type poolMetric struct {
 }
 
 func poolDesc(name, help string) *prometheus.Desc {
-	return prometheus.NewDesc("adboost_db_pool_"+name, help, nil, nil)
+	return prometheus.NewDesc("adboost_db_pool_"+name, help, []string{"pool"}, nil)
 }
 
 var poolMetrics = []poolMetric{
@@ -62,8 +75,10 @@ func (c *PoolCollector) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect implements prometheus.Collector.
 func (c *PoolCollector) Collect(ch chan<- prometheus.Metric) {
-	s := c.pool.Stat()
-	for _, m := range poolMetrics {
-		ch <- prometheus.MustNewConstMetric(m.desc, m.kind, m.value(s))
+	for i, pool := range c.pools {
+		s := pool.Stat()
+		for _, m := range poolMetrics {
+			ch <- prometheus.MustNewConstMetric(m.desc, m.kind, m.value(s), c.names[i])
+		}
 	}
 }

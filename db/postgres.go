@@ -81,6 +81,27 @@ func OpenWith(ctx context.Context, url string, opts Options) (*pgxpool.Pool, err
 	return pool, nil
 }
 
+// CustomPlans opens a second pool to the database of pool, with its
+// settings, whose connections plan every execution of a prepared statement
+// for the values it runs with (plan_cache_mode=force_custom_plan), never
+// with a generic plan. It serves the statements whose optional filters
+// only a plan made for the values can drop (the catalogue's lists and
+// counts): prepared once per connection, as in every pool of Open, so that
+// each execution is planned but not parsed and analysed again.
+func CustomPlans(ctx context.Context, pool *pgxpool.Pool) (*pgxpool.Pool, error) {
+	cfg := pool.Config()
+	cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
+	custom, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := custom.Ping(ctx); err != nil {
+		custom.Close()
+		return nil, err
+	}
+	return custom, nil
+}
+
 // DefaultMaxConns is the pool size when DATABASE_URL sets no
 // pool_max_conns: 4 connections a core (as the Go scheduler sees them,
 // container limits included), at least 8.

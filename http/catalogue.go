@@ -109,5 +109,12 @@ func (p perRequestPlans) QueryRow(ctx context.Context, sql string, args ...any) 
 	return p.DBTX.QueryRow(ctx, sql, withPlanMode(args)...)
 }
 
-// planned answers the queries run with per-request plans.
-func (s *Server) planned() *db.Queries { return db.New(perRequestPlans{s.pool}) }
+// planned answers the queries run with per-request plans: on the catalogue
+// pool when the server has one (Config.Catalogue), else unprepared on the
+// main pool.
+func (s *Server) planned() *db.Queries {
+	if s.cfg.Catalogue != nil {
+		return db.New(s.cfg.Catalogue)
+	}
+	return db.New(perRequestPlans{s.pool})
+}

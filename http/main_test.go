@@ -41,6 +41,9 @@ type env struct {
 	srv    *httptest.Server
 	tokens *auth.Tokens
 	api    *httpapi.Server
+	// catalogue is the server's pool of the catalogue's statements
+	// (Config.Catalogue).
+	catalogue *pgxpool.Pool
 }
 
 // newEnv starts the real router over a fresh database. cfg may be changed by
@@ -58,7 +61,12 @@ func newEnvOver(t *testing.T, pool *pgxpool.Pool, opts ...func(*httpapi.Config))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := httpapi.Config{ServiceFixedFee: "0.00", PublicBaseURL: "https://api.adboost.test"}
+	catalogue, err := db.CustomPlans(t.Context(), pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(catalogue.Close)
+	cfg := httpapi.Config{ServiceFixedFee: "0.00", PublicBaseURL: "https://api.adboost.test", Catalogue: catalogue}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -66,7 +74,7 @@ func newEnvOver(t *testing.T, pool *pgxpool.Pool, opts ...func(*httpapi.Config))
 	api := httpapi.New(cfg, pool, tokens, log)
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)
-	return &env{t: t, pool: pool, q: db.New(pool), srv: srv, tokens: tokens, api: api}
+	return &env{t: t, pool: pool, q: db.New(pool), srv: srv, tokens: tokens, api: api, catalogue: cfg.Catalogue}
 }
 
 // load imports a data file into the test's database.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -67,7 +68,7 @@ next:
 func TestMetrics(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	e := newEnv(t, func(c *httpapi.Config) { c.Metrics = reg })
-	reg.MustRegister(db.NewPoolCollector(e.pool), mailer.NewCollector(e.pool))
+	reg.MustRegister(db.NewPoolCollector(e.pool).With("catalogue", e.catalogue), mailer.NewCollector(e.pool))
 	e.load(usersFixture)
 	ctx := context.Background()
 	// Three unsent mails: one due for an hour, one due for a minute, one
@@ -145,18 +146,17 @@ func checkRequestMetrics(t *testing.T, e *env, families map[string]*dto.MetricFa
 // backlog.
 func checkPoolAndMailMetrics(t *testing.T, e *env, families map[string]*dto.MetricFamily) {
 	t.Helper()
-	// The pool.
-	stat := e.pool.Stat()
-	for name, want := range map[string]float64{
-		"adboost_db_pool_max_conns": float64(stat.MaxConns()),
-	} {
-		if got, ok := metricValue(families, name, nil); !ok || got != want {
-			t.Errorf("%s = %v (present %v), want %v", name, got, ok, want)
+	// The pools: the main one, and the catalogue's (the test asked for
+	// presets/count, which runs on it).
+	for pool, p := range map[string]*pgxpool.Pool{"main": e.pool, "catalogue": e.catalogue} {
+		labels := map[string]string{"pool": pool}
+		if got, ok := metricValue(families, "adboost_db_pool_max_conns", labels); !ok || got != float64(p.Stat().MaxConns()) {
+			t.Errorf("adboost_db_pool_max_conns%v = %v (present %v), want %v", labels, got, ok, p.Stat().MaxConns())
 		}
-	}
-	for _, name := range []string{"adboost_db_pool_total_conns", "adboost_db_pool_acquires_total", "adboost_db_pool_new_conns_total"} {
-		if got, ok := metricValue(families, name, nil); !ok || got < 1 {
-			t.Errorf("%s = %v (present %v), want at least 1", name, got, ok)
+		for _, name := range []string{"adboost_db_pool_total_conns", "adboost_db_pool_acquires_total", "adboost_db_pool_new_conns_total"} {
+			if got, ok := metricValue(families, name, labels); !ok || got < 1 {
+				t.Errorf("%s%v = %v (present %v), want at least 1", name, labels, got, ok)
+			}
 		}
 	}
 

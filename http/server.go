@@ -35,6 +35,12 @@ type Config struct {
 	// AdvertiserAccessEmail answers access-data for a campaign whose preset's
 	// agency has no e-mail ('' when unset).
 	AdvertiserAccessEmail string
+	// Catalogue is the pool of the statements with optional filters
+	// (presets/browse and presets/count beyond one filter, agencies/list),
+	// opened with db.CustomPlans: prepared once per connection, planned for
+	// each request's values. Nil: they run on the main pool unprepared
+	// (perRequestPlans), parsed and planned for each request.
+	Catalogue *pgxpool.Pool
 	// NetworkAAPIURL is the base URL of network_a's Graph-style API; empty
 	// makes the social sign-in routes answer 503 unavailable.
 	NetworkAAPIURL string

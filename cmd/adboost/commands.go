@@ -92,18 +92,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	// Migrations may run longer than a request's statements may: they get
-	// a pool of their own, without DB_STATEMENT_TIMEOUT.
-	migrations, err := open(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	err = db.MigrateUp(ctx, migrations) // River's tables, then goose's migrations
-	migrations.Close()
-	if err != nil {
-		return err
-	}
-	pool, err := openWith(ctx, cfg, db.Options{StatementTimeout: cfg.statementTimeout})
+	pool, catalogue, err := servePools(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -121,6 +110,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		case <-hardStop:
 			log.Warn("shutdown: work still running at the end of the grace is left to the exit")
 		default:
+			catalogue.Close()
 			pool.Close()
 		}
 	}()
@@ -139,8 +129,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	metrics := newMetrics(pool)
-	srv := newServer(cfg.httpAddr, newAPI(pool, cfg, tokens, client, metrics, unsubscribe, log).Handler(), log)
+	metrics := newMetrics(pool, catalogue)
+	srv := newServer(cfg.httpAddr, newAPI(pool, catalogue, cfg, tokens, client, metrics, unsubscribe, log).Handler(), log)
 	stopJobs, err := startJobs(ctx, client, engine, metrics, cfg, log)
 	if err != nil {
 		return err
@@ -168,6 +158,33 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	return httpapi.Serve(ctx, srv, ln, httpapi.DefaultShutdownGrace)
 }
 
+// servePools migrates the database, then opens serve's pools: the main
+// one, with the statement timeout, and the catalogue's (db.CustomPlans,
+// Config.Catalogue).
+func servePools(ctx context.Context, cfg config) (pool, catalogue *pgxpool.Pool, err error) {
+	// Migrations may run longer than a request's statements may: they get
+	// a pool of their own, without DB_STATEMENT_TIMEOUT.
+	migrations, err := open(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = db.MigrateUp(ctx, migrations) // River's tables, then goose's migrations
+	migrations.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	pool, err = openWith(ctx, cfg, db.Options{StatementTimeout: cfg.statementTimeout})
+	if err != nil {
+		return nil, nil, err
+	}
+	catalogue, err = db.CustomPlans(ctx, pool)
+	if err != nil {
+		pool.Close()
+		return nil, nil, explainDBError(cfg.databaseURL, err)
+	}
+	return pool, catalogue, nil
+}
+
 // newServer is serve's HTTP server of handler.
 func newServer(addr string, handler http.Handler, log *slog.Logger) *http.Server {
 	return &http.Server{
@@ -183,7 +200,7 @@ func newServer(addr string, handler http.Handler, log *slog.Logger) *http.Server
 
 // newAPI makes the API of serve; its handlers insert their jobs with
 // serve's River client.
-func newAPI(pool *pgxpool.Pool, cfg config, tokens *auth.Tokens, client *jobs.Client, metrics *prometheus.Registry,
+func newAPI(pool, catalogue *pgxpool.Pool, cfg config, tokens *auth.Tokens, client *jobs.Client, metrics *prometheus.Registry,
 	unsubscribe report.Key, log *slog.Logger) *httpapi.Server {
 	switch {
 	case cfg.networkAURL == "":
@@ -205,6 +222,7 @@ func newAPI(pool *pgxpool.Pool, cfg config, tokens *auth.Tokens, client *jobs.Cl
 		Jobs:                  client,
 		PostMaxAge:            cfg.enginePostMaxAge,
 		UnsubscribeKey:        unsubscribe,
+		Catalogue:             catalogue,
 	}, pool, tokens, log)
 }
 
@@ -285,12 +303,12 @@ func remindAtStart(ctx context.Context, engine *boost.Engine, client *jobs.Clien
 // newMetrics answers the registry of GET /metrics with the collectors of
 // the process, the pool and the mail jobs' backlog; the HTTP server adds its
 // request metrics, startJobs the engine's.
-func newMetrics(pool *pgxpool.Pool) *prometheus.Registry {
+func newMetrics(pool, catalogue *pgxpool.Pool) *prometheus.Registry {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		db.NewPoolCollector(pool),
+		db.NewPoolCollector(pool).With("catalogue", catalogue),
 		mailer.NewCollector(pool),
 	)
 	return reg
