@@ -208,14 +208,17 @@ func (e *env) checkDerivedTables(step string) {
 			 FROM preset AS p, generate_series(1, 3) AS n
 			 WHERE p.active AND NOT p.private)) AS d`,
 		// Each bucket counts the visible presets from its bound to the
-		// next, and the bucket '' exists.
+		// next, the buckets are numbered 1, 2, ... in the order of their
+		// bounds, and the bucket '' exists.
 		"preset_title_bucket": `SELECT count(*) + (SELECT count(*) FROM (VALUES (1)) AS v (x)
 			WHERE NOT EXISTS (SELECT 1 FROM preset_title_bucket WHERE lower = ''))
-			FROM (SELECT b.presets, (SELECT count(*) FROM preset AS p WHERE p.active AND NOT p.private
+			FROM (SELECT b.presets, b.ordinal, b.n AS expected_ordinal,
+				(SELECT count(*) FROM preset AS p WHERE p.active AND NOT p.private
 				AND p.title >= b.lower AND (b.next IS NULL OR p.title < b.next)) AS n
-				FROM (SELECT lower, presets, lead(lower) OVER (ORDER BY lower) AS next
+				FROM (SELECT lower, presets, ordinal, lead(lower) OVER (ORDER BY lower) AS next,
+					row_number() OVER (ORDER BY lower) AS n
 					FROM preset_title_bucket) AS b) AS x
-			WHERE x.presets <> x.n`,
+			WHERE x.presets <> x.n OR x.ordinal <> x.expected_ordinal`,
 		// Each preset's stored card is the card its view makes (json has no
 		// equality: its text is compared).
 		"preset_card": `SELECT count(*) FROM (

@@ -150,9 +150,9 @@
 --            goal and a vertical probed each entry's preset: 65 ms, against
 --            1.9 ms.
 --
--- preset_title_bucket (table, 00092)
---   Holds:   the visible presets' title order cut into ranges, and the
---            number of presets in each.
+-- preset_title_bucket (table, 00092, 00193)
+--   Holds:   the visible presets' title order cut into ranges, numbered in
+--            that order (ordinal), and the number of presets in each.
 --   Kept by: the triggers of preset_title_prefix (counts);
 --            preset_title_bucket_rebalance(size) draws the bounds again
 --            (an import that leaves a bucket over 4,000 presets does).
@@ -771,7 +771,9 @@ $$;
 
 CREATE TABLE public.preset_title_bucket (
     lower text NOT NULL,
-    presets bigint NOT NULL
+    presets bigint NOT NULL,
+    ordinal integer NOT NULL,
+    CONSTRAINT preset_title_bucket_ordinal_check CHECK ((ordinal >= 1))
 );
 
 CREATE FUNCTION public.preset_title_bucket_of(title text) RETURNS text
@@ -787,14 +789,15 @@ BEGIN
     END IF;
     LOCK TABLE preset IN SHARE MODE;
     DELETE FROM preset_title_bucket;
-    INSERT INTO preset_title_bucket (lower, presets)
-    SELECT '', 0
-    UNION
-    SELECT r.title, 0
-    FROM (SELECT p.title, row_number() OVER (ORDER BY p.title, p.id) - 1 AS n
-          FROM preset AS p
-          WHERE p.active AND NOT p.private) AS r
-    WHERE r.n % size = 0;
+    INSERT INTO preset_title_bucket (lower, ordinal, presets)
+    SELECT b.lower, row_number() OVER (ORDER BY b.lower), 0
+    FROM (SELECT '' AS lower
+          UNION
+          SELECT r.title
+          FROM (SELECT p.title, row_number() OVER (ORDER BY p.title, p.id) - 1 AS n
+                FROM preset AS p
+                WHERE p.active AND NOT p.private) AS r
+          WHERE r.n % size = 0) AS b;
     UPDATE preset_title_bucket AS b
     SET presets = c.presets
     FROM (SELECT preset_title_bucket_of(p.title) AS lower, count(*) AS presets
@@ -821,8 +824,8 @@ CREATE FUNCTION public.preset_title_prefix_apply(o public.preset[], n public.pre
     SET title = EXCLUDED.title, campaign_objective = EXCLUDED.campaign_objective,
         vertical = EXCLUDED.vertical, agency_id = EXCLUDED.agency_id;
 
-    INSERT INTO preset_title_bucket AS b (lower, presets)
-    SELECT d.lower, sum(d.delta)
+    INSERT INTO preset_title_bucket AS b (lower, ordinal, presets)
+    SELECT d.lower, (SELECT t.ordinal FROM preset_title_bucket AS t WHERE t.lower = d.lower), sum(d.delta)
     FROM (
         SELECT preset_title_bucket_of(x.title) AS lower, -1 AS delta
         FROM unnest(o) AS x WHERE x.active AND NOT x.private
@@ -2049,6 +2052,9 @@ ALTER TABLE ONLY public.preset_prefix_tally
 
 ALTER TABLE ONLY public.preset_tally
     ADD CONSTRAINT preset_tally_pkey PRIMARY KEY (campaign_objective, vertical);
+
+ALTER TABLE ONLY public.preset_title_bucket
+    ADD CONSTRAINT preset_title_bucket_ordinal_key UNIQUE (ordinal);
 
 ALTER TABLE ONLY public.preset_title_bucket
     ADD CONSTRAINT preset_title_bucket_pkey PRIMARY KEY (lower);

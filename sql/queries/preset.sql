@@ -238,39 +238,49 @@ OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int
 -- The ids of a page after the first of presets/browse without filters
 -- (excluded_preset_id aside): the same answer as PresetBrowse, without
 -- reading the pages before it. preset_title_bucket (00092) counts the
--- visible presets of each range of the title order; the page starts
--- preset_visible_title_idx at the bound of the bucket that holds its first
--- row (CTE start) and skips only that bucket's presets before it (about a
--- thousand at most), not every preset of the pages before. The excluded
--- preset, if visible, is taken off the counts of the buckets after it.
--- No optional filter: a generic plan serves every request.
+-- visible presets of each range of the title order, numbered in that
+-- order (ordinal, 00193); the page starts preset_visible_title_idx at the
+-- bound of the bucket that holds its first row (CTE start) and skips only
+-- that bucket's presets before it (about a thousand at most), not every
+-- preset of the pages before. The excluded preset, if visible, is taken
+-- off the counts from its bucket on. No optional filter: a generic plan
+-- serves every request.
 WITH excluded AS (
-    -- The excluded preset's title if it is visible: it is not among the
-    -- presets that the buckets before it count for the page.
-    SELECT x.title
+    -- The ordinal of the excluded preset's bucket if it is visible: it is
+    -- not among the presets that the buckets from there on count for the
+    -- page.
+    SELECT b.ordinal
     FROM preset AS x
+    JOIN preset_title_bucket AS b ON b.lower = preset_title_bucket_of(x.title)
     WHERE x.id = sqlc.narg(excluded_preset_id)::bigint AND x.active AND NOT x.private
 ),
 start AS (
-    -- Without filters: the first bucket of preset_title_bucket (in bound
-    -- order, stopping there) through which more presets are counted than
-    -- the page's offset, and how many of the presets from its bound on come
-    -- before the page. "before" and "through" count the presets before its
-    -- bound and before the next bucket's, less the excluded preset when it
-    -- is among them.
+    -- The first bucket, in the order of the bounds (its ordinal), through
+    -- which more presets are counted than the page's offset, and how many
+    -- of the presets from its bound on come before the page. "before" and
+    -- "through" count the presets before its bound and through its last,
+    -- less the excluded preset when it is among them: before the bound
+    -- when its bucket comes earlier, through the bucket when its bucket is
+    -- this one or earlier. The buckets are read in order from
+    -- preset_title_bucket_ordinal_key, and the walk stops at the page's
+    -- bucket: the LIMIT of the highest ordinal passes every bucket, but as
+    -- a value the planner does not know it costs the walk for a tenth of
+    -- them, so that it does not sort all the buckets instead (a page near
+    -- the start needs its first few).
     SELECT b.lower,
            (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50) - b.before AS skip
-    FROM (SELECT t.lower,
+    FROM (SELECT t.lower, t.ordinal,
                  sum(t.presets) OVER w - t.presets
-                 - CASE WHEN (SELECT excluded.title FROM excluded) < t.lower THEN 1 ELSE 0 END AS before,
+                 - CASE WHEN (SELECT excluded.ordinal FROM excluded) < t.ordinal THEN 1 ELSE 0 END AS before,
                  sum(t.presets) OVER w
-                 - CASE WHEN (SELECT excluded.title FROM excluded) < lead(t.lower) OVER w
-                             OR (lead(t.lower) OVER w IS NULL AND EXISTS (SELECT 1 FROM excluded))
-                        THEN 1 ELSE 0 END AS through
-          FROM preset_title_bucket AS t
-          WINDOW w AS (ORDER BY t.lower ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS b
+                 - CASE WHEN (SELECT excluded.ordinal FROM excluded) <= t.ordinal THEN 1 ELSE 0 END AS through
+          FROM (SELECT k.lower, k.ordinal, k.presets
+                FROM preset_title_bucket AS k
+                ORDER BY k.ordinal
+                LIMIT (SELECT max(m.ordinal) FROM preset_title_bucket AS m)) AS t
+          WINDOW w AS (ORDER BY t.ordinal ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS b
     WHERE b.through > (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)
-    ORDER BY b.lower
+    ORDER BY b.ordinal
     LIMIT 1
 )
 SELECT p.id
