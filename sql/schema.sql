@@ -103,7 +103,8 @@
 --            with a rare vertical probed 37,837 presets (143 ms; 4 ms).
 --
 -- preset_tally, preset_agency_tally (tables, 00050),
--- preset_location_tally (table, 00050, 00180)
+-- preset_location_tally (table, 00050, 00180; its key carries the count,
+-- 00194, so that a location's sum is read from the index alone)
 --   Holds:   visible presets per (objective, vertical list), per agency, and
 --            per (location key, kinds, objective, vertical list).
 --   Kept by: triggers preset_derived_insert, preset_derived_update,
@@ -2042,7 +2043,7 @@ ALTER TABLE ONLY public.preset_location
     ADD CONSTRAINT preset_location_pkey PRIMARY KEY (key, preset_id);
 
 ALTER TABLE ONLY public.preset_location_tally
-    ADD CONSTRAINT preset_location_tally_pkey PRIMARY KEY (key, kinds, campaign_objective, vertical);
+    ADD CONSTRAINT preset_location_tally_pkey PRIMARY KEY (key, kinds, campaign_objective, vertical) INCLUDE (presets);
 
 ALTER TABLE ONLY public.preset
     ADD CONSTRAINT preset_pkey PRIMARY KEY (id);
