@@ -10,6 +10,91 @@ import (
 	"encoding/json"
 )
 
+const presetAgencyGoalWalk = `-- name: PresetAgencyGoalWalk :one
+SELECT ((SELECT coalesce(sum(t.presets), 0)
+         FROM preset_location_tally AS t
+         WHERE t.key = $1::text
+           AND t.kinds & location_kind_mask($2::text) <> 0)
+        > least((SELECT coalesce(sum(t.presets), 0)
+                 FROM preset_agency_tally AS t
+                 WHERE t.agency_id = $3::bigint),
+                (SELECT coalesce(sum(t.presets), 0)
+                 FROM preset_tally AS t
+                 WHERE t.campaign_objective = $4::text)))::boolean AS pair
+`
+
+type PresetAgencyGoalWalkParams struct {
+	Location     string  `json:"location"`
+	LocationType *string `json:"location_type"`
+	AgencyID     int64   `json:"agency_id"`
+	Goal         string  `json:"goal"`
+}
+
+// Which index presets/browse walks when the filters give an agency
+// (agency_id or partner_id), a goal and a location: true, the pair's
+// title-ordered index (PresetBrowseAgencyGoal), when the location's
+// presets (its tally) outnumber the agency's or the goal's (theirs); false,
+// the location's own (PresetBrowseAgencyGoalLocation). The handler asks it
+// first, so that each of the two statements holds one way to the page and
+// is planned for that way alone. Sums of a few rows of each tally, read
+// from their keys.
+func (q *Queries) PresetAgencyGoalWalk(ctx context.Context, arg PresetAgencyGoalWalkParams) (bool, error) {
+	row := q.db.QueryRow(ctx, presetAgencyGoalWalk,
+		arg.Location,
+		arg.LocationType,
+		arg.AgencyID,
+		arg.Goal,
+	)
+	var pair bool
+	err := row.Scan(&pair)
+	return pair, err
+}
+
+const presetAgencyWalk = `-- name: PresetAgencyWalk :one
+SELECT coalesce((SELECT coalesce(sum(t.presets), 0)
+                 FROM preset_agency_tally AS t
+                 WHERE t.agency_id = $1::bigint)
+                < least(CASE WHEN $2::text IS NOT NULL
+                             THEN (SELECT coalesce(sum(t.presets), 0)
+                                   FROM preset_location_tally AS t
+                                   WHERE t.key = $2::text
+                                     AND t.kinds & location_kind_mask($3::text) <> 0) END,
+                        CASE WHEN $4::text IS NOT NULL
+                             THEN (SELECT coalesce(sum(t.presets), 0)
+                                   FROM preset_prefix_tally AS t
+                                   WHERE t.prefix = left($4::text, 4)) END),
+                false)::boolean AS agency
+`
+
+type PresetAgencyWalkParams struct {
+	AgencyID     int64   `json:"agency_id"`
+	Location     *string `json:"location"`
+	LocationType *string `json:"location_type"`
+	PresetName   *string `json:"preset_name"`
+}
+
+// Whether presets/browse, when the filters give an agency (@agency_id:
+// agency_id, else partner_id) with a location or a title prefix and no
+// goal, walks the agency's presets (PresetBrowseAgencyWalk) rather than the
+// location's entries or the prefix's (PresetBrowse): true when the
+// agency's visible presets are fewer than the location's (its tally) and
+// than the titles that start with the prefix's first four characters
+// (their tally), each given one. A small agency with a common location
+// would otherwise walk the location's entries, a third of the catalogue,
+// to find its few. Sums of a few rows of each tally, read from their keys.
+// A filter not given is no bound (least skips NULLs); with neither, false.
+func (q *Queries) PresetAgencyWalk(ctx context.Context, arg PresetAgencyWalkParams) (bool, error) {
+	row := q.db.QueryRow(ctx, presetAgencyWalk,
+		arg.AgencyID,
+		arg.Location,
+		arg.LocationType,
+		arg.PresetName,
+	)
+	var agency bool
+	err := row.Scan(&agency)
+	return agency, err
+}
+
 const presetAvailable = `-- name: PresetAvailable :many
 WITH owner AS (
     SELECT u.agency_id FROM app_user AS u WHERE u.id = $3
@@ -245,9 +330,11 @@ type PresetBrowseParams struct {
 //
 // The handler sends each single filter (and a vertical with a goal) to a
 // prepared statement of its own, a page after the first without filters to
-// PresetBrowseDeep, and an agency with a goal to PresetBrowseAgencyGoal
-// (presetBrowseIDs in http/presets.go): this statement serves the other
-// combinations.
+// PresetBrowseDeep, an agency with a goal to PresetBrowseAgencyGoal (or,
+// with a narrower location, PresetBrowseAgencyGoalLocation), and an agency
+// with a location or a prefix that it is narrower than to
+// PresetBrowseAgencyWalk (presetBrowseIDs in http/presets.go): this
+// statement serves the other combinations.
 // Paging: the handler has checked @page_number >= 1 and
 // @page_size >= 1; a limit above 50 acts as 50. It answers the ids of the
 // page only, in order; PresetCards dresses them. (The Preset objects come
@@ -332,98 +419,126 @@ func (q *Queries) PresetBrowseAgency(ctx context.Context, arg PresetBrowseAgency
 }
 
 const presetBrowseAgencyGoal = `-- name: PresetBrowseAgencyGoal :many
-WITH driver AS (
-    -- With a location: true when the location's presets (its tally)
-    -- outnumber the agency's or the goal's (theirs), so that the pair's
-    -- title-ordered index is the narrower walk.
-    SELECT (SELECT coalesce(sum(t.presets), 0)
-            FROM preset_location_tally AS t
-            WHERE t.key = $1::text
-              AND t.kinds & location_kind_mask($2::text) <> 0)
-           > least((SELECT coalesce(sum(t.presets), 0)
-                    FROM preset_agency_tally AS t
-                    WHERE t.agency_id = coalesce($3::bigint, $4::bigint)),
-                   (SELECT coalesce(sum(t.presets), 0)
-                    FROM preset_tally AS t
-                    WHERE t.campaign_objective = $5::text)) AS agency_goal
-),
-page AS (
-    (SELECT p.id, p.title
-     FROM preset AS p
-     WHERE ($1::text IS NULL OR (SELECT driver.agency_goal FROM driver))
-       AND p.active AND NOT p.private
-       AND p.vertical = ANY (ARRAY(SELECT t.vertical
-                                   FROM preset_tally AS t
-                                   WHERE t.campaign_objective = $5::text
-                                     AND strpos(t.vertical, $6::text) > 0))
-       AND p.agency_id = coalesce($3::bigint, $4::bigint)
-       AND p.campaign_objective = $5::text
-       AND ($4::bigint IS NULL OR p.agency_id = $4::bigint)
-       AND ($7::text IS NULL
-            OR left(p.title, char_length($7::text)) = $7::text)
-       AND ($8::bigint IS NULL
-            OR p.id <> $8::bigint)
-       AND ($1::text IS NULL
-            OR EXISTS (SELECT 1
-                       FROM preset_location AS l
-                       WHERE l.key = $1::text
-                         AND l.preset_id = p.id
-                         AND l.kinds & location_kind_mask($2::text) <> 0))
-     ORDER BY p.title, p.id
-     LIMIT least($10::int, 50)
-     OFFSET ($9::int - 1)::bigint * least($10::int, 50))
-    UNION ALL
-    (SELECT p.id, p.title
-     FROM preset AS p
-     WHERE ($1::text IS NULL OR (SELECT driver.agency_goal FROM driver))
-       AND $6::text IS NULL
-       AND p.active AND NOT p.private
-       AND p.agency_id = coalesce($3::bigint, $4::bigint)
-       AND p.campaign_objective = $5::text
-       AND ($4::bigint IS NULL OR p.agency_id = $4::bigint)
-       AND ($7::text IS NULL
-            OR left(p.title, char_length($7::text)) = $7::text)
-       AND ($8::bigint IS NULL
-            OR p.id <> $8::bigint)
-       AND ($1::text IS NULL
-            OR EXISTS (SELECT 1
-                       FROM preset_location AS l
-                       WHERE l.key = $1::text
-                         AND l.preset_id = p.id
-                         AND l.kinds & location_kind_mask($2::text) <> 0))
-     ORDER BY p.title, p.id
-     LIMIT least($10::int, 50)
-     OFFSET ($9::int - 1)::bigint * least($10::int, 50))
-    UNION ALL
-    (SELECT l.preset_id AS id, l.title
-     FROM preset_location AS l
-     WHERE l.key = $1::text
-       AND NOT (SELECT driver.agency_goal FROM driver)
-       AND l.kinds & location_kind_mask($2::text) <> 0
-       AND ($5::text IS NULL OR l.campaign_objective = $5::text)
-       AND ($6::text IS NULL
-            OR strpos(l.vertical, $6::text) > 0)
-       AND ($3::bigint IS NULL OR l.agency_id = $3::bigint)
-       AND ($4::bigint IS NULL OR l.agency_id = $4::bigint)
-       AND ($7::text IS NULL
-            OR left(l.title, char_length($7::text)) = $7::text)
-       AND ($8::bigint IS NULL
-            OR l.preset_id <> $8::bigint)
-     ORDER BY l.title, l.preset_id
-     LIMIT least($10::int, 50)
-     OFFSET ($9::int - 1)::bigint * least($10::int, 50))
-)
-SELECT page.id
-FROM page
-ORDER BY page.title, page.id
+SELECT p.id
+FROM preset AS p
+WHERE p.active AND NOT p.private
+  AND p.agency_id = $1::bigint
+  AND p.campaign_objective = $2::text
+  AND ($3::text IS NULL
+       OR p.vertical = ANY (ARRAY(SELECT t.vertical
+                                  FROM preset_tally AS t
+                                  WHERE t.campaign_objective = $2::text
+                                    AND strpos(t.vertical, $3::text) > 0)))
+  AND ($4::bigint IS NULL OR p.agency_id = $4::bigint)
+  AND ($5::text IS NULL
+       OR left(p.title, char_length($5::text)) = $5::text)
+  AND ($6::bigint IS NULL
+       OR p.id <> $6::bigint)
+  AND ($7::text IS NULL
+       OR EXISTS (SELECT 1
+                  FROM preset_location AS l
+                  WHERE l.key = $7::text
+                    AND l.preset_id = p.id
+                    AND l.kinds & location_kind_mask($8::text) <> 0))
+ORDER BY p.title, p.id
+LIMIT least($10::int, 50)
+OFFSET ($9::int - 1)::bigint * least($10::int, 50)
 `
 
 type PresetBrowseAgencyGoalParams struct {
+	AgencyID         int64   `json:"agency_id"`
+	Goal             string  `json:"goal"`
+	Vertical         *string `json:"vertical"`
+	PartnerID        *int64  `json:"partner_id"`
+	PresetName       *string `json:"preset_name"`
+	ExcludedPresetID *int64  `json:"excluded_preset_id"`
 	Location         *string `json:"location"`
 	LocationType     *string `json:"location_type"`
-	AgencyID         *int64  `json:"agency_id"`
+	PageNumber       int32   `json:"page_number"`
+	PageSize         int32   `json:"page_size"`
+}
+
+// The ids of one page of presets/browse when the filters give an agency
+// (@agency_id: agency_id, else partner_id) and a goal, and no location or
+// one that PresetAgencyGoalWalk sends to the pair's index: the same answer
+// as PresetBrowse. Each alone is wide (the largest agency has 64,000
+// visible presets at a million, an objective 160,000) and with the other
+// filters of a request the matches may be a few dozen, so walking the
+// title order, either filter's index or a location's reads tens of
+// thousands of entries before the page is full. The pair's index
+// preset_visible_agency_objective_idx (agency, objective, title, id)
+// INCLUDE (vertical), 00091, holds about 12,000 entries for the largest
+// agency and a common objective: read index-only in title order, the
+// title prefix checked on its entries, the location by its key in
+// preset_location, stopping at the page. With a vertical, the lists that
+// contain it (from preset_tally, a few rows) are a few short ranges of
+// preset_visible_agency_objective_vertical_idx (agency, objective, vertical
+// list, title, id), 00093, read index-only and sorted: about 900 entries
+// for the largest agency, a common objective and a common vertical. The
+// other filters are checks of each entry: the vertical as a literal
+// substring of the lists (strpos, the same test as PresetBrowse's LIKE with
+// like_escape) and the title prefix as the title's first characters,
+// neither depending on a pattern made per row nor served by an index that
+// would take the walk's place (a BitmapAnd of the agency's and the
+// vertical's indexes reads both whole). Planned for each request's values
+// (the catalogue pool): the generic plan that PostgreSQL adopts for a
+// prepared statement repeated with the same values reads the pair's index
+// whole for other values (21 ms of CPU a request against 1.4).
+func (q *Queries) PresetBrowseAgencyGoal(ctx context.Context, arg PresetBrowseAgencyGoalParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseAgencyGoal,
+		arg.AgencyID,
+		arg.Goal,
+		arg.Vertical,
+		arg.PartnerID,
+		arg.PresetName,
+		arg.ExcludedPresetID,
+		arg.Location,
+		arg.LocationType,
+		arg.PageNumber,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const presetBrowseAgencyGoalLocation = `-- name: PresetBrowseAgencyGoalLocation :many
+SELECT l.preset_id
+FROM preset_location AS l
+WHERE l.key = $1::text
+  AND l.kinds & location_kind_mask($2::text) <> 0
+  AND l.campaign_objective = $3::text
+  AND l.agency_id = $4::bigint
+  AND ($5::bigint IS NULL OR l.agency_id = $5::bigint)
+  AND ($6::text IS NULL OR strpos(l.vertical, $6::text) > 0)
+  AND ($7::text IS NULL
+       OR left(l.title, char_length($7::text)) = $7::text)
+  AND ($8::bigint IS NULL
+       OR l.preset_id <> $8::bigint)
+ORDER BY l.title, l.preset_id
+LIMIT least($10::int, 50)
+OFFSET ($9::int - 1)::bigint * least($10::int, 50)
+`
+
+type PresetBrowseAgencyGoalLocationParams struct {
+	Location         string  `json:"location"`
+	LocationType     *string `json:"location_type"`
+	Goal             string  `json:"goal"`
+	AgencyID         int64   `json:"agency_id"`
 	PartnerID        *int64  `json:"partner_id"`
-	Goal             *string `json:"goal"`
 	Vertical         *string `json:"vertical"`
 	PresetName       *string `json:"preset_name"`
 	ExcludedPresetID *int64  `json:"excluded_preset_id"`
@@ -432,44 +547,95 @@ type PresetBrowseAgencyGoalParams struct {
 }
 
 // The ids of one page of presets/browse when the filters give an agency
-// (agency_id or partner_id) and a goal: the same answer as PresetBrowse.
-// Each alone is wide (the largest agency has 64,000 visible presets at a
-// million, an objective 160,000) and with the other filters of a request
-// the matches may be a few dozen, so walking the title order, either
-// filter's index or a location's reads tens of thousands of entries before
-// the page is full. The pair's index preset_visible_agency_objective_idx
-// (agency, objective, title, id) INCLUDE (vertical), 00091, holds about
-// 12,000 entries for the largest agency and a common objective: read
-// index-only in title order, the vertical and the title prefix checked on
-// its entries, the location by its key in preset_location, stopping at the
-// page. With a vertical, the lists that contain it (from preset_tally, a
-// few rows) are a few short ranges of
-// preset_visible_agency_objective_vertical_idx (agency, objective, vertical
-// list, title, id), 00093, read index-only and sorted: about 900 entries
-// for the largest agency, a common objective and a common vertical. A
-// location narrower than the agency and the goal (its tally holds
-// fewer presets than either's, CTE driver) walks its own title-ordered
-// index instead, as in PresetBrowse; the arm not chosen is never started.
-// The handler calls it only with an agency (or partner) and a goal, which
-// the pair's walk tests as plain equalities, the other filters as checks of
-// each entry: the vertical as a literal substring (strpos, the same test as
-// PresetBrowse's LIKE with like_escape) and the title prefix as the title's
-// first characters, neither depending on a pattern made per row nor served
-// by an index that would take the walk's place (a BitmapAnd of the agency's
-// and the vertical's indexes reads both whole). The handler has it planned
-// for each request's values: the generic plan that PostgreSQL adopts for a
-// prepared statement repeated with the same values reads the pair's index
-// whole for other values (21 ms of CPU a request against 1.4).
-func (q *Queries) PresetBrowseAgencyGoal(ctx context.Context, arg PresetBrowseAgencyGoalParams) ([]int64, error) {
-	rows, err := q.db.Query(ctx, presetBrowseAgencyGoal,
+// (@agency_id: agency_id, else partner_id), a goal and a location narrower
+// than both (PresetAgencyGoalWalk): the location's entries in title order
+// from preset_visible_location_idx, index-only, the objective, agency,
+// vertical list and title of each entry checked as in
+// PresetBrowseAgencyGoal, stopping at the page.
+func (q *Queries) PresetBrowseAgencyGoalLocation(ctx context.Context, arg PresetBrowseAgencyGoalLocationParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseAgencyGoalLocation,
 		arg.Location,
 		arg.LocationType,
+		arg.Goal,
 		arg.AgencyID,
 		arg.PartnerID,
-		arg.Goal,
 		arg.Vertical,
 		arg.PresetName,
 		arg.ExcludedPresetID,
+		arg.PageNumber,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var preset_id int64
+		if err := rows.Scan(&preset_id); err != nil {
+			return nil, err
+		}
+		items = append(items, preset_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const presetBrowseAgencyWalk = `-- name: PresetBrowseAgencyWalk :many
+SELECT p.id
+FROM preset AS p
+WHERE p.agency_id = $1::bigint
+  AND p.active AND NOT p.private
+  AND ($2::bigint IS NULL OR p.agency_id = $2::bigint)
+  AND ($3::text IS NULL
+       OR p.vertical LIKE '%' || like_escape($3::text) || '%')
+  AND ($4::text IS NULL
+       OR left(p.title, char_length($4::text)) = $4::text)
+  AND ($5::bigint IS NULL
+       OR p.id <> $5::bigint)
+  AND ($6::text IS NULL
+       OR EXISTS (SELECT 1
+                  FROM preset_location AS l
+                  WHERE l.key = $6::text
+                    AND l.preset_id = p.id
+                    AND l.kinds & location_kind_mask($7::text) <> 0))
+ORDER BY p.title, p.id
+LIMIT least($9::int, 50)
+OFFSET ($8::int - 1)::bigint * least($9::int, 50)
+`
+
+type PresetBrowseAgencyWalkParams struct {
+	AgencyID         int64   `json:"agency_id"`
+	PartnerID        *int64  `json:"partner_id"`
+	Vertical         *string `json:"vertical"`
+	PresetName       *string `json:"preset_name"`
+	ExcludedPresetID *int64  `json:"excluded_preset_id"`
+	Location         *string `json:"location"`
+	LocationType     *string `json:"location_type"`
+	PageNumber       int32   `json:"page_number"`
+	PageSize         int32   `json:"page_size"`
+}
+
+// The ids of one page of presets/browse when the filters give an agency
+// (@agency_id: agency_id, else partner_id) narrower than the location and
+// the title prefix given with it (PresetAgencyWalk), and no goal: the
+// same answer as PresetBrowse. The agency's presets in title order from
+// preset_agency_idx (agency, title, id), the visible ones kept, each
+// checked against the vertical (a literal substring, like_escape), the
+// title prefix (the title's first characters), the excluded preset and the
+// location (its key in preset_location), stopping at the page. Planned for
+// each request's values (the catalogue pool).
+func (q *Queries) PresetBrowseAgencyWalk(ctx context.Context, arg PresetBrowseAgencyWalkParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseAgencyWalk,
+		arg.AgencyID,
+		arg.PartnerID,
+		arg.Vertical,
+		arg.PresetName,
+		arg.ExcludedPresetID,
+		arg.Location,
+		arg.LocationType,
 		arg.PageNumber,
 		arg.PageSize,
 	)

@@ -79,6 +79,9 @@ var derivedFilters = []map[string]any{
 	{"location": map[string]any{"value": "101", "type": "city"}, "goal": "OUTCOME_LEADS", "agency_id": 6,
 		"vertical": "fit", "preset_name": "Gamma 1"},
 	{"location": map[string]any{"value": "XX"}, "goal": "OUTCOME_LEADS", "agency_id": 1},
+	// A location no wider than the agency and the goal, with a dozen of
+	// the pair's presets: its own walk (PresetBrowseAgencyGoalLocation).
+	{"location": map[string]any{"value": "101", "type": "city"}, "goal": "OUTCOME_TRAFFIC", "agency_id": 6},
 	{"location": map[string]any{"value": "R1"}, "goal": "OUTCOME_TRAFFIC", "agency_id": 5, "vertical": "pets"},
 	{"goal": "OUTCOME_LEADS", "agency_id": 4, "preset_name": "Al"},
 	{"goal": "OUTCOME_SALES", "partner_id": 3, "vertical": "food", "preset_name": "Beta", "excluded_preset_id": 8},

@@ -18,9 +18,13 @@ import (
 )
 
 // catalogueShapes are requests whose statements take optional filters
-// (PresetBrowse, PresetBrowseAgencyGoal, PresetCount).
+// (PresetBrowse, PresetBrowseAgencyGoal, PresetBrowseAgencyGoalLocation,
+// PresetCount) in an empty catalogue: a location with no presets is
+// narrower than any agency, and no agency is narrower than a prefix.
 var catalogueShapes = []struct{ path, body, statement string }{
-	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS", "agency_id": 1, "vertical": "fitness", "location": {"value": "US"}}`, "PresetBrowseAgencyGoal :many"},
+	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS", "agency_id": 1, "vertical": "fitness"}`, "PresetBrowseAgencyGoal :many"},
+	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS", "agency_id": 1, "location": {"value": "US"}}`, "PresetBrowseAgencyGoalLocation :many"},
+	{"/v1/presets/browse", `{"agency_id": 1, "preset_name": "S"}`, "PresetBrowse :many"},
 	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS", "preset_name": "Sp"}`, "PresetBrowse :many"},
 	{"/v1/presets/count", `{"goal": "OUTCOME_LEADS", "agency_id": 1}`, "PresetCount :one"},
 }

@@ -198,7 +198,7 @@ func appendField(b []byte, name string, value json.RawMessage) []byte {
 // vertical (alone or with a goal) each from a prepared statement of its own
 // (a page after the first without filters from the title buckets,
 // PresetBrowseDeep); an agency with a goal from
-// their pair's index (PresetBrowseAgencyGoal); anything else from
+// their pair's index or a narrower location's (agencyGoalIDs); anything else from
 // PresetBrowse. The two with optional filters are planned for each
 // request's values: as prepared statements, a request repeated on a
 // connection would switch them to a generic plan that is slow for every
@@ -240,13 +240,62 @@ func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pr
 			Vertical: *p.Vertical, Goal: p.Goal, ExcludedPresetID: x, PageNumber: int64(page), PageSize: size,
 		})
 	case agency != nil && p.Goal != nil:
-		return planned.PresetBrowseAgencyGoal(ctx, db.PresetBrowseAgencyGoalParams{
-			Goal: p.Goal, Vertical: p.Vertical, AgencyID: p.AgencyID, PartnerID: p.PartnerID,
-			PresetName: p.PresetName, ExcludedPresetID: x, Location: p.Location, LocationType: p.LocationType,
-			PageNumber: page, PageSize: size,
-		})
+		return agencyGoalIDs(ctx, prepared, planned, p, *agency)
+	case agency != nil && (p.Location != nil || p.PresetName != nil):
+		return agencyIDs(ctx, prepared, planned, p, *agency)
 	}
 	return planned.PresetBrowse(ctx, p)
+}
+
+// agencyIDs answers the ids of the page when the filters give an agency
+// (agency, from agency_id or partner_id) with a location or a title
+// prefix, and no goal: from the agency's presets when they are fewer than
+// the location's and the prefix's (PresetAgencyWalk,
+// PresetBrowseAgencyWalk), else from PresetBrowse, which walks the
+// location's or the prefix's entries.
+func agencyIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams, agency int64) ([]int64, error) {
+	narrower, err := prepared.PresetAgencyWalk(ctx, db.PresetAgencyWalkParams{
+		AgencyID: agency, Location: p.Location, LocationType: p.LocationType, PresetName: p.PresetName,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !narrower {
+		return planned.PresetBrowse(ctx, p)
+	}
+	return planned.PresetBrowseAgencyWalk(ctx, db.PresetBrowseAgencyWalkParams{
+		AgencyID: agency, PartnerID: p.PartnerID, Vertical: p.Vertical, PresetName: p.PresetName,
+		ExcludedPresetID: p.ExcludedPresetID, Location: p.Location, LocationType: p.LocationType,
+		PageNumber: p.PageNumber, PageSize: p.PageSize,
+	})
+}
+
+// agencyGoalIDs answers the ids of the page when the filters give an
+// agency (agency, from agency_id or partner_id) and a goal: from their
+// pair's title-ordered index (PresetBrowseAgencyGoal), or, when a location
+// is given whose presets are fewer than the agency's or the goal's
+// (PresetAgencyGoalWalk), from the location's (PresetBrowseAgencyGoalLocation).
+func agencyGoalIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams, agency int64) ([]int64, error) {
+	if p.Location != nil {
+		pair, err := prepared.PresetAgencyGoalWalk(ctx, db.PresetAgencyGoalWalkParams{
+			Location: *p.Location, LocationType: p.LocationType, AgencyID: agency, Goal: *p.Goal,
+		})
+		if err != nil {
+			return nil, err
+		}
+		if !pair {
+			return planned.PresetBrowseAgencyGoalLocation(ctx, db.PresetBrowseAgencyGoalLocationParams{
+				Location: *p.Location, LocationType: p.LocationType, Goal: *p.Goal, AgencyID: agency,
+				PartnerID: p.PartnerID, Vertical: p.Vertical, PresetName: p.PresetName,
+				ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
+			})
+		}
+	}
+	return planned.PresetBrowseAgencyGoal(ctx, db.PresetBrowseAgencyGoalParams{
+		AgencyID: agency, Goal: *p.Goal, Vertical: p.Vertical, PartnerID: p.PartnerID,
+		PresetName: p.PresetName, ExcludedPresetID: p.ExcludedPresetID, Location: p.Location,
+		LocationType: p.LocationType, PageNumber: p.PageNumber, PageSize: p.PageSize,
+	})
 }
 
 // presetCount: a goal that no preset has counts 0 (the goal is a filter, not

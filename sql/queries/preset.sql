@@ -42,9 +42,11 @@
 --     entry carries (00180), index-only.
 -- The handler sends each single filter (and a vertical with a goal) to a
 -- prepared statement of its own, a page after the first without filters to
--- PresetBrowseDeep, and an agency with a goal to PresetBrowseAgencyGoal
--- (presetBrowseIDs in http/presets.go): this statement serves the other
--- combinations.
+-- PresetBrowseDeep, an agency with a goal to PresetBrowseAgencyGoal (or,
+-- with a narrower location, PresetBrowseAgencyGoalLocation), and an agency
+-- with a location or a prefix that it is narrower than to
+-- PresetBrowseAgencyWalk (presetBrowseIDs in http/presets.go): this
+-- statement serves the other combinations.
 -- Paging: the handler has checked @page_number >= 1 and
 -- @page_size >= 1; a limit above 50 acts as 50. It answers the ids of the
 -- page only, in order; PresetCards dresses them. (The Preset objects come
@@ -293,120 +295,156 @@ ORDER BY p.title, p.id
 LIMIT least(sqlc.arg(page_size)::int, 50)
 OFFSET (SELECT start.skip FROM start);
 
+-- name: PresetAgencyGoalWalk :one
+-- Which index presets/browse walks when the filters give an agency
+-- (agency_id or partner_id), a goal and a location: true, the pair's
+-- title-ordered index (PresetBrowseAgencyGoal), when the location's
+-- presets (its tally) outnumber the agency's or the goal's (theirs); false,
+-- the location's own (PresetBrowseAgencyGoalLocation). The handler asks it
+-- first, so that each of the two statements holds one way to the page and
+-- is planned for that way alone. Sums of a few rows of each tally, read
+-- from their keys.
+SELECT ((SELECT coalesce(sum(t.presets), 0)
+         FROM preset_location_tally AS t
+         WHERE t.key = @location::text
+           AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0)
+        > least((SELECT coalesce(sum(t.presets), 0)
+                 FROM preset_agency_tally AS t
+                 WHERE t.agency_id = @agency_id::bigint),
+                (SELECT coalesce(sum(t.presets), 0)
+                 FROM preset_tally AS t
+                 WHERE t.campaign_objective = @goal::text)))::boolean AS pair;
+
 -- name: PresetBrowseAgencyGoal :many
 -- The ids of one page of presets/browse when the filters give an agency
--- (agency_id or partner_id) and a goal: the same answer as PresetBrowse.
--- Each alone is wide (the largest agency has 64,000 visible presets at a
--- million, an objective 160,000) and with the other filters of a request
--- the matches may be a few dozen, so walking the title order, either
--- filter's index or a location's reads tens of thousands of entries before
--- the page is full. The pair's index preset_visible_agency_objective_idx
--- (agency, objective, title, id) INCLUDE (vertical), 00091, holds about
--- 12,000 entries for the largest agency and a common objective: read
--- index-only in title order, the vertical and the title prefix checked on
--- its entries, the location by its key in preset_location, stopping at the
--- page. With a vertical, the lists that contain it (from preset_tally, a
--- few rows) are a few short ranges of
+-- (@agency_id: agency_id, else partner_id) and a goal, and no location or
+-- one that PresetAgencyGoalWalk sends to the pair's index: the same answer
+-- as PresetBrowse. Each alone is wide (the largest agency has 64,000
+-- visible presets at a million, an objective 160,000) and with the other
+-- filters of a request the matches may be a few dozen, so walking the
+-- title order, either filter's index or a location's reads tens of
+-- thousands of entries before the page is full. The pair's index
+-- preset_visible_agency_objective_idx (agency, objective, title, id)
+-- INCLUDE (vertical), 00091, holds about 12,000 entries for the largest
+-- agency and a common objective: read index-only in title order, the
+-- title prefix checked on its entries, the location by its key in
+-- preset_location, stopping at the page. With a vertical, the lists that
+-- contain it (from preset_tally, a few rows) are a few short ranges of
 -- preset_visible_agency_objective_vertical_idx (agency, objective, vertical
 -- list, title, id), 00093, read index-only and sorted: about 900 entries
--- for the largest agency, a common objective and a common vertical. A
--- location narrower than the agency and the goal (its tally holds
--- fewer presets than either's, CTE driver) walks its own title-ordered
--- index instead, as in PresetBrowse; the arm not chosen is never started.
--- The handler calls it only with an agency (or partner) and a goal, which
--- the pair's walk tests as plain equalities, the other filters as checks of
--- each entry: the vertical as a literal substring (strpos, the same test as
--- PresetBrowse's LIKE with like_escape) and the title prefix as the title's
--- first characters, neither depending on a pattern made per row nor served
--- by an index that would take the walk's place (a BitmapAnd of the agency's
--- and the vertical's indexes reads both whole). The handler has it planned
--- for each request's values: the generic plan that PostgreSQL adopts for a
+-- for the largest agency, a common objective and a common vertical. The
+-- other filters are checks of each entry: the vertical as a literal
+-- substring of the lists (strpos, the same test as PresetBrowse's LIKE with
+-- like_escape) and the title prefix as the title's first characters,
+-- neither depending on a pattern made per row nor served by an index that
+-- would take the walk's place (a BitmapAnd of the agency's and the
+-- vertical's indexes reads both whole). Planned for each request's values
+-- (the catalogue pool): the generic plan that PostgreSQL adopts for a
 -- prepared statement repeated with the same values reads the pair's index
 -- whole for other values (21 ms of CPU a request against 1.4).
-WITH driver AS (
-    -- With a location: true when the location's presets (its tally)
-    -- outnumber the agency's or the goal's (theirs), so that the pair's
-    -- title-ordered index is the narrower walk.
-    SELECT (SELECT coalesce(sum(t.presets), 0)
-            FROM preset_location_tally AS t
-            WHERE t.key = sqlc.narg(location)::text
-              AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0)
-           > least((SELECT coalesce(sum(t.presets), 0)
-                    FROM preset_agency_tally AS t
-                    WHERE t.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)),
-                   (SELECT coalesce(sum(t.presets), 0)
-                    FROM preset_tally AS t
-                    WHERE t.campaign_objective = sqlc.narg(goal)::text)) AS agency_goal
-),
-page AS (
-    (SELECT p.id, p.title
-     FROM preset AS p
-     WHERE (sqlc.narg(location)::text IS NULL OR (SELECT driver.agency_goal FROM driver))
-       AND p.active AND NOT p.private
-       AND p.vertical = ANY (ARRAY(SELECT t.vertical
-                                   FROM preset_tally AS t
-                                   WHERE t.campaign_objective = sqlc.narg(goal)::text
-                                     AND strpos(t.vertical, sqlc.narg(vertical)::text) > 0))
-       AND p.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)
-       AND p.campaign_objective = sqlc.narg(goal)::text
-       AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
-       AND (sqlc.narg(preset_name)::text IS NULL
-            OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
-       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-            OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
-       AND (sqlc.narg(location)::text IS NULL
-            OR EXISTS (SELECT 1
-                       FROM preset_location AS l
-                       WHERE l.key = sqlc.narg(location)::text
-                         AND l.preset_id = p.id
-                         AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0))
-     ORDER BY p.title, p.id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
-    UNION ALL
-    (SELECT p.id, p.title
-     FROM preset AS p
-     WHERE (sqlc.narg(location)::text IS NULL OR (SELECT driver.agency_goal FROM driver))
-       AND sqlc.narg(vertical)::text IS NULL
-       AND p.active AND NOT p.private
-       AND p.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)
-       AND p.campaign_objective = sqlc.narg(goal)::text
-       AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
-       AND (sqlc.narg(preset_name)::text IS NULL
-            OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
-       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-            OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
-       AND (sqlc.narg(location)::text IS NULL
-            OR EXISTS (SELECT 1
-                       FROM preset_location AS l
-                       WHERE l.key = sqlc.narg(location)::text
-                         AND l.preset_id = p.id
-                         AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0))
-     ORDER BY p.title, p.id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
-    UNION ALL
-    (SELECT l.preset_id AS id, l.title
-     FROM preset_location AS l
-     WHERE l.key = sqlc.narg(location)::text
-       AND NOT (SELECT driver.agency_goal FROM driver)
-       AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
-       AND (sqlc.narg(goal)::text IS NULL OR l.campaign_objective = sqlc.narg(goal)::text)
-       AND (sqlc.narg(vertical)::text IS NULL
-            OR strpos(l.vertical, sqlc.narg(vertical)::text) > 0)
-       AND (sqlc.narg(agency_id)::bigint IS NULL OR l.agency_id = sqlc.narg(agency_id)::bigint)
-       AND (sqlc.narg(partner_id)::bigint IS NULL OR l.agency_id = sqlc.narg(partner_id)::bigint)
-       AND (sqlc.narg(preset_name)::text IS NULL
-            OR left(l.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
-       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-            OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
-     ORDER BY l.title, l.preset_id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
-)
-SELECT page.id
-FROM page
-ORDER BY page.title, page.id;
+SELECT p.id
+FROM preset AS p
+WHERE p.active AND NOT p.private
+  AND p.agency_id = @agency_id::bigint
+  AND p.campaign_objective = @goal::text
+  AND (sqlc.narg(vertical)::text IS NULL
+       OR p.vertical = ANY (ARRAY(SELECT t.vertical
+                                  FROM preset_tally AS t
+                                  WHERE t.campaign_objective = @goal::text
+                                    AND strpos(t.vertical, sqlc.narg(vertical)::text) > 0)))
+  AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+  AND (sqlc.narg(preset_name)::text IS NULL
+       OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
+  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+       OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+  AND (sqlc.narg(location)::text IS NULL
+       OR EXISTS (SELECT 1
+                  FROM preset_location AS l
+                  WHERE l.key = sqlc.narg(location)::text
+                    AND l.preset_id = p.id
+                    AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0))
+ORDER BY p.title, p.id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+
+-- name: PresetBrowseAgencyGoalLocation :many
+-- The ids of one page of presets/browse when the filters give an agency
+-- (@agency_id: agency_id, else partner_id), a goal and a location narrower
+-- than both (PresetAgencyGoalWalk): the location's entries in title order
+-- from preset_visible_location_idx, index-only, the objective, agency,
+-- vertical list and title of each entry checked as in
+-- PresetBrowseAgencyGoal, stopping at the page.
+SELECT l.preset_id
+FROM preset_location AS l
+WHERE l.key = @location::text
+  AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+  AND l.campaign_objective = @goal::text
+  AND l.agency_id = @agency_id::bigint
+  AND (sqlc.narg(partner_id)::bigint IS NULL OR l.agency_id = sqlc.narg(partner_id)::bigint)
+  AND (sqlc.narg(vertical)::text IS NULL OR strpos(l.vertical, sqlc.narg(vertical)::text) > 0)
+  AND (sqlc.narg(preset_name)::text IS NULL
+       OR left(l.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
+  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+       OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+ORDER BY l.title, l.preset_id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+
+-- name: PresetAgencyWalk :one
+-- Whether presets/browse, when the filters give an agency (@agency_id:
+-- agency_id, else partner_id) with a location or a title prefix and no
+-- goal, walks the agency's presets (PresetBrowseAgencyWalk) rather than the
+-- location's entries or the prefix's (PresetBrowse): true when the
+-- agency's visible presets are fewer than the location's (its tally) and
+-- than the titles that start with the prefix's first four characters
+-- (their tally), each given one. A small agency with a common location
+-- would otherwise walk the location's entries, a third of the catalogue,
+-- to find its few. Sums of a few rows of each tally, read from their keys.
+-- A filter not given is no bound (least skips NULLs); with neither, false.
+SELECT coalesce((SELECT coalesce(sum(t.presets), 0)
+                 FROM preset_agency_tally AS t
+                 WHERE t.agency_id = @agency_id::bigint)
+                < least(CASE WHEN sqlc.narg(location)::text IS NOT NULL
+                             THEN (SELECT coalesce(sum(t.presets), 0)
+                                   FROM preset_location_tally AS t
+                                   WHERE t.key = sqlc.narg(location)::text
+                                     AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0) END,
+                        CASE WHEN sqlc.narg(preset_name)::text IS NOT NULL
+                             THEN (SELECT coalesce(sum(t.presets), 0)
+                                   FROM preset_prefix_tally AS t
+                                   WHERE t.prefix = left(sqlc.narg(preset_name)::text, 4)) END),
+                false)::boolean AS agency;
+
+-- name: PresetBrowseAgencyWalk :many
+-- The ids of one page of presets/browse when the filters give an agency
+-- (@agency_id: agency_id, else partner_id) narrower than the location and
+-- the title prefix given with it (PresetAgencyWalk), and no goal: the
+-- same answer as PresetBrowse. The agency's presets in title order from
+-- preset_agency_idx (agency, title, id), the visible ones kept, each
+-- checked against the vertical (a literal substring, like_escape), the
+-- title prefix (the title's first characters), the excluded preset and the
+-- location (its key in preset_location), stopping at the page. Planned for
+-- each request's values (the catalogue pool).
+SELECT p.id
+FROM preset AS p
+WHERE p.agency_id = @agency_id::bigint
+  AND p.active AND NOT p.private
+  AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+  AND (sqlc.narg(vertical)::text IS NULL
+       OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+  AND (sqlc.narg(preset_name)::text IS NULL
+       OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
+  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+       OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+  AND (sqlc.narg(location)::text IS NULL
+       OR EXISTS (SELECT 1
+                  FROM preset_location AS l
+                  WHERE l.key = sqlc.narg(location)::text
+                    AND l.preset_id = p.id
+                    AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0))
+ORDER BY p.title, p.id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetCards :many
 -- The Preset objects of presets/browse for the ids of one page, in the
