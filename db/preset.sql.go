@@ -1135,6 +1135,29 @@ SELECT (CASE
             AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
             AND ($4::text IS NULL
                  OR p.title LIKE like_escape($4::text) || '%'))
+    WHEN coalesce($2::bigint, $3::bigint) IS NOT NULL
+         AND (SELECT coalesce(sum(t.presets), 0)
+              FROM preset_agency_tally AS t
+              WHERE t.agency_id = coalesce($2::bigint, $3::bigint))
+             < (SELECT coalesce(sum(t.presets), 0)
+                FROM preset_location_tally AS t
+                WHERE t.key = $1::text
+                  AND t.kinds & location_kind_mask($7::text) <> 0)
+    THEN (SELECT count(*)
+          FROM preset AS p
+          WHERE p.agency_id = coalesce($2::bigint, $3::bigint)
+            AND p.active AND NOT p.private
+            AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
+            AND ($5::text IS NULL OR p.campaign_objective = $5::text)
+            AND ($6::text IS NULL
+                 OR p.vertical LIKE '%' || like_escape($6::text) || '%')
+            AND ($4::text IS NULL
+                 OR p.title LIKE like_escape($4::text) || '%')
+            AND EXISTS (SELECT 1
+                        FROM preset_location AS l
+                        WHERE l.key = $1::text
+                          AND l.preset_id = p.id
+                          AND l.kinds & location_kind_mask($7::text) <> 0))
     ELSE (SELECT count(*)
           FROM preset_location AS l
           WHERE l.key = $1::text
@@ -1195,6 +1218,9 @@ type PresetCountParams struct {
 //	  from their indexes (00091; with a vertical, its lists from
 //	  preset_tally as ranges of 00093), the other filters checked as in
 //	  PresetBrowseAgencyGoal, the location by its key in preset_location;
+//	an agency (or partner) with a location whose tally is larger than the
+//	  agency's: the agency's presets (preset_agency_idx), the other
+//	  filters checked on each, the location by its key in preset_location;
 //	any other combination: the visible presets that PresetBrowse's WHERE
 //	  clause passes, read from the narrowest filter's index: a longer
 //	  prefix from preset_visible_title_prefix_idx, a location from

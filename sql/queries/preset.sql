@@ -506,6 +506,9 @@ SELECT (CASE
 --     from their indexes (00091; with a vertical, its lists from
 --     preset_tally as ranges of 00093), the other filters checked as in
 --     PresetBrowseAgencyGoal, the location by its key in preset_location;
+--   an agency (or partner) with a location whose tally is larger than the
+--     agency's: the agency's presets (preset_agency_idx), the other
+--     filters checked on each, the location by its key in preset_location;
 --   any other combination: the visible presets that PresetBrowse's WHERE
 --     clause passes, read from the narrowest filter's index: a longer
 --     prefix from preset_visible_title_prefix_idx, a location from
@@ -588,6 +591,29 @@ SELECT (CASE
             AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
             AND (sqlc.narg(preset_name)::text IS NULL
                  OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%'))
+    WHEN coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint) IS NOT NULL
+         AND (SELECT coalesce(sum(t.presets), 0)
+              FROM preset_agency_tally AS t
+              WHERE t.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint))
+             < (SELECT coalesce(sum(t.presets), 0)
+                FROM preset_location_tally AS t
+                WHERE t.key = sqlc.narg(location)::text
+                  AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0)
+    THEN (SELECT count(*)
+          FROM preset AS p
+          WHERE p.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)
+            AND p.active AND NOT p.private
+            AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+            AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+            AND (sqlc.narg(vertical)::text IS NULL
+                 OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+            AND (sqlc.narg(preset_name)::text IS NULL
+                 OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
+            AND EXISTS (SELECT 1
+                        FROM preset_location AS l
+                        WHERE l.key = sqlc.narg(location)::text
+                          AND l.preset_id = p.id
+                          AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0))
     ELSE (SELECT count(*)
           FROM preset_location AS l
           WHERE l.key = sqlc.narg(location)::text
