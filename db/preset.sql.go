@@ -15,81 +15,60 @@ SELECT ((SELECT coalesce(sum(t.presets), 0)
          FROM preset_location_tally AS t
          WHERE t.key = $1::text
            AND t.kinds & location_kind_mask($2::text) <> 0)
-        > least((SELECT coalesce(sum(t.presets), 0)
-                 FROM preset_agency_tally AS t
-                 WHERE t.agency_id = $3::bigint),
-                (SELECT coalesce(sum(t.presets), 0)
-                 FROM preset_tally AS t
-                 WHERE t.campaign_objective = $4::text)))::boolean AS pair
+        > (SELECT coalesce(sum(t.presets), 0)
+           FROM preset_tally AS t
+           WHERE t.campaign_objective = $3::text))::boolean AS pair
 `
 
 type PresetAgencyGoalWalkParams struct {
 	Location     string  `json:"location"`
 	LocationType *string `json:"location_type"`
-	AgencyID     int64   `json:"agency_id"`
 	Goal         string  `json:"goal"`
 }
 
 // Which index presets/browse walks when the filters give an agency
-// (agency_id or partner_id), a goal and a location: true, the pair's
-// title-ordered index (PresetBrowseAgencyGoal), when the location's
-// presets (its tally) outnumber the agency's or the goal's (theirs); false,
-// the location's own (PresetBrowseAgencyGoalLocation). The handler asks it
-// first, so that each of the two statements holds one way to the page and
-// is planned for that way alone. Sums of a few rows of each tally, read
-// from their keys.
+// (agency_id or partner_id), a goal and a location: both ways read the
+// agency's presets only, the pair's title-ordered index
+// (PresetBrowseAgencyGoal) those of the goal, the location's
+// (PresetBrowseAgencyGoalLocation, preset_location_agency_idx) those in
+// the location; true, the pair's, when the location's presets (its tally)
+// outnumber the goal's (the agency's share of each is taken alike). The
+// handler asks it first, so that each of the two statements holds one way
+// to the page and is planned for that way alone. Sums of a few rows of
+// each tally, read from their keys.
 func (q *Queries) PresetAgencyGoalWalk(ctx context.Context, arg PresetAgencyGoalWalkParams) (bool, error) {
-	row := q.db.QueryRow(ctx, presetAgencyGoalWalk,
-		arg.Location,
-		arg.LocationType,
-		arg.AgencyID,
-		arg.Goal,
-	)
+	row := q.db.QueryRow(ctx, presetAgencyGoalWalk, arg.Location, arg.LocationType, arg.Goal)
 	var pair bool
 	err := row.Scan(&pair)
 	return pair, err
 }
 
 const presetAgencyWalk = `-- name: PresetAgencyWalk :one
-SELECT coalesce((SELECT coalesce(sum(t.presets), 0)
-                 FROM preset_agency_tally AS t
-                 WHERE t.agency_id = $1::bigint)
-                < least(CASE WHEN $2::text IS NOT NULL
-                             THEN (SELECT coalesce(sum(t.presets), 0)
-                                   FROM preset_location_tally AS t
-                                   WHERE t.key = $2::text
-                                     AND t.kinds & location_kind_mask($3::text) <> 0) END,
-                        CASE WHEN $4::text IS NOT NULL
-                             THEN (SELECT coalesce(sum(t.presets), 0)
-                                   FROM preset_prefix_tally AS t
-                                   WHERE t.prefix = left($4::text, 4)) END),
-                false)::boolean AS agency
+SELECT ((SELECT coalesce(sum(t.presets), 0)
+         FROM preset_agency_tally AS t
+         WHERE t.agency_id = $1::bigint)
+        < (SELECT coalesce(sum(t.presets), 0)
+           FROM preset_prefix_tally AS t
+           WHERE t.prefix = left($2::text, 4)))::boolean AS agency
 `
 
 type PresetAgencyWalkParams struct {
-	AgencyID     int64   `json:"agency_id"`
-	Location     *string `json:"location"`
-	LocationType *string `json:"location_type"`
-	PresetName   *string `json:"preset_name"`
+	AgencyID   int64  `json:"agency_id"`
+	PresetName string `json:"preset_name"`
 }
 
 // Whether presets/browse, when the filters give an agency (@agency_id:
-// agency_id, else partner_id) with a location or a title prefix and no
-// goal, walks the agency's presets (PresetBrowseAgencyWalk) rather than the
-// location's entries or the prefix's (PresetBrowse): true when the
-// agency's visible presets are fewer than the location's (its tally) and
-// than the titles that start with the prefix's first four characters
-// (their tally), each given one. A small agency with a common location
-// would otherwise walk the location's entries, a third of the catalogue,
-// to find its few. Sums of a few rows of each tally, read from their keys.
-// A filter not given is no bound (least skips NULLs); with neither, false.
+// agency_id, else partner_id) with a title prefix and neither a goal nor a
+// location, walks the agency's presets (PresetBrowseAgencyWalk) rather than
+// the prefix's entries (PresetBrowse): true when the agency's visible
+// presets are fewer than the titles that start with the prefix's first
+// four characters (their tally). A small agency with a common prefix would
+// otherwise walk the prefix's entries to find its few. Sums of a few rows
+// of each tally, read from their keys. (With a location, PresetBrowse
+// reads the agency's range of the location's entries,
+// preset_location_agency_idx.)
 func (q *Queries) PresetAgencyWalk(ctx context.Context, arg PresetAgencyWalkParams) (bool, error) {
-	row := q.db.QueryRow(ctx, presetAgencyWalk,
-		arg.AgencyID,
-		arg.Location,
-		arg.LocationType,
-		arg.PresetName,
-	)
+	row := q.db.QueryRow(ctx, presetAgencyWalk, arg.AgencyID, arg.PresetName)
 	var agency bool
 	err := row.Scan(&agency)
 	return agency, err
@@ -326,13 +305,15 @@ type PresetBrowseParams struct {
 //	  preset_location_title_pattern_idx instead, and sort it);
 //	a location with a goal, a vertical or an agency: the same index, each
 //	  filter checked on the objective, vertical list and agency that the
-//	  entry carries (00180), index-only.
+//	  entry carries (00180), index-only; with an agency, the pair's range of
+//	  preset_location_agency_idx (key, agency, title, id), 00195, in title
+//	  order, the other filters checked on its entries.
 //
 // The handler sends each single filter (and a vertical with a goal) to a
 // prepared statement of its own, a page after the first without filters to
 // PresetBrowseDeep, an agency with a goal to PresetBrowseAgencyGoal (or,
-// with a narrower location, PresetBrowseAgencyGoalLocation), and an agency
-// with a location or a prefix that it is narrower than to
+// with a location narrower than the goal, PresetBrowseAgencyGoalLocation),
+// and an agency with a prefix that it is narrower than, and no location, to
 // PresetBrowseAgencyWalk (presetBrowseIDs in http/presets.go): this
 // statement serves the other combinations.
 // Paging: the handler has checked @page_number >= 1 and
@@ -548,10 +529,10 @@ type PresetBrowseAgencyGoalLocationParams struct {
 
 // The ids of one page of presets/browse when the filters give an agency
 // (@agency_id: agency_id, else partner_id), a goal and a location narrower
-// than both (PresetAgencyGoalWalk): the location's entries in title order
-// from preset_visible_location_idx, index-only, the objective, agency,
-// vertical list and title of each entry checked as in
-// PresetBrowseAgencyGoal, stopping at the page.
+// than the goal (PresetAgencyGoalWalk): the agency's entries of the
+// location in title order, one range of preset_location_agency_idx (key,
+// agency, title, id), index-only, the objective, vertical list and title
+// of each entry checked as in PresetBrowseAgencyGoal, stopping at the page.
 func (q *Queries) PresetBrowseAgencyGoalLocation(ctx context.Context, arg PresetBrowseAgencyGoalLocationParams) ([]int64, error) {
 	rows, err := q.db.Query(ctx, presetBrowseAgencyGoalLocation,
 		arg.Location,
@@ -591,42 +572,33 @@ WHERE p.agency_id = $1::bigint
   AND ($2::bigint IS NULL OR p.agency_id = $2::bigint)
   AND ($3::text IS NULL
        OR p.vertical LIKE '%' || like_escape($3::text) || '%')
-  AND ($4::text IS NULL
-       OR left(p.title, char_length($4::text)) = $4::text)
+  AND left(p.title, char_length($4::text)) = $4::text
   AND ($5::bigint IS NULL
        OR p.id <> $5::bigint)
-  AND ($6::text IS NULL
-       OR EXISTS (SELECT 1
-                  FROM preset_location AS l
-                  WHERE l.key = $6::text
-                    AND l.preset_id = p.id
-                    AND l.kinds & location_kind_mask($7::text) <> 0))
 ORDER BY p.title, p.id
-LIMIT least($9::int, 50)
-OFFSET ($8::int - 1)::bigint * least($9::int, 50)
+LIMIT least($7::int, 50)
+OFFSET ($6::int - 1)::bigint * least($7::int, 50)
 `
 
 type PresetBrowseAgencyWalkParams struct {
 	AgencyID         int64   `json:"agency_id"`
 	PartnerID        *int64  `json:"partner_id"`
 	Vertical         *string `json:"vertical"`
-	PresetName       *string `json:"preset_name"`
+	PresetName       string  `json:"preset_name"`
 	ExcludedPresetID *int64  `json:"excluded_preset_id"`
-	Location         *string `json:"location"`
-	LocationType     *string `json:"location_type"`
 	PageNumber       int32   `json:"page_number"`
 	PageSize         int32   `json:"page_size"`
 }
 
 // The ids of one page of presets/browse when the filters give an agency
-// (@agency_id: agency_id, else partner_id) narrower than the location and
-// the title prefix given with it (PresetAgencyWalk), and no goal: the
+// (@agency_id: agency_id, else partner_id) narrower than the title prefix
+// given with it (PresetAgencyWalk), and neither a goal nor a location: the
 // same answer as PresetBrowse. The agency's presets in title order from
 // preset_agency_idx (agency, title, id), the visible ones kept, each
 // checked against the vertical (a literal substring, like_escape), the
-// title prefix (the title's first characters), the excluded preset and the
-// location (its key in preset_location), stopping at the page. Planned for
-// each request's values (the catalogue pool).
+// title prefix (the title's first characters) and the excluded preset,
+// stopping at the page. Planned for each request's values (the catalogue
+// pool).
 func (q *Queries) PresetBrowseAgencyWalk(ctx context.Context, arg PresetBrowseAgencyWalkParams) ([]int64, error) {
 	rows, err := q.db.Query(ctx, presetBrowseAgencyWalk,
 		arg.AgencyID,
@@ -634,8 +606,6 @@ func (q *Queries) PresetBrowseAgencyWalk(ctx context.Context, arg PresetBrowseAg
 		arg.Vertical,
 		arg.PresetName,
 		arg.ExcludedPresetID,
-		arg.Location,
-		arg.LocationType,
 		arg.PageNumber,
 		arg.PageSize,
 	)
@@ -819,6 +789,78 @@ func (q *Queries) PresetBrowseLocation(ctx context.Context, arg PresetBrowseLoca
 		arg.ExcludedPresetID,
 		arg.PageNumber,
 		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var preset_id int64
+		if err := rows.Scan(&preset_id); err != nil {
+			return nil, err
+		}
+		items = append(items, preset_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const presetBrowseLocationPrefix = `-- name: PresetBrowseLocationPrefix :many
+WITH matches AS MATERIALIZED (
+    SELECT l.preset_id, l.title
+    FROM preset_location AS l
+    WHERE l.key = $3::text
+      AND (l.title COLLATE "C") LIKE like_escape($4::text) || '%'
+      AND l.kinds & location_kind_mask($5::text) <> 0
+      AND ($6::text IS NULL OR l.campaign_objective = $6::text)
+      AND ($7::text IS NULL
+           OR l.vertical LIKE '%' || like_escape($7::text) || '%')
+      AND ($8::bigint IS NULL
+           OR l.preset_id <> $8::bigint)
+)
+SELECT m.preset_id
+FROM matches AS m
+ORDER BY m.title, m.preset_id
+LIMIT least($2::int, 50)
+OFFSET ($1::int - 1)::bigint * least($2::int, 50)
+`
+
+type PresetBrowseLocationPrefixParams struct {
+	PageNumber       int32   `json:"page_number"`
+	PageSize         int32   `json:"page_size"`
+	Location         string  `json:"location"`
+	PresetName       string  `json:"preset_name"`
+	LocationType     *string `json:"location_type"`
+	Goal             *string `json:"goal"`
+	Vertical         *string `json:"vertical"`
+	ExcludedPresetID *int64  `json:"excluded_preset_id"`
+}
+
+// The ids of one page of presets/browse when the filters give a location
+// and a title prefix whose titles are fewer than those before it
+// (PresetPrefixRange), and no agency: the same answer as PresetBrowse.
+// The location's entries of the prefix are one range of
+// preset_location_title_pattern_idx (key, title in byte order; a literal
+// prefix is a range of it whatever the collation), read index-only, the
+// kinds, objective, vertical list and excluded preset checked on each; the
+// matches are then sorted by title and id for the page. The range is a
+// materialized CTE so that the planner reads it whole rather than walking
+// the location's title order (preset_visible_location_idx), which a LIMIT
+// makes look cheap but which reads every title before the prefix's.
+// Planned for each request's values (the catalogue pool).
+func (q *Queries) PresetBrowseLocationPrefix(ctx context.Context, arg PresetBrowseLocationPrefixParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseLocationPrefix,
+		arg.PageNumber,
+		arg.PageSize,
+		arg.Location,
+		arg.PresetName,
+		arg.LocationType,
+		arg.Goal,
+		arg.Vertical,
+		arg.ExcludedPresetID,
 	)
 	if err != nil {
 		return nil, err
@@ -1094,17 +1136,7 @@ SELECT (CASE
                  OR t.vertical LIKE '%' || like_escape($6::text) || '%'))
     WHEN coalesce($2::bigint, $3::bigint) IS NOT NULL
          AND $5::text IS NOT NULL
-         AND ($1::text IS NULL
-              OR (SELECT coalesce(sum(t.presets), 0)
-                  FROM preset_location_tally AS t
-                  WHERE t.key = $1::text
-                    AND t.kinds & location_kind_mask($7::text) <> 0)
-                 > least((SELECT coalesce(sum(t.presets), 0)
-                          FROM preset_agency_tally AS t
-                          WHERE t.agency_id = coalesce($2::bigint, $3::bigint)),
-                         (SELECT coalesce(sum(t.presets), 0)
-                          FROM preset_tally AS t
-                          WHERE t.campaign_objective = $5::text)))
+         AND ($1::text IS NULL OR $8::boolean)
     THEN (SELECT count(*)
           FROM preset AS p
           WHERE p.active AND NOT p.private
@@ -1135,29 +1167,6 @@ SELECT (CASE
             AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
             AND ($4::text IS NULL
                  OR p.title LIKE like_escape($4::text) || '%'))
-    WHEN coalesce($2::bigint, $3::bigint) IS NOT NULL
-         AND (SELECT coalesce(sum(t.presets), 0)
-              FROM preset_agency_tally AS t
-              WHERE t.agency_id = coalesce($2::bigint, $3::bigint))
-             < (SELECT coalesce(sum(t.presets), 0)
-                FROM preset_location_tally AS t
-                WHERE t.key = $1::text
-                  AND t.kinds & location_kind_mask($7::text) <> 0)
-    THEN (SELECT count(*)
-          FROM preset AS p
-          WHERE p.agency_id = coalesce($2::bigint, $3::bigint)
-            AND p.active AND NOT p.private
-            AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
-            AND ($5::text IS NULL OR p.campaign_objective = $5::text)
-            AND ($6::text IS NULL
-                 OR p.vertical LIKE '%' || like_escape($6::text) || '%')
-            AND ($4::text IS NULL
-                 OR p.title LIKE like_escape($4::text) || '%')
-            AND EXISTS (SELECT 1
-                        FROM preset_location AS l
-                        WHERE l.key = $1::text
-                          AND l.preset_id = p.id
-                          AND l.kinds & location_kind_mask($7::text) <> 0))
     ELSE (SELECT count(*)
           FROM preset_location AS l
           WHERE l.key = $1::text
@@ -1172,7 +1181,7 @@ SELECT (CASE
     END
     - (SELECT count(*)
        FROM preset AS p
-       WHERE p.id = $8::bigint
+       WHERE p.id = $9::bigint
          AND p.active AND NOT p.private
          AND ($5::text IS NULL OR p.campaign_objective = $5::text)
          AND ($6::text IS NULL
@@ -1198,6 +1207,7 @@ type PresetCountParams struct {
 	Goal             *string `json:"goal"`
 	Vertical         *string `json:"vertical"`
 	LocationType     *string `json:"location_type"`
+	PairWalk         bool    `json:"pair_walk"`
 	ExcludedPresetID *int64  `json:"excluded_preset_id"`
 }
 
@@ -1214,19 +1224,20 @@ type PresetCountParams struct {
 //	location, with a goal and/or a vertical or alone:
 //	  preset_location_tally (the kinds the type allows);
 //	an agency (or partner) with a goal, and no location or one whose tally
-//	  is larger than the agency's or the goal's: the presets of the pair
-//	  from their indexes (00091; with a vertical, its lists from
-//	  preset_tally as ranges of 00093), the other filters checked as in
-//	  PresetBrowseAgencyGoal, the location by its key in preset_location;
-//	an agency (or partner) with a location whose tally is larger than the
-//	  agency's: the agency's presets (preset_agency_idx), the other
-//	  filters checked on each, the location by its key in preset_location;
+//	  is larger than the goal's (@pair_walk: the handler asks
+//	  PresetAgencyGoalWalk, as presets/browse does, so that the condition
+//	  is a value and the planner keeps this branch alone): the
+//	  presets of the pair from their indexes (00091; with a vertical, its
+//	  lists from preset_tally as ranges of 00093), the other filters
+//	  checked as in PresetBrowseAgencyGoal, the location by its key in
+//	  preset_location;
 //	any other combination: the visible presets that PresetBrowse's WHERE
 //	  clause passes, read from the narrowest filter's index: a longer
 //	  prefix from preset_visible_title_prefix_idx, a location from
-//	  preset_visible_location_idx, a location with a prefix from
-//	  preset_location_title_pattern_idx (the prefix as one range of the
-//	  titles' byte order), each index-only.
+//	  preset_visible_location_idx, a location with an agency from the
+//	  pair's range of preset_location_agency_idx (00195), a location with
+//	  a prefix from preset_location_title_pattern_idx (the prefix as one
+//	  range of the titles' byte order), each index-only.
 //
 // excluded_preset_id subtracts that preset when it passes every filter.
 func (q *Queries) PresetCount(ctx context.Context, arg PresetCountParams) (int64, error) {
@@ -1238,6 +1249,7 @@ func (q *Queries) PresetCount(ctx context.Context, arg PresetCountParams) (int64
 		arg.Goal,
 		arg.Vertical,
 		arg.LocationType,
+		arg.PairWalk,
 		arg.ExcludedPresetID,
 	)
 	var count int64
@@ -1281,6 +1293,32 @@ func (q *Queries) PresetCountPrefix(ctx context.Context, arg PresetCountPrefixPa
 	var count int64
 	err := row.Scan(&count)
 	return count, err
+}
+
+const presetPrefixRange = `-- name: PresetPrefixRange :one
+SELECT ((SELECT coalesce(sum(t.presets), 0)
+         FROM preset_prefix_tally AS t
+         WHERE t.prefix = left($1::text, 4))
+        < (SELECT coalesce(sum(b.presets), 0)
+           FROM preset_title_bucket AS b
+           WHERE b.lower < $1::text))::boolean AS prefix_range
+`
+
+// Whether presets/browse, when the filters give a location and a title
+// prefix and no agency, reads the location's titles of the prefix as one
+// range and sorts them (PresetBrowseLocationPrefix) rather than walking
+// the location's entries in title order from its first (PresetBrowse),
+// which reads every entry whose title sorts before the prefix's: true
+// when the titles that start with the prefix's first four characters
+// (their tally) are fewer than those before the prefix (the title buckets
+// whose lower bound sorts below it). The location's share of each is
+// taken alike. Sums of the tally's rows of the prefix and of the buckets
+// below it (a few hundred at most), read from their keys.
+func (q *Queries) PresetPrefixRange(ctx context.Context, presetName string) (bool, error) {
+	row := q.db.QueryRow(ctx, presetPrefixRange, presetName)
+	var prefix_range bool
+	err := row.Scan(&prefix_range)
+	return prefix_range, err
 }
 
 const presetTitleBucketRebalanceSkewed = `-- name: PresetTitleBucketRebalanceSkewed :exec

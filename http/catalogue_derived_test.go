@@ -99,6 +99,10 @@ var derivedFilters = []map[string]any{
 	{"location": map[string]any{"value": "US"}, "preset_name": "Be"},
 	{"location": map[string]any{"value": "DE", "type": "country"}, "preset_name": "Alpha 1", "excluded_preset_id": 25},
 	{"location": map[string]any{"value": "R1"}, "preset_name": "%"},
+	// A prefix late in the title order within a location: its range of the
+	// location's titles, sorted (PresetBrowseLocationPrefix).
+	{"location": map[string]any{"value": "US"}, "preset_name": "Ga", "excluded_preset_id": 14},
+	{"location": map[string]any{"value": "DE"}, "preset_name": "G", "goal": "OUTCOME_LEADS", "vertical": "fit"},
 	// A location with a goal and/or a vertical (preset_location_tally).
 	{"location": map[string]any{"value": "US"}, "goal": "OUTCOME_SALES", "vertical": "fitness"},
 	{"location": map[string]any{"value": "DE"}, "vertical": "pets"},

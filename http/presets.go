@@ -197,9 +197,13 @@ func appendField(b []byte, name string, value json.RawMessage) []byte {
 // alone, an agency alone, a location alone, a title prefix alone and a
 // vertical (alone or with a goal) each from a prepared statement of its own
 // (a page after the first without filters from the title buckets,
-// PresetBrowseDeep); an agency with a goal from
-// their pair's index or a narrower location's (agencyGoalIDs); anything else from
-// PresetBrowse. The two with optional filters are planned for each
+// PresetBrowseDeep); an agency with a goal from their pair's index or the
+// agency's entries of a narrower location (agencyGoalIDs); an agency with a
+// title prefix and no location from its own presets when they are fewer
+// (agencyPrefixIDs); a location with a title prefix from the prefix's
+// range when its titles are fewer than those before it
+// (locationPrefixIDs); anything else from PresetBrowse. The statements with
+// optional filters are planned for each
 // request's values: as prepared statements, a request repeated on a
 // connection would switch them to a generic plan that is slow for every
 // other request (TestCatalogueStatementsPlannedPerRequest). The excluded
@@ -241,22 +245,23 @@ func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pr
 		})
 	case agency != nil && p.Goal != nil:
 		return agencyGoalIDs(ctx, prepared, planned, p, *agency)
-	case agency != nil && (p.Location != nil || p.PresetName != nil):
-		return agencyIDs(ctx, prepared, planned, p, *agency)
+	case agency != nil && p.PresetName != nil && p.Location == nil:
+		return agencyPrefixIDs(ctx, prepared, planned, p, *agency)
+	case agency == nil && p.PresetName != nil && p.Location != nil:
+		return locationPrefixIDs(ctx, prepared, planned, p)
 	}
 	return planned.PresetBrowse(ctx, p)
 }
 
-// agencyIDs answers the ids of the page when the filters give an agency
-// (agency, from agency_id or partner_id) with a location or a title
-// prefix, and no goal: from the agency's presets when they are fewer than
-// the location's and the prefix's (PresetAgencyWalk,
-// PresetBrowseAgencyWalk), else from PresetBrowse, which walks the
-// location's or the prefix's entries.
-func agencyIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams, agency int64) ([]int64, error) {
-	narrower, err := prepared.PresetAgencyWalk(ctx, db.PresetAgencyWalkParams{
-		AgencyID: agency, Location: p.Location, LocationType: p.LocationType, PresetName: p.PresetName,
-	})
+// agencyPrefixIDs answers the ids of the page when the filters give an
+// agency (agency, from agency_id or partner_id) with a title prefix, and
+// neither a goal nor a location: from the agency's presets when they are
+// fewer than the prefix's (PresetAgencyWalk, PresetBrowseAgencyWalk), else
+// from PresetBrowse, which walks the prefix's entries. (An agency with a
+// location goes to PresetBrowse, which reads the pair's range of
+// preset_location_agency_idx.)
+func agencyPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams, agency int64) ([]int64, error) {
+	narrower, err := prepared.PresetAgencyWalk(ctx, db.PresetAgencyWalkParams{AgencyID: agency, PresetName: *p.PresetName})
 	if err != nil {
 		return nil, err
 	}
@@ -264,21 +269,39 @@ func agencyIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBr
 		return planned.PresetBrowse(ctx, p)
 	}
 	return planned.PresetBrowseAgencyWalk(ctx, db.PresetBrowseAgencyWalkParams{
-		AgencyID: agency, PartnerID: p.PartnerID, Vertical: p.Vertical, PresetName: p.PresetName,
-		ExcludedPresetID: p.ExcludedPresetID, Location: p.Location, LocationType: p.LocationType,
-		PageNumber: p.PageNumber, PageSize: p.PageSize,
+		AgencyID: agency, PartnerID: p.PartnerID, Vertical: p.Vertical, PresetName: *p.PresetName,
+		ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
+	})
+}
+
+// locationPrefixIDs answers the ids of the page when the filters give a
+// location and a title prefix, and no agency: from the location's titles
+// of the prefix, sorted (PresetBrowseLocationPrefix), when the prefix's
+// titles are fewer than those before it (PresetPrefixRange), else from
+// PresetBrowse, which walks the location's entries in title order.
+func locationPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams) ([]int64, error) {
+	sorted, err := prepared.PresetPrefixRange(ctx, *p.PresetName)
+	if err != nil {
+		return nil, err
+	}
+	if !sorted {
+		return planned.PresetBrowse(ctx, p)
+	}
+	return planned.PresetBrowseLocationPrefix(ctx, db.PresetBrowseLocationPrefixParams{
+		Location: *p.Location, PresetName: *p.PresetName, LocationType: p.LocationType, Goal: p.Goal,
+		Vertical: p.Vertical, ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
 	})
 }
 
 // agencyGoalIDs answers the ids of the page when the filters give an
 // agency (agency, from agency_id or partner_id) and a goal: from their
 // pair's title-ordered index (PresetBrowseAgencyGoal), or, when a location
-// is given whose presets are fewer than the agency's or the goal's
-// (PresetAgencyGoalWalk), from the location's (PresetBrowseAgencyGoalLocation).
+// is given whose presets are fewer than the goal's (PresetAgencyGoalWalk),
+// from the agency's entries of the location (PresetBrowseAgencyGoalLocation).
 func agencyGoalIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams, agency int64) ([]int64, error) {
 	if p.Location != nil {
 		pair, err := prepared.PresetAgencyGoalWalk(ctx, db.PresetAgencyGoalWalkParams{
-			Location: *p.Location, LocationType: p.LocationType, AgencyID: agency, Goal: *p.Goal,
+			Location: *p.Location, LocationType: p.LocationType, Goal: *p.Goal,
 		})
 		if err != nil {
 			return nil, err
@@ -301,10 +324,22 @@ func agencyGoalIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pres
 // presetCount: a goal that no preset has counts 0 (the goal is a filter, not
 // an enum). A title prefix alone is counted by a prepared statement
 // (PresetCountPrefix); any other filters by PresetCount, planned for them.
+// An agency with a goal and a location is counted the way presets/browse
+// walks it (PresetAgencyGoalWalk), asked first so that PresetCount's
+// choice is a value the planner folds.
 func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (int64, error) {
 	f := req.filter
 	if f.PresetName != nil && f.Goal == nil && f.Vertical == nil && f.AgencyID == nil && f.PartnerID == nil && f.Location == nil {
 		return s.q.PresetCountPrefix(ctx, db.PresetCountPrefixParams{PresetName: *f.PresetName, ExcludedPresetID: f.ExcludedPresetID})
+	}
+	if (f.AgencyID != nil || f.PartnerID != nil) && f.Goal != nil && f.Location != nil {
+		pair, err := s.q.PresetAgencyGoalWalk(ctx, db.PresetAgencyGoalWalkParams{
+			Location: *f.Location, LocationType: f.LocationType, Goal: *f.Goal,
+		})
+		if err != nil {
+			return 0, err
+		}
+		f.PairWalk = pair
 	}
 	return s.planned().PresetCount(ctx, f)
 }

@@ -158,14 +158,19 @@ type captured struct {
 	sql  string
 	args []any
 	// through answers the statements that only choose the way to the page
-	// (PresetAgencyGoalWalk, PresetAgencyWalk), so that the statement they
+	// (PresetAgencyGoalWalk, PresetAgencyWalk, PresetPrefixRange), so that the statement they
 	// choose is the one captured.
 	through *pgxpool.Pool
 }
 
 // choosesTheWay tells a statement that through answers.
 func choosesTheWay(sql string) bool {
-	return strings.Contains(sql, "-- name: PresetAgencyGoalWalk :one") || strings.Contains(sql, "-- name: PresetAgencyWalk :one")
+	for _, name := range []string{"PresetAgencyGoalWalk", "PresetAgencyWalk", "PresetPrefixRange"} {
+		if strings.Contains(sql, "-- name: "+name+" :one") {
+			return true
+		}
+	}
+	return false
 }
 
 var errCaptured = errors.New("captured")
@@ -297,9 +302,14 @@ func browsePlanCases(goal, vertical, prefix, country string, agency int64) []bro
 		{name: "agency and partner alike", filter: db.PresetCountParams{AgencyID: ptr(int64(17)), PartnerID: ptr(int64(17))}, page: 1, index: "preset_agency_idx"},
 		{name: "country with a goal", filter: db.PresetCountParams{Location: ptr("US"), Goal: ptr("OUTCOME_LEADS")}, page: 1, index: "preset_visible_location_idx|preset_location_pkey"},
 		{name: "country with a prefix", filter: db.PresetCountParams{Location: ptr("US"), PresetName: ptr("ab")}, page: 2, index: "preset_visible_location_idx|preset_location_title_pattern_idx"},
-		// An agency narrower than the location or the prefix given with it
-		// walks its own presets (PresetAgencyWalk).
-		{name: "agency with a country", filter: db.PresetCountParams{Location: ptr("US"), AgencyID: ptr(int64(17)), Vertical: ptr("health")}, page: 1, index: "preset_agency_idx"},
+		// A prefix whose titles are fewer than those before it is read as
+		// its range of the location's titles (PresetPrefixRange).
+		{name: "country with a late prefix", filter: db.PresetCountParams{Location: ptr("US"), PresetName: ptr("f3"), Goal: ptr("OUTCOME_LEADS")}, page: 2, index: "preset_location_title_pattern_idx"},
+		// An agency with a location reads its range of the location's
+		// entries; one narrower than the prefix given with it walks its own
+		// presets (PresetAgencyWalk).
+		{name: "agency with a country", filter: db.PresetCountParams{Location: ptr("US"), AgencyID: ptr(int64(17)), Vertical: ptr("health")}, page: 1, index: "preset_location_agency_idx"},
+		{name: "large agency with a country", filter: db.PresetCountParams{Location: ptr("US"), AgencyID: ptr(int64(1)), Vertical: ptr("health")}, page: 2, index: "preset_location_agency_idx"},
 		{name: "agency with a prefix", filter: db.PresetCountParams{PresetName: ptr("ab"), PartnerID: ptr(int64(17))}, page: 1, index: "preset_agency_idx|preset_visible_agency_objective_idx|preset_visible_agency_objective_vertical_idx"},
 		{name: "prefix with a vertical", filter: db.PresetCountParams{PresetName: ptr("ab"), Vertical: ptr("health")}, page: 1, index: "preset_title_prefix_idx|preset_title_prefix_pkey"},
 		{name: "every filter", page: 1, want: 2011, filter: db.PresetCountParams{

@@ -2190,6 +2190,8 @@ CREATE INDEX network_a_throttle_until_idx ON public.network_a_throttle USING btr
 
 CREATE INDEX preset_agency_idx ON public.preset USING btree (agency_id, title, id) INCLUDE (active, private);
 
+CREATE INDEX preset_location_agency_idx ON public.preset_location USING btree (key, agency_id, title, preset_id) INCLUDE (kinds, campaign_objective, vertical);
+
 CREATE INDEX preset_location_preset_idx ON public.preset_location USING btree (preset_id);
 
 CREATE INDEX preset_location_title_pattern_idx ON public.preset_location USING btree (key, title COLLATE "C") INCLUDE (kinds, campaign_objective, vertical, agency_id, preset_id);

@@ -39,12 +39,14 @@
 --     preset_location_title_pattern_idx instead, and sort it);
 --   a location with a goal, a vertical or an agency: the same index, each
 --     filter checked on the objective, vertical list and agency that the
---     entry carries (00180), index-only.
+--     entry carries (00180), index-only; with an agency, the pair's range of
+--     preset_location_agency_idx (key, agency, title, id), 00195, in title
+--     order, the other filters checked on its entries.
 -- The handler sends each single filter (and a vertical with a goal) to a
 -- prepared statement of its own, a page after the first without filters to
 -- PresetBrowseDeep, an agency with a goal to PresetBrowseAgencyGoal (or,
--- with a narrower location, PresetBrowseAgencyGoalLocation), and an agency
--- with a location or a prefix that it is narrower than to
+-- with a location narrower than the goal, PresetBrowseAgencyGoalLocation),
+-- and an agency with a prefix that it is narrower than, and no location, to
 -- PresetBrowseAgencyWalk (presetBrowseIDs in http/presets.go): this
 -- statement serves the other combinations.
 -- Paging: the handler has checked @page_number >= 1 and
@@ -297,23 +299,22 @@ OFFSET (SELECT start.skip FROM start);
 
 -- name: PresetAgencyGoalWalk :one
 -- Which index presets/browse walks when the filters give an agency
--- (agency_id or partner_id), a goal and a location: true, the pair's
--- title-ordered index (PresetBrowseAgencyGoal), when the location's
--- presets (its tally) outnumber the agency's or the goal's (theirs); false,
--- the location's own (PresetBrowseAgencyGoalLocation). The handler asks it
--- first, so that each of the two statements holds one way to the page and
--- is planned for that way alone. Sums of a few rows of each tally, read
--- from their keys.
+-- (agency_id or partner_id), a goal and a location: both ways read the
+-- agency's presets only, the pair's title-ordered index
+-- (PresetBrowseAgencyGoal) those of the goal, the location's
+-- (PresetBrowseAgencyGoalLocation, preset_location_agency_idx) those in
+-- the location; true, the pair's, when the location's presets (its tally)
+-- outnumber the goal's (the agency's share of each is taken alike). The
+-- handler asks it first, so that each of the two statements holds one way
+-- to the page and is planned for that way alone. Sums of a few rows of
+-- each tally, read from their keys.
 SELECT ((SELECT coalesce(sum(t.presets), 0)
          FROM preset_location_tally AS t
          WHERE t.key = @location::text
            AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0)
-        > least((SELECT coalesce(sum(t.presets), 0)
-                 FROM preset_agency_tally AS t
-                 WHERE t.agency_id = @agency_id::bigint),
-                (SELECT coalesce(sum(t.presets), 0)
-                 FROM preset_tally AS t
-                 WHERE t.campaign_objective = @goal::text)))::boolean AS pair;
+        > (SELECT coalesce(sum(t.presets), 0)
+           FROM preset_tally AS t
+           WHERE t.campaign_objective = @goal::text))::boolean AS pair;
 
 -- name: PresetBrowseAgencyGoal :many
 -- The ids of one page of presets/browse when the filters give an agency
@@ -370,10 +371,10 @@ OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int
 -- name: PresetBrowseAgencyGoalLocation :many
 -- The ids of one page of presets/browse when the filters give an agency
 -- (@agency_id: agency_id, else partner_id), a goal and a location narrower
--- than both (PresetAgencyGoalWalk): the location's entries in title order
--- from preset_visible_location_idx, index-only, the objective, agency,
--- vertical list and title of each entry checked as in
--- PresetBrowseAgencyGoal, stopping at the page.
+-- than the goal (PresetAgencyGoalWalk): the agency's entries of the
+-- location in title order, one range of preset_location_agency_idx (key,
+-- agency, title, id), index-only, the objective, vertical list and title
+-- of each entry checked as in PresetBrowseAgencyGoal, stopping at the page.
 SELECT l.preset_id
 FROM preset_location AS l
 WHERE l.key = @location::text
@@ -390,41 +391,83 @@ ORDER BY l.title, l.preset_id
 LIMIT least(sqlc.arg(page_size)::int, 50)
 OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
 
+-- name: PresetPrefixRange :one
+-- Whether presets/browse, when the filters give a location and a title
+-- prefix and no agency, reads the location's titles of the prefix as one
+-- range and sorts them (PresetBrowseLocationPrefix) rather than walking
+-- the location's entries in title order from its first (PresetBrowse),
+-- which reads every entry whose title sorts before the prefix's: true
+-- when the titles that start with the prefix's first four characters
+-- (their tally) are fewer than those before the prefix (the title buckets
+-- whose lower bound sorts below it). The location's share of each is
+-- taken alike. Sums of the tally's rows of the prefix and of the buckets
+-- below it (a few hundred at most), read from their keys.
+SELECT ((SELECT coalesce(sum(t.presets), 0)
+         FROM preset_prefix_tally AS t
+         WHERE t.prefix = left(@preset_name::text, 4))
+        < (SELECT coalesce(sum(b.presets), 0)
+           FROM preset_title_bucket AS b
+           WHERE b.lower < @preset_name::text))::boolean AS prefix_range;
+
+-- name: PresetBrowseLocationPrefix :many
+-- The ids of one page of presets/browse when the filters give a location
+-- and a title prefix whose titles are fewer than those before it
+-- (PresetPrefixRange), and no agency: the same answer as PresetBrowse.
+-- The location's entries of the prefix are one range of
+-- preset_location_title_pattern_idx (key, title in byte order; a literal
+-- prefix is a range of it whatever the collation), read index-only, the
+-- kinds, objective, vertical list and excluded preset checked on each; the
+-- matches are then sorted by title and id for the page. The range is a
+-- materialized CTE so that the planner reads it whole rather than walking
+-- the location's title order (preset_visible_location_idx), which a LIMIT
+-- makes look cheap but which reads every title before the prefix's.
+-- Planned for each request's values (the catalogue pool).
+WITH matches AS MATERIALIZED (
+    SELECT l.preset_id, l.title
+    FROM preset_location AS l
+    WHERE l.key = @location::text
+      AND (l.title COLLATE "C") LIKE like_escape(@preset_name::text) || '%'
+      AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+      AND (sqlc.narg(goal)::text IS NULL OR l.campaign_objective = sqlc.narg(goal)::text)
+      AND (sqlc.narg(vertical)::text IS NULL
+           OR l.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+      AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+           OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+)
+SELECT m.preset_id
+FROM matches AS m
+ORDER BY m.title, m.preset_id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+
 -- name: PresetAgencyWalk :one
 -- Whether presets/browse, when the filters give an agency (@agency_id:
--- agency_id, else partner_id) with a location or a title prefix and no
--- goal, walks the agency's presets (PresetBrowseAgencyWalk) rather than the
--- location's entries or the prefix's (PresetBrowse): true when the
--- agency's visible presets are fewer than the location's (its tally) and
--- than the titles that start with the prefix's first four characters
--- (their tally), each given one. A small agency with a common location
--- would otherwise walk the location's entries, a third of the catalogue,
--- to find its few. Sums of a few rows of each tally, read from their keys.
--- A filter not given is no bound (least skips NULLs); with neither, false.
-SELECT coalesce((SELECT coalesce(sum(t.presets), 0)
-                 FROM preset_agency_tally AS t
-                 WHERE t.agency_id = @agency_id::bigint)
-                < least(CASE WHEN sqlc.narg(location)::text IS NOT NULL
-                             THEN (SELECT coalesce(sum(t.presets), 0)
-                                   FROM preset_location_tally AS t
-                                   WHERE t.key = sqlc.narg(location)::text
-                                     AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0) END,
-                        CASE WHEN sqlc.narg(preset_name)::text IS NOT NULL
-                             THEN (SELECT coalesce(sum(t.presets), 0)
-                                   FROM preset_prefix_tally AS t
-                                   WHERE t.prefix = left(sqlc.narg(preset_name)::text, 4)) END),
-                false)::boolean AS agency;
+-- agency_id, else partner_id) with a title prefix and neither a goal nor a
+-- location, walks the agency's presets (PresetBrowseAgencyWalk) rather than
+-- the prefix's entries (PresetBrowse): true when the agency's visible
+-- presets are fewer than the titles that start with the prefix's first
+-- four characters (their tally). A small agency with a common prefix would
+-- otherwise walk the prefix's entries to find its few. Sums of a few rows
+-- of each tally, read from their keys. (With a location, PresetBrowse
+-- reads the agency's range of the location's entries,
+-- preset_location_agency_idx.)
+SELECT ((SELECT coalesce(sum(t.presets), 0)
+         FROM preset_agency_tally AS t
+         WHERE t.agency_id = @agency_id::bigint)
+        < (SELECT coalesce(sum(t.presets), 0)
+           FROM preset_prefix_tally AS t
+           WHERE t.prefix = left(@preset_name::text, 4)))::boolean AS agency;
 
 -- name: PresetBrowseAgencyWalk :many
 -- The ids of one page of presets/browse when the filters give an agency
--- (@agency_id: agency_id, else partner_id) narrower than the location and
--- the title prefix given with it (PresetAgencyWalk), and no goal: the
+-- (@agency_id: agency_id, else partner_id) narrower than the title prefix
+-- given with it (PresetAgencyWalk), and neither a goal nor a location: the
 -- same answer as PresetBrowse. The agency's presets in title order from
 -- preset_agency_idx (agency, title, id), the visible ones kept, each
 -- checked against the vertical (a literal substring, like_escape), the
--- title prefix (the title's first characters), the excluded preset and the
--- location (its key in preset_location), stopping at the page. Planned for
--- each request's values (the catalogue pool).
+-- title prefix (the title's first characters) and the excluded preset,
+-- stopping at the page. Planned for each request's values (the catalogue
+-- pool).
 SELECT p.id
 FROM preset AS p
 WHERE p.agency_id = @agency_id::bigint
@@ -432,16 +475,9 @@ WHERE p.agency_id = @agency_id::bigint
   AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
   AND (sqlc.narg(vertical)::text IS NULL
        OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
-  AND (sqlc.narg(preset_name)::text IS NULL
-       OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
+  AND left(p.title, char_length(@preset_name::text)) = @preset_name::text
   AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
        OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
-  AND (sqlc.narg(location)::text IS NULL
-       OR EXISTS (SELECT 1
-                  FROM preset_location AS l
-                  WHERE l.key = sqlc.narg(location)::text
-                    AND l.preset_id = p.id
-                    AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0))
 ORDER BY p.title, p.id
 LIMIT least(sqlc.arg(page_size)::int, 50)
 OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
@@ -502,19 +538,20 @@ SELECT (CASE
 --   location, with a goal and/or a vertical or alone:
 --     preset_location_tally (the kinds the type allows);
 --   an agency (or partner) with a goal, and no location or one whose tally
---     is larger than the agency's or the goal's: the presets of the pair
---     from their indexes (00091; with a vertical, its lists from
---     preset_tally as ranges of 00093), the other filters checked as in
---     PresetBrowseAgencyGoal, the location by its key in preset_location;
---   an agency (or partner) with a location whose tally is larger than the
---     agency's: the agency's presets (preset_agency_idx), the other
---     filters checked on each, the location by its key in preset_location;
+--     is larger than the goal's (@pair_walk: the handler asks
+--     PresetAgencyGoalWalk, as presets/browse does, so that the condition
+--     is a value and the planner keeps this branch alone): the
+--     presets of the pair from their indexes (00091; with a vertical, its
+--     lists from preset_tally as ranges of 00093), the other filters
+--     checked as in PresetBrowseAgencyGoal, the location by its key in
+--     preset_location;
 --   any other combination: the visible presets that PresetBrowse's WHERE
 --     clause passes, read from the narrowest filter's index: a longer
 --     prefix from preset_visible_title_prefix_idx, a location from
---     preset_visible_location_idx, a location with a prefix from
---     preset_location_title_pattern_idx (the prefix as one range of the
---     titles' byte order), each index-only.
+--     preset_visible_location_idx, a location with an agency from the
+--     pair's range of preset_location_agency_idx (00195), a location with
+--     a prefix from preset_location_title_pattern_idx (the prefix as one
+--     range of the titles' byte order), each index-only.
 -- excluded_preset_id subtracts that preset when it passes every filter.
 SELECT (CASE
     WHEN sqlc.narg(location)::text IS NULL AND sqlc.narg(agency_id)::bigint IS NULL
@@ -550,17 +587,7 @@ SELECT (CASE
                  OR t.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%'))
     WHEN coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint) IS NOT NULL
          AND sqlc.narg(goal)::text IS NOT NULL
-         AND (sqlc.narg(location)::text IS NULL
-              OR (SELECT coalesce(sum(t.presets), 0)
-                  FROM preset_location_tally AS t
-                  WHERE t.key = sqlc.narg(location)::text
-                    AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0)
-                 > least((SELECT coalesce(sum(t.presets), 0)
-                          FROM preset_agency_tally AS t
-                          WHERE t.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)),
-                         (SELECT coalesce(sum(t.presets), 0)
-                          FROM preset_tally AS t
-                          WHERE t.campaign_objective = sqlc.narg(goal)::text)))
+         AND (sqlc.narg(location)::text IS NULL OR @pair_walk::boolean)
     THEN (SELECT count(*)
           FROM preset AS p
           WHERE p.active AND NOT p.private
@@ -591,29 +618,6 @@ SELECT (CASE
             AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
             AND (sqlc.narg(preset_name)::text IS NULL
                  OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%'))
-    WHEN coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint) IS NOT NULL
-         AND (SELECT coalesce(sum(t.presets), 0)
-              FROM preset_agency_tally AS t
-              WHERE t.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint))
-             < (SELECT coalesce(sum(t.presets), 0)
-                FROM preset_location_tally AS t
-                WHERE t.key = sqlc.narg(location)::text
-                  AND t.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0)
-    THEN (SELECT count(*)
-          FROM preset AS p
-          WHERE p.agency_id = coalesce(sqlc.narg(agency_id)::bigint, sqlc.narg(partner_id)::bigint)
-            AND p.active AND NOT p.private
-            AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
-            AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
-            AND (sqlc.narg(vertical)::text IS NULL
-                 OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
-            AND (sqlc.narg(preset_name)::text IS NULL
-                 OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
-            AND EXISTS (SELECT 1
-                        FROM preset_location AS l
-                        WHERE l.key = sqlc.narg(location)::text
-                          AND l.preset_id = p.id
-                          AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0))
     ELSE (SELECT count(*)
           FROM preset_location AS l
           WHERE l.key = sqlc.narg(location)::text
