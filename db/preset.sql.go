@@ -808,6 +808,96 @@ func (q *Queries) PresetBrowseLocation(ctx context.Context, arg PresetBrowseLoca
 	return items, nil
 }
 
+const presetBrowseLocationDeep = `-- name: PresetBrowseLocationDeep :many
+WITH excluded AS (
+    SELECT b.ordinal
+    FROM preset_location AS x
+    JOIN preset_title_bucket AS b ON b.lower = preset_title_bucket_of(x.title)
+    WHERE x.key = $1::text
+      AND x.preset_id = $3::bigint
+      AND x.kinds & location_kind_mask($2::text) <> 0
+),
+start AS (
+    -- The first of the location's buckets through which more entries are
+    -- counted than the page's offset, and how many of the entries from
+    -- its bound on come before the page ("before" and "through" as in
+    -- PresetBrowseDeep).
+    SELECT b.ordinal,
+           ($5::int - 1)::bigint * least($4::int, 50) - b.before AS skip
+    FROM (SELECT t.ordinal,
+                 sum(t.presets) OVER w - t.presets
+                 - CASE WHEN (SELECT excluded.ordinal FROM excluded) < t.ordinal THEN 1 ELSE 0 END AS before,
+                 sum(t.presets) OVER w
+                 - CASE WHEN (SELECT excluded.ordinal FROM excluded) <= t.ordinal THEN 1 ELSE 0 END AS through
+          FROM (SELECT k.ordinal, sum(k.presets) AS presets
+                FROM preset_location_bucket AS k
+                WHERE k.key = $1::text
+                  AND k.kinds & location_kind_mask($2::text) <> 0
+                GROUP BY k.ordinal) AS t
+          WINDOW w AS (ORDER BY t.ordinal ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS b
+    WHERE b.through > ($5::int - 1)::bigint * least($4::int, 50)
+    ORDER BY b.ordinal
+    LIMIT 1
+)
+SELECT l.preset_id
+FROM preset_location AS l
+WHERE l.key = $1::text
+  AND l.title >= (SELECT b.lower FROM preset_title_bucket AS b WHERE b.ordinal = (SELECT start.ordinal FROM start))
+  AND l.kinds & location_kind_mask($2::text) <> 0
+  AND ($3::bigint IS NULL OR l.preset_id <> $3::bigint)
+ORDER BY l.title, l.preset_id
+LIMIT least($4::int, 50)
+OFFSET (SELECT start.skip FROM start)
+`
+
+type PresetBrowseLocationDeepParams struct {
+	Location         string  `json:"location"`
+	LocationType     *string `json:"location_type"`
+	ExcludedPresetID *int64  `json:"excluded_preset_id"`
+	PageSize         int32   `json:"page_size"`
+	PageNumber       int32   `json:"page_number"`
+}
+
+// The ids of a page after the first of presets/browse with a location
+// alone (and its type, if given): PresetBrowseLocation's answer without
+// reading the pages before it. preset_location_bucket (00196) counts the
+// location's entries in each title bucket of preset_title_bucket, per
+// kinds; the page starts preset_visible_location_idx at the bound of the
+// bucket that holds its first entry (CTE start) and skips only that
+// bucket's entries before it, not every entry of the pages before. The
+// location's buckets are summed in the order of their ordinals, read in
+// that order from the table's key, and the walk stops at the page's
+// bucket. The excluded preset, if it is among the location's entries of
+// that type, is taken off the counts from its bucket on. A page past the
+// last has no bucket and answers nothing. Its optional parameters are the
+// type and the excluded preset, each a check: one plan serves every
+// request.
+func (q *Queries) PresetBrowseLocationDeep(ctx context.Context, arg PresetBrowseLocationDeepParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseLocationDeep,
+		arg.Location,
+		arg.LocationType,
+		arg.ExcludedPresetID,
+		arg.PageSize,
+		arg.PageNumber,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var preset_id int64
+		if err := rows.Scan(&preset_id); err != nil {
+			return nil, err
+		}
+		items = append(items, preset_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const presetBrowseLocationPrefix = `-- name: PresetBrowseLocationPrefix :many
 WITH matches AS MATERIALIZED (
     SELECT l.preset_id, l.title

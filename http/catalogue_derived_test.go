@@ -226,6 +226,15 @@ func (e *env) checkDerivedTables(step string) {
 					row_number() OVER (ORDER BY lower) AS n
 					FROM preset_title_bucket) AS b) AS x
 			WHERE x.presets <> x.n OR x.ordinal <> x.expected_ordinal`,
+		// Each location key's visible presets per title bucket and kinds,
+		// each in the bucket of its title (the last bound not after it).
+		"preset_location_bucket": `SELECT count(*) FROM (SELECT k.key, b.ordinal, k.kinds, count(*) AS n
+			FROM preset AS p, location_keys(p.location_json) AS k, preset_title_bucket AS b
+			WHERE p.active AND NOT p.private
+			  AND b.lower = (SELECT max(m.lower) FROM preset_title_bucket AS m WHERE m.lower <= p.title)
+			GROUP BY 1, 2, 3) AS a
+			FULL JOIN (SELECT * FROM preset_location_bucket WHERE presets > 0) AS t USING (key, ordinal, kinds)
+			WHERE a.n IS DISTINCT FROM t.presets`,
 		// Each preset's stored card is the card its view makes (json has no
 		// equality: its text is compared).
 		"preset_card": `SELECT count(*) FROM (
@@ -330,20 +339,40 @@ func (e *env) checkDerivedBrowsePage(step string, name []byte, f map[string]any,
 	}
 }
 
-// checkDerivedDeepPages compares deep pages of the unfiltered browse, with
-// and without an excluded preset, with the plain definition.
+// deepFilters are the filters whose pages after the first come from the
+// title buckets: none (preset_title_bucket) and a location alone
+// (preset_location_bucket), each with and without an excluded preset,
+// visible or not, in the location or not; with each "step" the pages
+// compared.
+var deepFilters = []struct {
+	filter map[string]any
+	step   int
+}{
+	{map[string]any{}, 2},
+	{map[string]any{"excluded_preset_id": 14}, 2},
+	{map[string]any{"excluded_preset_id": 115}, 2},
+	{map[string]any{"excluded_preset_id": 9}, 2},
+	{map[string]any{"excluded_preset_id": 999}, 2},
+	{map[string]any{"location": map[string]any{"value": "US"}}, 2},
+	{map[string]any{"location": map[string]any{"value": "US"}, "excluded_preset_id": 14}, 3},
+	{map[string]any{"location": map[string]any{"value": "DE"}, "excluded_preset_id": 115}, 3},
+	{map[string]any{"location": map[string]any{"value": "DE", "type": "country"}, "excluded_preset_id": 13}, 3},
+	{map[string]any{"location": map[string]any{"value": "DE", "type": "region"}}, 3},
+	{map[string]any{"location": map[string]any{"value": "100", "type": "city"}, "excluded_preset_id": 9}, 3},
+	{map[string]any{"location": map[string]any{"value": "XX"}}, 3},
+}
+
+// checkDerivedDeepPages compares deep pages of the unfiltered browse and of
+// a location alone with the plain definition, up to past the last page.
 func (e *env) checkDerivedDeepPages(step string) {
 	e.t.Helper()
 	t := e.t
 	ctx := t.Context()
-	// Deep pages of the unfiltered browse (from the buckets of
-	// preset_title_bucket, small in this test), with and without an
-	// excluded preset, visible or not, up to past the last page.
-	for _, f := range []map[string]any{{}, {"excluded_preset_id": 14}, {"excluded_preset_id": 115},
-		{"excluded_preset_id": 9}, {"excluded_preset_id": 999}} {
+	for _, d := range deepFilters {
+		f := d.filter
 		args := plainArgs(f)
 		for _, limit := range []int{7, 50} {
-			for page := 2; page <= 260/limit+1; page += 2 {
+			for page := 2; page <= 260/limit+1; page += d.step {
 				body := map[string]any{"page": page, "limit": limit}
 				for k, v := range f {
 					body[k] = v
@@ -422,6 +451,7 @@ func TestCatalogueDerivedExact(t *testing.T) {
 		{"rebalanced", `SELECT preset_title_bucket_rebalance(3)`},
 		{"titles before every bound", `UPDATE preset SET title = ' first ' || id WHERE id % 19 = 0`},
 		{"locations", `UPDATE preset SET location_json = '{"countries": ["DE"], "regions": [{"key": "US"}]}' WHERE id % 5 = 1`},
+		{"a key of two kinds", `UPDATE preset SET location_json = '{"countries": ["DE"], "regions": [{"key": "DE"}]}' WHERE id % 23 = 2`},
 		{"hide", `UPDATE preset SET active = false WHERE id BETWEEN 20 AND 40`},
 		{"make private", `UPDATE preset SET private = true WHERE id BETWEEN 41 AND 50`},
 		{"show", `UPDATE preset SET active = true, private = false WHERE id BETWEEN 30 AND 45`},
@@ -477,7 +507,8 @@ func TestCatalogueDerivedExact(t *testing.T) {
 
 	// After a load with the triggers off, the rebuild makes every derived
 	// table again from the base tables.
-	e.sqlExec(`TRUNCATE preset_card, preset_location, preset_tally, preset_location_tally, preset_prefix_tally, preset_title_prefix`)
+	e.sqlExec(`TRUNCATE preset_card, preset_location, preset_tally, preset_location_tally, preset_prefix_tally, preset_title_prefix,
+		preset_location_bucket`)
 	e.sqlExec(`SELECT catalogue_derived_rebuild()`)
 	e.checkDerived("rebuilt")
 }

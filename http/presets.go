@@ -197,7 +197,8 @@ func appendField(b []byte, name string, value json.RawMessage) []byte {
 // alone, an agency alone, a location alone, a title prefix alone and a
 // vertical (alone or with a goal) each from a prepared statement of its own
 // (a page after the first without filters from the title buckets,
-// PresetBrowseDeep); an agency with a goal from their pair's index or the
+// PresetBrowseDeep, and of a location alone from the location's counts in
+// those buckets, PresetBrowseLocationDeep); an agency with a goal from their pair's index or the
 // agency's entries of a narrower location (agencyGoalIDs); an agency with a
 // title prefix and no location from its own presets when they are fewer
 // (agencyPrefixIDs); a location with a title prefix from the prefix's
@@ -233,6 +234,10 @@ func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pr
 		return prepared.PresetBrowseGoal(ctx, db.PresetBrowseGoalParams{Goal: *p.Goal, ExcludedPresetID: x, PageNumber: page, PageSize: size})
 	case only(agency != nil) && oneAgency:
 		return prepared.PresetBrowseAgency(ctx, db.PresetBrowseAgencyParams{AgencyID: *agency, ExcludedPresetID: x, PageNumber: page, PageSize: size})
+	case only(p.Location != nil) && page > 1:
+		return prepared.PresetBrowseLocationDeep(ctx, db.PresetBrowseLocationDeepParams{
+			Location: *p.Location, LocationType: p.LocationType, ExcludedPresetID: x, PageNumber: page, PageSize: size,
+		})
 	case only(p.Location != nil):
 		return prepared.PresetBrowseLocation(ctx, db.PresetBrowseLocationParams{
 			Location: *p.Location, LocationType: p.LocationType, ExcludedPresetID: x, PageNumber: page, PageSize: size,

@@ -297,6 +297,8 @@ func browsePlanCases(goal, vertical, prefix, country string, agency int64) []bro
 		{name: "country of inactive presets only", filter: db.PresetCountParams{Location: ptr("CZ")}, page: 1, index: "preset_visible_location_idx"},
 		{name: "city key", filter: db.PresetCountParams{Location: ptr("1000017")}, page: 1, index: "preset_visible_location_idx"},
 		{name: "region key", filter: db.PresetCountParams{Location: ptr("R-7"), LocationType: ptr("region")}, page: 1, index: "preset_visible_location_idx"},
+		{name: "common country deep page", filter: db.PresetCountParams{Location: ptr("US")}, page: 40, index: "preset_location_bucket_pkey"},
+		{name: "region deep page", filter: db.PresetCountParams{Location: ptr("R-7"), LocationType: ptr("region"), ExcludedPresetID: ptr(int64(7))}, page: 3, index: "preset_location_bucket_pkey"},
 		{name: "location matching nothing", filter: db.PresetCountParams{Location: ptr("XX")}, page: 1, index: "preset_visible_location_idx"},
 		{name: "goal and vertical", filter: db.PresetCountParams{Goal: ptr("OUTCOME_LEADS"), Vertical: ptr("health")}, page: 2, index: "preset_visible_objective_vertical_idx"},
 		{name: "agency and partner alike", filter: db.PresetCountParams{AgencyID: ptr(int64(17)), PartnerID: ptr(int64(17))}, page: 1, index: "preset_agency_idx"},

@@ -166,10 +166,33 @@
 --            that order (ordinal), and the number of presets in each.
 --   Kept by: the triggers of preset_title_prefix (counts);
 --            preset_title_bucket_rebalance(size) draws the bounds again
---            (an import that leaves a bucket over 4,000 presets does).
+--            (an import that leaves a bucket over 4,000 presets does) and
+--            counts them from their ranges of the title index
+--            (preset_title_bucket_members, 00196: 7.6 s at the bench's
+--            scale with the locations' buckets, where a lookup of each
+--            title's bucket took 59 s).
 --   Serves:  deep pages of the unfiltered presets/browse (PresetBrowseDeep).
 --   Without: page 500 of the unfiltered browse reads the 25,000 index
 --            entries before it, 3.6 ms; with the buckets, about 1,000.
+--
+-- preset_location_bucket (table, 00196)
+--   Holds:   each location key's visible presets per title bucket of
+--            preset_title_bucket and kinds (284,559 rows, 25 MB, for
+--            1,505,828 location entries at the bench's scale); the key
+--            carries the count.
+--   Kept by: triggers preset_derived_insert, preset_derived_update,
+--            preset_derived_delete on preset (preset_derived_apply, with
+--            preset_location); preset_title_bucket_rebalance counts them
+--            again with the bounds.
+--   Serves:  pages after the first of a location alone
+--            (PresetBrowseLocationDeep): the location's buckets summed in
+--            order, index-only, up to the page's, and its index read from
+--            that bucket's bound.
+--   Without: page 450-550 of the United States reads the 22,500-27,500
+--            entries of preset_visible_location_idx before it: browse
+--            country US page 500 answers 204-206 req/s distinct (9.1 ms of
+--            CPU a request), against 762-781 (2.0-2.1 ms) with it (make
+--            bench-scale, interleaved, the machine in its slow state).
 --
 -- user_campaign_version (table, 00053, 00120, 00160)
 --   Holds:   a number per user that every change of what the user's
@@ -751,6 +774,26 @@ CREATE FUNCTION public.preset_derived_apply(o public.preset[], n public.preset[]
     HAVING sum(d.delta) <> 0
     ORDER BY d.prefix, d.campaign_objective, d.vertical
     ON CONFLICT (prefix, campaign_objective, vertical) DO UPDATE SET presets = t.presets + EXCLUDED.presets;
+
+    -- The location's entries per title bucket (preset_location_bucket):
+    -- each entry counted in the bucket of its title, as preset_title_bucket
+    -- counts the presets.
+    INSERT INTO preset_location_bucket AS b (key, ordinal, kinds, presets)
+    SELECT d.key, t.ordinal, d.kinds, sum(d.delta)
+    FROM (
+        SELECT k.key, k.kinds, preset_title_bucket_of(x.title) AS lower, -1 AS delta
+        FROM unnest(o) AS x CROSS JOIN LATERAL location_keys(x.location_json) AS k
+        WHERE x.active AND NOT x.private
+        UNION ALL
+        SELECT k.key, k.kinds, preset_title_bucket_of(x.title), 1
+        FROM unnest(n) AS x CROSS JOIN LATERAL location_keys(x.location_json) AS k
+        WHERE x.active AND NOT x.private
+    ) AS d
+    JOIN preset_title_bucket AS t ON t.lower = d.lower
+    GROUP BY d.key, t.ordinal, d.kinds
+    HAVING sum(d.delta) <> 0
+    ORDER BY d.key, t.ordinal, d.kinds
+    ON CONFLICT (key, ordinal, kinds) DO UPDATE SET presets = b.presets + EXCLUDED.presets;
 $$;
 
 CREATE FUNCTION public.preset_derived_sync() RETURNS trigger
@@ -780,6 +823,23 @@ BEGIN
 END
 $$;
 
+CREATE FUNCTION public.preset_title_bucket_members() RETURNS TABLE(ordinal integer, preset_id bigint)
+    LANGUAGE sql STABLE
+    AS $$
+    WITH r AS (
+        SELECT b.ordinal, b.lower, lead(b.lower) OVER (ORDER BY b.ordinal) AS upper
+        FROM preset_title_bucket AS b
+    )
+    SELECT r.ordinal, p.id
+    FROM r
+    JOIN preset AS p ON p.active AND NOT p.private AND p.title >= r.lower AND p.title < r.upper
+    UNION ALL
+    SELECT r.ordinal, p.id
+    FROM r
+    JOIN preset AS p ON p.active AND NOT p.private AND p.title >= r.lower
+    WHERE r.upper IS NULL;
+$$;
+
 CREATE TABLE public.preset_title_bucket (
     lower text NOT NULL,
     presets bigint NOT NULL,
@@ -799,6 +859,7 @@ BEGIN
         RAISE EXCEPTION 'preset_title_bucket_rebalance: size must be at least 1, not %', size;
     END IF;
     LOCK TABLE preset IN SHARE MODE;
+    DELETE FROM preset_location_bucket;
     DELETE FROM preset_title_bucket;
     INSERT INTO preset_title_bucket (lower, ordinal, presets)
     SELECT b.lower, row_number() OVER (ORDER BY b.lower), 0
@@ -811,11 +872,15 @@ BEGIN
           WHERE r.n % size = 0) AS b;
     UPDATE preset_title_bucket AS b
     SET presets = c.presets
-    FROM (SELECT preset_title_bucket_of(p.title) AS lower, count(*) AS presets
-          FROM preset AS p
-          WHERE p.active AND NOT p.private
-          GROUP BY 1) AS c
-    WHERE b.lower = c.lower;
+    FROM (SELECT m.ordinal, count(*) AS presets
+          FROM preset_title_bucket_members() AS m
+          GROUP BY m.ordinal) AS c
+    WHERE b.ordinal = c.ordinal;
+    INSERT INTO preset_location_bucket (key, ordinal, kinds, presets)
+    SELECT l.key, m.ordinal, l.kinds, count(*)
+    FROM preset_title_bucket_members() AS m
+    JOIN preset_location AS l ON l.preset_id = m.preset_id
+    GROUP BY l.key, m.ordinal, l.kinds;
 END
 $$;
 
@@ -1754,6 +1819,15 @@ CREATE TABLE public.preset_location (
     CONSTRAINT preset_location_kinds_check CHECK (((kinds >= 1) AND (kinds <= 7)))
 );
 
+CREATE TABLE public.preset_location_bucket (
+    key text NOT NULL,
+    ordinal integer NOT NULL,
+    kinds smallint NOT NULL,
+    presets bigint NOT NULL,
+    CONSTRAINT preset_location_bucket_kinds_check CHECK (((kinds >= 1) AND (kinds <= 7))),
+    CONSTRAINT preset_location_bucket_ordinal_check CHECK ((ordinal >= 1))
+);
+
 CREATE TABLE public.preset_location_tally (
     key text NOT NULL,
     kinds smallint NOT NULL,
@@ -2048,6 +2122,9 @@ ALTER TABLE ONLY public.preset_agency_tally
 
 ALTER TABLE ONLY public.preset_card
     ADD CONSTRAINT preset_card_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.preset_location_bucket
+    ADD CONSTRAINT preset_location_bucket_pkey PRIMARY KEY (key, ordinal, kinds) INCLUDE (presets);
 
 ALTER TABLE ONLY public.preset_location
     ADD CONSTRAINT preset_location_pkey PRIMARY KEY (key, preset_id);

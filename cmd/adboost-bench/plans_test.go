@@ -65,8 +65,9 @@ var bigTables = map[string]bool{
 var wantInPlan = map[string]string{
 	"browse every filter": "preset_visible_agency_objective_vertical_idx",
 	"browse page 500":     "preset_title_bucket",
-	// A deep page of a location alone reads only its index.
-	"browse country US page 500": "preset_visible_location_idx",
+	// A deep page of a location alone sums the location's title buckets
+	// (00196) and reads its index from the page's bucket.
+	"browse country US page 500": "preset_location_bucket_pkey",
 	// A vertical reads the first entries of each pair of objective and
 	// slug list that contains it (00181).
 	"browse rare vertical": "preset_visible_objective_vertical_idx",

@@ -297,6 +297,61 @@ ORDER BY p.title, p.id
 LIMIT least(sqlc.arg(page_size)::int, 50)
 OFFSET (SELECT start.skip FROM start);
 
+-- name: PresetBrowseLocationDeep :many
+-- The ids of a page after the first of presets/browse with a location
+-- alone (and its type, if given): PresetBrowseLocation's answer without
+-- reading the pages before it. preset_location_bucket (00196) counts the
+-- location's entries in each title bucket of preset_title_bucket, per
+-- kinds; the page starts preset_visible_location_idx at the bound of the
+-- bucket that holds its first entry (CTE start) and skips only that
+-- bucket's entries before it, not every entry of the pages before. The
+-- location's buckets are summed in the order of their ordinals, read in
+-- that order from the table's key, and the walk stops at the page's
+-- bucket. The excluded preset, if it is among the location's entries of
+-- that type, is taken off the counts from its bucket on. A page past the
+-- last has no bucket and answers nothing. Its optional parameters are the
+-- type and the excluded preset, each a check: one plan serves every
+-- request.
+WITH excluded AS (
+    SELECT b.ordinal
+    FROM preset_location AS x
+    JOIN preset_title_bucket AS b ON b.lower = preset_title_bucket_of(x.title)
+    WHERE x.key = @location::text
+      AND x.preset_id = sqlc.narg(excluded_preset_id)::bigint
+      AND x.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+),
+start AS (
+    -- The first of the location's buckets through which more entries are
+    -- counted than the page's offset, and how many of the entries from
+    -- its bound on come before the page ("before" and "through" as in
+    -- PresetBrowseDeep).
+    SELECT b.ordinal,
+           (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50) - b.before AS skip
+    FROM (SELECT t.ordinal,
+                 sum(t.presets) OVER w - t.presets
+                 - CASE WHEN (SELECT excluded.ordinal FROM excluded) < t.ordinal THEN 1 ELSE 0 END AS before,
+                 sum(t.presets) OVER w
+                 - CASE WHEN (SELECT excluded.ordinal FROM excluded) <= t.ordinal THEN 1 ELSE 0 END AS through
+          FROM (SELECT k.ordinal, sum(k.presets) AS presets
+                FROM preset_location_bucket AS k
+                WHERE k.key = @location::text
+                  AND k.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+                GROUP BY k.ordinal) AS t
+          WINDOW w AS (ORDER BY t.ordinal ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS b
+    WHERE b.through > (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)
+    ORDER BY b.ordinal
+    LIMIT 1
+)
+SELECT l.preset_id
+FROM preset_location AS l
+WHERE l.key = @location::text
+  AND l.title >= (SELECT b.lower FROM preset_title_bucket AS b WHERE b.ordinal = (SELECT start.ordinal FROM start))
+  AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+ORDER BY l.title, l.preset_id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (SELECT start.skip FROM start);
+
 -- name: PresetAgencyGoalWalk :one
 -- Which index presets/browse walks when the filters give an agency
 -- (agency_id or partner_id), a goal and a location: both ways read the
