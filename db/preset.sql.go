@@ -1097,9 +1097,10 @@ type PresetBrowseVerticalParams struct {
 	Goal             *string `json:"goal"`
 }
 
-// The ids of one page of presets/browse with a vertical, alone or with a
-// goal: the visible presets whose slug list contains the vertical as a
-// literal substring (PresetBrowse's test). preset_tally names the pairs of
+// The ids of one page of presets/browse with a vertical and a goal, or a
+// vertical alone that holds a comma (one without is
+// PresetBrowseVerticalSlug's): the visible presets whose slug list
+// contains the vertical as a literal substring (PresetBrowse's test). preset_tally names the pairs of
 // objective and slug list that hold visible presets (a few dozen); for each
 // pair whose list contains the vertical (and whose objective is the goal,
 // if given), preset_visible_objective_vertical_idx gives its first presets
@@ -1125,6 +1126,70 @@ func (q *Queries) PresetBrowseVertical(ctx context.Context, arg PresetBrowseVert
 			return nil, err
 		}
 		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const presetBrowseVerticalSlug = `-- name: PresetBrowseVerticalSlug :many
+WITH slug AS (
+    SELECT DISTINCT s.slug
+    FROM preset_tally AS t
+    CROSS JOIN LATERAL unnest(string_to_array(t.vertical, ',')) AS s (slug)
+    WHERE t.presets > 0
+      AND strpos(s.slug, $4::text) > 0
+)
+SELECT x.preset_id
+FROM (SELECT DISTINCT e.preset_id, e.title
+      FROM slug
+      CROSS JOIN LATERAL (
+          SELECT v.preset_id, v.title
+          FROM preset_vertical AS v
+          WHERE v.slug = slug.slug
+            AND ($1::bigint IS NULL OR v.preset_id <> $1::bigint)
+          ORDER BY v.title, v.preset_id
+          LIMIT $2::bigint * least($3::int, 50)
+      ) AS e) AS x
+ORDER BY x.title, x.preset_id
+LIMIT least($3::int, 50)
+OFFSET ($2::int - 1)::bigint * least($3::int, 50)
+`
+
+type PresetBrowseVerticalSlugParams struct {
+	ExcludedPresetID *int64 `json:"excluded_preset_id"`
+	PageNumber       int64  `json:"page_number"`
+	PageSize         int32  `json:"page_size"`
+	Vertical         string `json:"vertical"`
+}
+
+// The ids of one page of presets/browse with a vertical alone that holds
+// no comma: PresetBrowseVertical's answer from preset_vertical (00197).
+// The slugs that contain the vertical are read from the slug lists that
+// hold visible presets (preset_tally, a few dozen); for each, its first
+// presets in title order from preset_vertical_title_idx, as many as the
+// pages up to this one hold; a preset of two such slugs is taken once, and
+// the page is cut from their merge. A vertical names one slug as a rule,
+// so the page is one range of the index.
+func (q *Queries) PresetBrowseVerticalSlug(ctx context.Context, arg PresetBrowseVerticalSlugParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseVerticalSlug,
+		arg.ExcludedPresetID,
+		arg.PageNumber,
+		arg.PageSize,
+		arg.Vertical,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var preset_id int64
+		if err := rows.Scan(&preset_id); err != nil {
+			return nil, err
+		}
+		items = append(items, preset_id)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

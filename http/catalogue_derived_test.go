@@ -47,6 +47,11 @@ var derivedFilters = []map[string]any{
 	{"goal": "OUTCOME_LEADS"},
 	{"vertical": "fitness"},
 	{"vertical": "ss,p"},
+	// A vertical within one slug, or within two (fitness and pets), whose
+	// presets of both are taken once (PresetBrowseVerticalSlug).
+	{"vertical": "o", "excluded_preset_id": 3},
+	{"vertical": "e"},
+	{"vertical": "%"},
 	{"goal": "OUTCOME_SALES", "vertical": "food"},
 	{"agency_id": 2},
 	{"partner_id": 3},
@@ -226,6 +231,15 @@ func (e *env) checkDerivedTables(step string) {
 					row_number() OVER (ORDER BY lower) AS n
 					FROM preset_title_bucket) AS b) AS x
 			WHERE x.presets <> x.n OR x.ordinal <> x.expected_ordinal`,
+		// Each visible preset's slugs, once each, without empty ones.
+		"preset_vertical": `SELECT count(*) FROM (
+			(SELECT DISTINCT s, p.id, p.title FROM preset AS p, unnest(string_to_array(p.vertical, ',')) AS s
+			 WHERE p.active AND NOT p.private AND s <> ''
+			 EXCEPT ALL SELECT slug, preset_id, title FROM preset_vertical)
+			UNION ALL
+			(SELECT slug, preset_id, title FROM preset_vertical
+			 EXCEPT ALL SELECT DISTINCT s, p.id, p.title FROM preset AS p, unnest(string_to_array(p.vertical, ',')) AS s
+			 WHERE p.active AND NOT p.private AND s <> '')) AS d`,
 		// Each location key's visible presets per title bucket and kinds,
 		// each in the bucket of its title (the last bound not after it).
 		"preset_location_bucket": `SELECT count(*) FROM (SELECT k.key, b.ordinal, k.kinds, count(*) AS n
@@ -339,11 +353,12 @@ func (e *env) checkDerivedBrowsePage(step string, name []byte, f map[string]any,
 	}
 }
 
-// deepFilters are the filters whose pages after the first come from the
-// title buckets: none (preset_title_bucket) and a location alone
-// (preset_location_bucket), each with and without an excluded preset,
-// visible or not, in the location or not; with each "step" the pages
-// compared.
+// deepFilters are the filters whose pages after the first are not cut from
+// the start of one index: none (preset_title_bucket) and a location alone
+// (preset_location_bucket), from the title buckets, each with and without
+// an excluded preset, visible or not, in the location or not; and a
+// vertical alone (preset_vertical), merged from its slugs. With each
+// "step" the pages compared.
 var deepFilters = []struct {
 	filter map[string]any
 	step   int
@@ -360,6 +375,8 @@ var deepFilters = []struct {
 	{map[string]any{"location": map[string]any{"value": "DE", "type": "region"}}, 3},
 	{map[string]any{"location": map[string]any{"value": "100", "type": "city"}, "excluded_preset_id": 9}, 3},
 	{map[string]any{"location": map[string]any{"value": "XX"}}, 3},
+	{map[string]any{"vertical": "e", "excluded_preset_id": 14}, 3},
+	{map[string]any{"vertical": "fitness"}, 3},
 }
 
 // checkDerivedDeepPages compares deep pages of the unfiltered browse and of
@@ -455,6 +472,7 @@ func TestCatalogueDerivedExact(t *testing.T) {
 		{"hide", `UPDATE preset SET active = false WHERE id BETWEEN 20 AND 40`},
 		{"make private", `UPDATE preset SET private = true WHERE id BETWEEN 41 AND 50`},
 		{"show", `UPDATE preset SET active = true, private = false WHERE id BETWEEN 30 AND 45`},
+		{"slugs repeated and empty", `UPDATE preset SET vertical = 'pets,,pets' WHERE id % 29 = 3`},
 		{"objective and vertical", `UPDATE preset SET campaign_objective = 'OUTCOME_LEADS', vertical = 'pets,fitness' WHERE id % 13 = 0`},
 		{"re-agency", `UPDATE preset SET agency_id = 3 WHERE agency_id = 2 AND id % 2 = 0`},
 		{"purchases only", `UPDATE preset SET number_of_purchases = number_of_purchases + 1`},
@@ -508,7 +526,7 @@ func TestCatalogueDerivedExact(t *testing.T) {
 	// After a load with the triggers off, the rebuild makes every derived
 	// table again from the base tables.
 	e.sqlExec(`TRUNCATE preset_card, preset_location, preset_tally, preset_location_tally, preset_prefix_tally, preset_title_prefix,
-		preset_location_bucket`)
+		preset_location_bucket, preset_vertical`)
 	e.sqlExec(`SELECT catalogue_derived_rebuild()`)
 	e.checkDerived("rebuilt")
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"adboost/db"
 )
@@ -198,7 +199,9 @@ func appendField(b []byte, name string, value json.RawMessage) []byte {
 // vertical (alone or with a goal) each from a prepared statement of its own
 // (a page after the first without filters from the title buckets,
 // PresetBrowseDeep, and of a location alone from the location's counts in
-// those buckets, PresetBrowseLocationDeep); an agency with a goal from their pair's index or the
+// those buckets, PresetBrowseLocationDeep, and a vertical alone without a
+// comma from the presets of the slugs that contain it,
+// PresetBrowseVerticalSlug); an agency with a goal from their pair's index or the
 // agency's entries of a narrower location (agencyGoalIDs); an agency with a
 // title prefix and no location from its own presets when they are fewer
 // (agencyPrefixIDs); a location with a title prefix from the prefix's
@@ -244,6 +247,10 @@ func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pr
 		})
 	case only(p.PresetName != nil):
 		return prepared.PresetBrowsePrefix(ctx, db.PresetBrowsePrefixParams{PresetName: *p.PresetName, ExcludedPresetID: x, PageNumber: page, PageSize: size})
+	case only(p.Vertical != nil) && !strings.Contains(*p.Vertical, ","):
+		return prepared.PresetBrowseVerticalSlug(ctx, db.PresetBrowseVerticalSlugParams{
+			Vertical: *p.Vertical, ExcludedPresetID: x, PageNumber: int64(page), PageSize: size,
+		})
 	case p.Vertical != nil && agency == nil && p.PresetName == nil && p.Location == nil:
 		return prepared.PresetBrowseVertical(ctx, db.PresetBrowseVerticalParams{
 			Vertical: *p.Vertical, Goal: p.Goal, ExcludedPresetID: x, PageNumber: int64(page), PageSize: size,

@@ -68,9 +68,9 @@ var wantInPlan = map[string]string{
 	// A deep page of a location alone sums the location's title buckets
 	// (00196) and reads its index from the page's bucket.
 	"browse country US page 500": "preset_location_bucket_pkey",
-	// A vertical reads the first entries of each pair of objective and
-	// slug list that contains it (00181).
-	"browse rare vertical": "preset_visible_objective_vertical_idx",
+	// A vertical alone reads the presets of the slugs that contain it
+	// (00197).
+	"browse rare vertical": "preset_vertical_title_idx",
 	// A prefix of up to four characters is counted from its tally (00180).
 	"count title prefix": "preset_prefix_tally",
 	// A location's sum is read from its tally's key alone (00194).

@@ -210,9 +210,10 @@ LIMIT least(sqlc.arg(page_size)::int, 50)
 OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetBrowseVertical :many
--- The ids of one page of presets/browse with a vertical, alone or with a
--- goal: the visible presets whose slug list contains the vertical as a
--- literal substring (PresetBrowse's test). preset_tally names the pairs of
+-- The ids of one page of presets/browse with a vertical and a goal, or a
+-- vertical alone that holds a comma (one without is
+-- PresetBrowseVerticalSlug's): the visible presets whose slug list
+-- contains the vertical as a literal substring (PresetBrowse's test). preset_tally names the pairs of
 -- objective and slug list that hold visible presets (a few dozen); for each
 -- pair whose list contains the vertical (and whose objective is the goal,
 -- if given), preset_visible_objective_vertical_idx gives its first presets
@@ -235,6 +236,37 @@ WHERE t.presets > 0
   AND strpos(t.vertical, @vertical::text) > 0
   AND (sqlc.narg(goal)::text IS NULL OR t.campaign_objective = sqlc.narg(goal)::text)
 ORDER BY x.title, x.id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+
+-- name: PresetBrowseVerticalSlug :many
+-- The ids of one page of presets/browse with a vertical alone that holds
+-- no comma: PresetBrowseVertical's answer from preset_vertical (00197).
+-- The slugs that contain the vertical are read from the slug lists that
+-- hold visible presets (preset_tally, a few dozen); for each, its first
+-- presets in title order from preset_vertical_title_idx, as many as the
+-- pages up to this one hold; a preset of two such slugs is taken once, and
+-- the page is cut from their merge. A vertical names one slug as a rule,
+-- so the page is one range of the index.
+WITH slug AS (
+    SELECT DISTINCT s.slug
+    FROM preset_tally AS t
+    CROSS JOIN LATERAL unnest(string_to_array(t.vertical, ',')) AS s (slug)
+    WHERE t.presets > 0
+      AND strpos(s.slug, @vertical::text) > 0
+)
+SELECT x.preset_id
+FROM (SELECT DISTINCT e.preset_id, e.title
+      FROM slug
+      CROSS JOIN LATERAL (
+          SELECT v.preset_id, v.title
+          FROM preset_vertical AS v
+          WHERE v.slug = slug.slug
+            AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR v.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+          ORDER BY v.title, v.preset_id
+          LIMIT sqlc.arg(page_number)::bigint * least(sqlc.arg(page_size)::int, 50)
+      ) AS e) AS x
+ORDER BY x.title, x.preset_id
 LIMIT least(sqlc.arg(page_size)::int, 50)
 OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
 
