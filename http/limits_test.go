@@ -78,7 +78,7 @@ func TestStatementTimeoutAnswers503(t *testing.T) {
 
 	lockTable(t, url, "preset")
 	start := time.Now()
-	e.post("/v1/presets/browse", "", map[string]any{"vertical": "fitness"}).fails(http.StatusServiceUnavailable, "unavailable", "time limit")
+	e.post("/v1/presets/browse", "", map[string]any{"goal": "OUTCOME_LEADS"}).fails(http.StatusServiceUnavailable, "unavailable", "time limit")
 	if d := time.Since(start); d < 300*time.Millisecond || d > 3*time.Second {
 		t.Fatalf("answered after %v, want soon after the 300 ms statement timeout", d)
 	}
