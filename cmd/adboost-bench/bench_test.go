@@ -6,8 +6,10 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -128,7 +130,7 @@ func TestDrive(t *testing.T) {
 			t.Errorf("the table has no line for %s:\n%s", r.Name, out.String())
 		}
 	}
-	for _, col := range []string{"cached req/s", "distinct req/s", "distinct load", "adboost peak RSS: 1234 kB"} {
+	for _, col := range []string{"cached req/s", "distinct req/s", "distinct client cpu/req", "distinct load", "adboost peak RSS: 1234 kB"} {
 		if !strings.Contains(out.String(), col) {
 			t.Errorf("the table has no %q:\n%s", col, out.String())
 		}
@@ -182,5 +184,36 @@ func checkDistinctAtScale(t *testing.T) {
 	}
 	if full.excluded(1) == full.excluded(2) {
 		t.Errorf("requests 1 and 2 exclude the same preset")
+	}
+}
+
+// TestDriveReadsAnswersAsSent checks that the load generator asks for gzip
+// and reads the answer as it comes, neither inflated nor kept: a server
+// that answers bytes labelled gzip that are not gzip counts no error (an
+// inflating client would fail to read them), and the first error's example
+// keeps keptBody bytes of an answer at most.
+func TestDriveReadsAnswersAsSent(t *testing.T) {
+	t.Parallel()
+	var asked atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Store(r.Header.Get("Accept-Encoding"))
+		w.Header().Set("Content-Encoding", "gzip")
+		if r.URL.Path == "/refused" {
+			w.WriteHeader(http.StatusTeapot)
+		}
+		_, _ = w.Write(bytes.Repeat([]byte("not gzip "), 10_000))
+	}))
+	t.Cleanup(srv.Close)
+
+	res := drive(srv.URL, "", route{Name: "gzip", Method: "GET", Path: "/"}, 2, 100*time.Millisecond, nil, 0)
+	if res.Requests == 0 || res.Errors != 0 {
+		t.Errorf("answers labelled gzip: %+v, want every request answered without an error", res)
+	}
+	if got := asked.Load(); got != "gzip" {
+		t.Errorf("Accept-Encoding %q, want gzip", got)
+	}
+	bad := drive(srv.URL, "", route{Name: "refused", Method: "GET", Path: "/refused"}, 1, 50*time.Millisecond, nil, 0)
+	if bad.Errors == 0 || !strings.Contains(bad.Example, "418") || len(bad.Example) > keptBody+50 {
+		t.Errorf("a refused route: %d errors, example %q", bad.Errors, bad.Example)
 	}
 }

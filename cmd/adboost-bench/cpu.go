@@ -18,7 +18,8 @@ const clockTick = 10 * time.Millisecond
 // backends of its database have used so far: the cost of the requests
 // themselves, which the machine's load (other processes on the same cores)
 // does not change, unlike req/s and latencies. The benchmark's client
-// (vegeta, in this process) is not counted.
+// (vegeta, in this process) is not counted here; result.ClientCPU is its
+// share, measured apart.
 type cpuMeter struct {
 	conn    *pgx.Conn // to the benchmark's database, to find its backends
 	adboost int       // adboost serve's pid
