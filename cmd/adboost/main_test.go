@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -213,4 +214,18 @@ func startServe(t *testing.T, vars map[string]string) string {
 	}
 	t.Fatal("serve did not become ready")
 	return ""
+}
+
+// TestServeGC: serve collects at serveGCPercent when GOGC is not set, and
+// leaves the target the runtime took from GOGC when it is. (Not parallel:
+// the target is the process's.)
+func TestServeGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	if got := setServeGC(func(string) (string, bool) { return "", false }); got != serveGCPercent {
+		t.Errorf("GOGC unset: target %d, want %d", got, serveGCPercent)
+	}
+	debug.SetGCPercent(150) // as the runtime would have from GOGC=150
+	if got := setServeGC(func(string) (string, bool) { return "150", true }); got != 150 {
+		t.Errorf("GOGC=150: target %d, want 150 left as it is", got)
+	}
 }

@@ -45,6 +45,7 @@ var settings = []setting{
 	{"CORS_ALLOWED_ORIGINS", "none: no page of another origin may call the API", "comma-separated origins (`https://dash.example.com,http://localhost:3000`; `*` = any) that get CORS answers and preflights"},
 	{"METRICS_ADDR", "none: `GET /metrics` on `HTTP_ADDR`", "serves `GET /metrics` on this address instead (e.g. `127.0.0.1:9090`, off the public listener)"},
 	{"LOG_FORMAT", "`text`", "`text` or `json` (one object a line), on standard error"},
+	{"GOGC", "`400` for `serve`, Go's `100` for the other commands", "Go's garbage collection target: `serve` collects when its heap has grown to five times what is alive, which spares the CPU that frequent collections take from requests under load, for a few tens of megabytes; a value here (or `off` with `GOMEMLIMIT`) is Go's own setting and wins"},
 	{"LOG_LEVEL", "`info`", "`debug`, `info`, `warn` or `error`; repeated identical warnings and errors are written once per 10 s, with their count"},
 }
 
