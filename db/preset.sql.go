@@ -564,6 +564,84 @@ func (q *Queries) PresetBrowseAgencyGoalLocation(ctx context.Context, arg Preset
 	return items, nil
 }
 
+const presetBrowseAgencyVertical = `-- name: PresetBrowseAgencyVertical :many
+SELECT x.id
+FROM preset_tally AS t
+CROSS JOIN LATERAL (
+    SELECT p.id, p.title
+    FROM preset AS p
+    WHERE p.agency_id = $1::bigint
+      AND p.campaign_objective = t.campaign_objective
+      AND p.vertical = t.vertical
+      AND p.active AND NOT p.private
+      AND ($2::bigint IS NULL OR p.agency_id = $2::bigint)
+      AND ($3::text IS NULL
+           OR left(p.title, char_length($3::text)) = $3::text)
+      AND ($4::bigint IS NULL OR p.id <> $4::bigint)
+    ORDER BY p.title, p.id
+    LIMIT $5::bigint * least($6::int, 50)
+) AS x
+WHERE t.presets > 0
+  AND strpos(t.vertical, $7::text) > 0
+ORDER BY x.title, x.id
+LIMIT least($6::int, 50)
+OFFSET ($5::bigint - 1) * least($6::int, 50)
+`
+
+type PresetBrowseAgencyVerticalParams struct {
+	AgencyID         int64   `json:"agency_id"`
+	PartnerID        *int64  `json:"partner_id"`
+	PresetName       *string `json:"preset_name"`
+	ExcludedPresetID *int64  `json:"excluded_preset_id"`
+	PageNumber       int64   `json:"page_number"`
+	PageSize         int32   `json:"page_size"`
+	Vertical         string  `json:"vertical"`
+}
+
+// The ids of one page of presets/browse when the filters give an agency
+// (@agency_id: agency_id, else partner_id) and a vertical, and neither a
+// goal nor a location (a title prefix and an excluded preset may come too):
+// the same answer as PresetBrowse. The agency's presets in title order
+// (preset_agency_idx) do not hold the vertical, so walking them fetches
+// each preset's row to test it, thousands for a large agency and a rare
+// vertical. As PresetBrowseVertical does for the whole catalogue, this
+// takes the pairs of objective and slug list that hold visible presets
+// (preset_tally, a few dozen rows) whose list contains the vertical (the
+// same literal substring test), and for each pair the agency's first
+// presets in title order, as many as the pages up to this one hold, from
+// one range of preset_visible_agency_objective_vertical_idx (agency,
+// objective, vertical list, title, id), read index-only with the title
+// prefix checked on each entry; the page is cut from their merge. Planned
+// for each request's values (the catalogue pool), so that the absent
+// optional filters fold away.
+func (q *Queries) PresetBrowseAgencyVertical(ctx context.Context, arg PresetBrowseAgencyVerticalParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseAgencyVertical,
+		arg.AgencyID,
+		arg.PartnerID,
+		arg.PresetName,
+		arg.ExcludedPresetID,
+		arg.PageNumber,
+		arg.PageSize,
+		arg.Vertical,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const presetBrowseAgencyWalk = `-- name: PresetBrowseAgencyWalk :many
 SELECT p.id
 FROM preset AS p

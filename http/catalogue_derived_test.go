@@ -101,6 +101,14 @@ var derivedFilters = []map[string]any{
 	{"preset_name": "Be", "excluded_preset_id": 1},
 	{"preset_name": "Beta 2", "excluded_preset_id": 1},
 	{"preset_name": "B", "agency_id": 3, "vertical": "fit"},
+	// An agency with a vertical and no goal or location: the agency's
+	// ranges of the lists that hold the vertical (PresetBrowseAgencyVertical).
+	{"agency_id": 2, "vertical": "fit"},
+	{"partner_id": 3, "vertical": "food", "excluded_preset_id": 8},
+	{"agency_id": 2, "partner_id": 3, "vertical": "fit"},
+	{"agency_id": 1, "vertical": "s,f"},
+	{"agency_id": 5, "vertical": "%"},
+	{"agency_id": 4, "vertical": "e", "preset_name": "Al"},
 	{"location": map[string]any{"value": "US"}, "preset_name": "Be"},
 	{"location": map[string]any{"value": "DE", "type": "country"}, "preset_name": "Alpha 1", "excluded_preset_id": 25},
 	{"location": map[string]any{"value": "R1"}, "preset_name": "%"},
@@ -357,8 +365,9 @@ func (e *env) checkDerivedBrowsePage(step string, name []byte, f map[string]any,
 // the start of one index: none (preset_title_bucket) and a location alone
 // (preset_location_bucket), from the title buckets, each with and without
 // an excluded preset, visible or not, in the location or not; and a
-// vertical alone (preset_vertical), merged from its slugs. With each
-// "step" the pages compared.
+// vertical alone (preset_vertical), merged from its slugs; and an agency
+// with a vertical, merged from the agency's ranges of the lists that hold
+// it. With each "step" the pages compared.
 var deepFilters = []struct {
 	filter map[string]any
 	step   int
@@ -377,6 +386,8 @@ var deepFilters = []struct {
 	{map[string]any{"location": map[string]any{"value": "XX"}}, 3},
 	{map[string]any{"vertical": "e", "excluded_preset_id": 14}, 3},
 	{map[string]any{"vertical": "fitness"}, 3},
+	{map[string]any{"agency_id": 2, "vertical": "f"}, 2},
+	{map[string]any{"partner_id": 3, "vertical": "o", "excluded_preset_id": 14}, 3},
 }
 
 // checkDerivedDeepPages compares deep pages of the unfiltered browse and of

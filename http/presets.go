@@ -203,8 +203,10 @@ func appendField(b []byte, name string, value json.RawMessage) []byte {
 // comma from the presets of the slugs that contain it,
 // PresetBrowseVerticalSlug); an agency with a goal from their pair's index or the
 // agency's entries of a narrower location (agencyGoalIDs); an agency with a
-// title prefix and no location from its own presets when they are fewer
-// (agencyPrefixIDs); a location with a title prefix from the prefix's
+// vertical and neither a goal nor a location from the agency's ranges of
+// the lists that contain the vertical (PresetBrowseAgencyVertical); an
+// agency with a title prefix and no location from its own presets when
+// they are fewer (agencyPrefixIDs); a location with a title prefix from the prefix's
 // range when its titles are fewer than those before it
 // (locationPrefixIDs); anything else from PresetBrowse. The statements with
 // optional filters are planned for each
@@ -257,6 +259,11 @@ func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pr
 		})
 	case agency != nil && p.Goal != nil:
 		return agencyGoalIDs(ctx, prepared, planned, p, *agency)
+	case agency != nil && p.Vertical != nil && p.Location == nil:
+		return planned.PresetBrowseAgencyVertical(ctx, db.PresetBrowseAgencyVerticalParams{
+			AgencyID: *agency, PartnerID: p.PartnerID, Vertical: *p.Vertical, PresetName: p.PresetName,
+			ExcludedPresetID: x, PageNumber: int64(page), PageSize: size,
+		})
 	case agency != nil && p.PresetName != nil && p.Location == nil:
 		return agencyPrefixIDs(ctx, prepared, planned, p, *agency)
 	case agency == nil && p.PresetName != nil && p.Location != nil:

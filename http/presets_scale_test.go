@@ -313,6 +313,10 @@ func browsePlanCases(goal, vertical, prefix, country string, agency int64) []bro
 		// presets (PresetAgencyWalk).
 		{name: "agency with a country", filter: db.PresetCountParams{Location: ptr("US"), AgencyID: ptr(int64(17)), Vertical: ptr("health")}, page: 1, index: "preset_location_agency_idx"},
 		{name: "large agency with a country", filter: db.PresetCountParams{Location: ptr("US"), AgencyID: ptr(int64(1)), Vertical: ptr("health")}, page: 2, index: "preset_location_agency_idx"},
+		// An agency with a vertical and no goal reads the agency's ranges of
+		// the lists that hold the vertical, not the agency's whole range.
+		{name: "agency and vertical", filter: db.PresetCountParams{AgencyID: ptr(int64(17)), Vertical: ptr("health")}, page: 2, index: "preset_visible_agency_objective_vertical_idx"},
+		{name: "large agency, vertical and prefix", filter: db.PresetCountParams{AgencyID: ptr(int64(1)), Vertical: ptr("ealt"), PresetName: ptr("a"), ExcludedPresetID: ptr(int64(9))}, page: 1, index: "preset_visible_agency_objective_vertical_idx"},
 		{name: "agency with a prefix", filter: db.PresetCountParams{PresetName: ptr("ab"), PartnerID: ptr(int64(17))}, page: 1, index: "preset_agency_idx|preset_visible_agency_objective_idx|preset_visible_agency_objective_vertical_idx"},
 		{name: "prefix with a vertical", filter: db.PresetCountParams{PresetName: ptr("ab"), Vertical: ptr("health")}, page: 1, index: "preset_title_prefix_idx|preset_title_prefix_pkey"},
 		{name: "every filter", page: 1, want: 2011, filter: db.PresetCountParams{

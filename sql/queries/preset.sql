@@ -403,6 +403,45 @@ SELECT ((SELECT coalesce(sum(t.presets), 0)
            FROM preset_tally AS t
            WHERE t.campaign_objective = @goal::text))::boolean AS pair;
 
+-- name: PresetBrowseAgencyVertical :many
+-- The ids of one page of presets/browse when the filters give an agency
+-- (@agency_id: agency_id, else partner_id) and a vertical, and neither a
+-- goal nor a location (a title prefix and an excluded preset may come too):
+-- the same answer as PresetBrowse. The agency's presets in title order
+-- (preset_agency_idx) do not hold the vertical, so walking them fetches
+-- each preset's row to test it, thousands for a large agency and a rare
+-- vertical. As PresetBrowseVertical does for the whole catalogue, this
+-- takes the pairs of objective and slug list that hold visible presets
+-- (preset_tally, a few dozen rows) whose list contains the vertical (the
+-- same literal substring test), and for each pair the agency's first
+-- presets in title order, as many as the pages up to this one hold, from
+-- one range of preset_visible_agency_objective_vertical_idx (agency,
+-- objective, vertical list, title, id), read index-only with the title
+-- prefix checked on each entry; the page is cut from their merge. Planned
+-- for each request's values (the catalogue pool), so that the absent
+-- optional filters fold away.
+SELECT x.id
+FROM preset_tally AS t
+CROSS JOIN LATERAL (
+    SELECT p.id, p.title
+    FROM preset AS p
+    WHERE p.agency_id = @agency_id::bigint
+      AND p.campaign_objective = t.campaign_objective
+      AND p.vertical = t.vertical
+      AND p.active AND NOT p.private
+      AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+      AND (sqlc.narg(preset_name)::text IS NULL
+           OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
+      AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+    ORDER BY p.title, p.id
+    LIMIT sqlc.arg(page_number)::bigint * least(sqlc.arg(page_size)::int, 50)
+) AS x
+WHERE t.presets > 0
+  AND strpos(t.vertical, @vertical::text) > 0
+ORDER BY x.title, x.id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (sqlc.arg(page_number)::bigint - 1) * least(sqlc.arg(page_size)::int, 50);
+
 -- name: PresetBrowseAgencyGoal :many
 -- The ids of one page of presets/browse when the filters give an agency
 -- (@agency_id: agency_id, else partner_id) and a goal, and no location or
