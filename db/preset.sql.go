@@ -1185,6 +1185,7 @@ type PresetBrowseVerticalParams struct {
 // in title order, as many as the pages up to this one hold, and the page
 // is cut from their merge. A rare vertical reads a few entries per pair,
 // not every preset of its lists; a common one stops at the page.
+// PresetBrowseAgencyVertical reads the same pairs for one agency.
 func (q *Queries) PresetBrowseVertical(ctx context.Context, arg PresetBrowseVerticalParams) ([]int64, error) {
 	rows, err := q.db.Query(ctx, presetBrowseVertical,
 		arg.ExcludedPresetID,

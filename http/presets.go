@@ -194,23 +194,29 @@ func appendField(b []byte, name string, value json.RawMessage) []byte {
 }
 
 // presetBrowseIDs answers the ids of the page from the statement made for
-// the request's shape of filters (sql/queries/preset.sql): no filter, a goal
-// alone, an agency alone, a location alone, a title prefix alone and a
-// vertical (alone or with a goal) each from a prepared statement of its own
-// (a page after the first without filters from the title buckets,
-// PresetBrowseDeep, and of a location alone from the location's counts in
-// those buckets, PresetBrowseLocationDeep, and a vertical alone without a
-// comma from the presets of the slugs that contain it,
-// PresetBrowseVerticalSlug); an agency with a goal from their pair's index or the
-// agency's entries of a narrower location (agencyGoalIDs); an agency with a
-// vertical and neither a goal nor a location from the agency's ranges of
-// the lists that contain the vertical (PresetBrowseAgencyVertical); an
-// agency with a title prefix and no location from its own presets when
-// they are fewer (agencyPrefixIDs); a location with a title prefix from the prefix's
-// range when its titles are fewer than those before it
-// (locationPrefixIDs); anything else from PresetBrowse. The statements with
-// optional filters are planned for each
-// request's values: as prepared statements, a request repeated on a
+// the request's shape of filters (sql/queries/preset.sql), in the order of
+// its switch:
+//   - no filter: PresetBrowseTitle, a page after the first from the title
+//     buckets (PresetBrowseDeep);
+//   - a goal, an agency, a location or a title prefix alone: a prepared
+//     statement each, a location's pages after the first from its counts
+//     in the title buckets (PresetBrowseLocationDeep);
+//   - a vertical alone without a comma: the presets of the slugs that
+//     contain it (PresetBrowseVerticalSlug); any other vertical, alone or
+//     with a goal: the goal's and lists' pairs (PresetBrowseVertical);
+//   - an agency with a goal: their pair's index, or the agency's entries
+//     of a narrower location (agencyGoalIDs);
+//   - an agency with a vertical and neither a goal nor a location: the
+//     agency's ranges of the lists that contain the vertical
+//     (PresetBrowseAgencyVertical);
+//   - an agency with a title prefix and no location: its own presets when
+//     they are fewer (agencyPrefixIDs);
+//   - a location with a title prefix and no agency: the prefix's range
+//     when its titles are fewer than those before it (locationPrefixIDs);
+//   - anything else: PresetBrowse.
+//
+// The statements with optional filters are planned for each request's
+// values (planned): as prepared statements, a request repeated on a
 // connection would switch them to a generic plan that is slow for every
 // other request (TestCatalogueStatementsPlannedPerRequest). The excluded
 // preset goes with every shape.

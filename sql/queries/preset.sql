@@ -220,6 +220,7 @@ OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int
 -- in title order, as many as the pages up to this one hold, and the page
 -- is cut from their merge. A rare vertical reads a few entries per pair,
 -- not every preset of its lists; a common one stops at the page.
+-- PresetBrowseAgencyVertical reads the same pairs for one agency.
 SELECT x.id
 FROM preset_tally AS t
 CROSS JOIN LATERAL (
