@@ -89,17 +89,36 @@ func OpenWith(ctx context.Context, url string, opts Options) (*pgxpool.Pool, err
 // counts): prepared once per connection, as in every pool of Open, so that
 // each execution is planned but not parsed and analysed again.
 func CustomPlans(ctx context.Context, pool *pgxpool.Pool) (*pgxpool.Pool, error) {
+	return withPlanCacheMode(ctx, pool, "force_custom_plan")
+}
+
+// GenericPlans opens a pool to the database of pool, with its settings,
+// whose connections run every prepared statement with its generic plan
+// (plan_cache_mode=force_generic_plan), made once per connection. It
+// serves the statements that one plan serves for every value (the
+// catalogue's pages of one filter and their cards). PostgreSQL's own
+// choice would plan them for each execution: a LIMIT or OFFSET that is a
+// parameter is costed, in the generic plan, for a tenth of the rows, so
+// that plan never looks cheaper than one made for the values, and the
+// planning costs as much as the reading.
+func GenericPlans(ctx context.Context, pool *pgxpool.Pool) (*pgxpool.Pool, error) {
+	return withPlanCacheMode(ctx, pool, "force_generic_plan")
+}
+
+// withPlanCacheMode opens a pool like pool whose connections run with
+// plan_cache_mode set to mode.
+func withPlanCacheMode(ctx context.Context, pool *pgxpool.Pool, mode string) (*pgxpool.Pool, error) {
 	cfg := pool.Config()
-	cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
-	custom, err := pgxpool.NewWithConfig(ctx, cfg)
+	cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = mode
+	p, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := custom.Ping(ctx); err != nil {
-		custom.Close()
+	if err := p.Ping(ctx); err != nil {
+		p.Close()
 		return nil, err
 	}
-	return custom, nil
+	return p, nil
 }
 
 // DefaultMaxConns is the pool size when DATABASE_URL sets no

@@ -1120,12 +1120,11 @@ type PresetBrowseTitleParams struct {
 // with PresetBrowse's answer. Their only optional parameter is the excluded
 // preset, a check of each entry, so one plan serves every request (their
 // generic plans are checked, TestPresetBrowsePlans). They run as prepared
-// statements, parsed once per connection; PostgreSQL still plans each
-// execution for its values, as a generic plan with LIMIT and OFFSET as
-// parameters is costed for a tenth of the rows and never wins, but one
-// filter's plan is a fraction of PresetBrowse's, whose four ways take more
-// to plan than to read the page (plan_cache_mode=force_generic_plan
-// measured no faster).
+// statements with their generic plans (serve's pool of db.GenericPlans),
+// parsed and planned once per connection: left to choose, PostgreSQL
+// would plan each execution for its values, as a generic plan with LIMIT
+// and OFFSET as parameters is costed for a tenth of the rows and never
+// looks cheaper, and planning costs as much as reading the page.
 func (q *Queries) PresetBrowseTitle(ctx context.Context, arg PresetBrowseTitleParams) ([]int64, error) {
 	rows, err := q.db.Query(ctx, presetBrowseTitle, arg.ExcludedPresetID, arg.PageNumber, arg.PageSize)
 	if err != nil {

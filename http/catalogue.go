@@ -118,3 +118,13 @@ func (s *Server) planned() *db.Queries {
 	}
 	return db.New(perRequestPlans{s.pool})
 }
+
+// onePlan answers the queries that one generic plan serves: on the pool of
+// generic plans when the server has one (Config.OnePlan), else on the main
+// pool.
+func (s *Server) onePlan() *db.Queries {
+	if s.cfg.OnePlan != nil {
+		return db.New(s.cfg.OnePlan)
+	}
+	return s.q
+}

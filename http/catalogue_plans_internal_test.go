@@ -12,6 +12,7 @@ import (
 
 	"adboost/auth"
 	"adboost/db"
+	"adboost/db/dataset"
 	"adboost/db/dbtest"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -21,7 +22,9 @@ import (
 // (PresetBrowse, PresetBrowseAgencyGoal, PresetBrowseAgencyGoalLocation,
 // PresetCount) in an empty catalogue: a location with no presets is
 // narrower than any agency, and no agency is narrower than a prefix.
-var catalogueShapes = []struct{ path, body, statement string }{
+type shape struct{ path, body, statement string }
+
+var catalogueShapes = []shape{
 	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS", "agency_id": 1, "vertical": "fitness"}`, "PresetBrowseAgencyGoal :many"},
 	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS", "agency_id": 1, "location": {"value": "US"}}`, "PresetBrowseAgencyGoalLocation :many"},
 	{"/v1/presets/browse", `{"agency_id": 1, "preset_name": "S"}`, "PresetBrowse :many"},
@@ -62,8 +65,8 @@ func TestCatalogueStatementsPlannedPerRequest(t *testing.T) {
 	if mode != "force_custom_plan" {
 		t.Errorf("the catalogue pool's plan_cache_mode is %q, want force_custom_plan: a prepared statement may get a generic plan", mode)
 	}
-	askEachShape(t, pool, Config{Catalogue: catalogue})
-	plans := preparedPlans(t, catalogue)
+	askEachShape(t, pool, Config{Catalogue: catalogue}, catalogueShapes)
+	plans := preparedPlans(t, catalogue, catalogueShapes)
 	for _, shape := range catalogueShapes {
 		p, ok := plans[shape.statement]
 		if !ok {
@@ -77,17 +80,17 @@ func TestCatalogueStatementsPlannedPerRequest(t *testing.T) {
 
 	// Without it: sent unprepared on the main pool, planned each time,
 	// never a prepared statement of the connection.
-	askEachShape(t, pool, Config{})
+	askEachShape(t, pool, Config{}, catalogueShapes)
 	for _, shape := range catalogueShapes {
-		if _, ok := preparedPlans(t, pool)[shape.statement]; ok {
+		if _, ok := preparedPlans(t, pool, catalogueShapes)[shape.statement]; ok {
 			t.Errorf("%s is a prepared statement of the main pool's connection: a repeated request can give it a generic plan", shape.statement)
 		}
 	}
 }
 
-// askEachShape asks each of catalogueShapes eight times of a server over
-// pool with cfg.
-func askEachShape(t *testing.T, pool *pgxpool.Pool, cfg Config) {
+// askEachShape asks each of shapes eight times of a server over pool with
+// cfg.
+func askEachShape(t *testing.T, pool *pgxpool.Pool, cfg Config, shapes []shape) {
 	t.Helper()
 	tokens, err := auth.NewTokens([]byte(strings.Repeat("k", 32)), time.Hour)
 	if err != nil {
@@ -96,7 +99,7 @@ func askEachShape(t *testing.T, pool *pgxpool.Pool, cfg Config) {
 	s := New(cfg, pool, tokens, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
-	for _, shape := range catalogueShapes {
+	for _, shape := range shapes {
 		for range 8 {
 			resp, err := http.Post(srv.URL+shape.path, "application/json", strings.NewReader(shape.body))
 			if err != nil {
@@ -113,10 +116,10 @@ func askEachShape(t *testing.T, pool *pgxpool.Pool, cfg Config) {
 
 type planCounts struct{ generic, custom int64 }
 
-// preparedPlans answers the plans made for each named statement prepared
-// on the connection of a pool of one connection, by the sqlc name of its
-// query.
-func preparedPlans(t *testing.T, pool *pgxpool.Pool) map[string]planCounts {
+// preparedPlans answers the plans made for each named statement of shapes
+// prepared on the connection of a pool of one connection, by the sqlc name
+// of its query.
+func preparedPlans(t *testing.T, pool *pgxpool.Pool, shapes []shape) map[string]planCounts {
 	t.Helper()
 	rows, err := pool.Query(t.Context(), `SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements`)
 	if err != nil {
@@ -130,7 +133,7 @@ func preparedPlans(t *testing.T, pool *pgxpool.Pool) map[string]planCounts {
 		if err := rows.Scan(&statement, &p.generic, &p.custom); err != nil {
 			t.Fatal(err)
 		}
-		for _, shape := range catalogueShapes {
+		for _, shape := range shapes {
 			if strings.Contains(statement, "-- name: "+shape.statement+"\n") {
 				plans[shape.statement] = p
 			}
@@ -140,4 +143,67 @@ func preparedPlans(t *testing.T, pool *pgxpool.Pool) map[string]planCounts {
 		t.Fatal(err)
 	}
 	return plans
+}
+
+// onePlanShapes are requests of the demo catalogue whose statements one
+// generic plan serves, each with its statement: the page's ids, and for
+// browse {} the page's cards too.
+var onePlanShapes = []shape{
+	{"/v1/presets/browse", `{}`, "PresetBrowseTitle :many"},
+	{"/v1/presets/browse", `{}`, "PresetCards :many"},
+	{"/v1/presets/browse", `{"page": 2, "limit": 2}`, "PresetBrowseDeep :many"},
+	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS"}`, "PresetBrowseGoal :many"},
+	{"/v1/presets/browse", `{"agency_id": 1}`, "PresetBrowseAgency :many"},
+	{"/v1/presets/browse", `{"location": {"value": "US"}}`, "PresetBrowseLocation :many"},
+	{"/v1/presets/browse", `{"location": {"value": "US"}, "page": 2, "limit": 1}`, "PresetBrowseLocationDeep :many"},
+	{"/v1/presets/browse", `{"preset_name": "S"}`, "PresetBrowsePrefix :many"},
+	{"/v1/presets/browse", `{"vertical": "fitness"}`, "PresetBrowseVerticalSlug :many"},
+	{"/v1/presets/browse", `{"vertical": "fitness", "goal": "OUTCOME_LEADS"}`, "PresetBrowseVertical :many"},
+	{"/v1/presets/count", `{"preset_name": "S"}`, "PresetCountPrefix :one"},
+}
+
+// The catalogue's statements without optional filters run on the pool of
+// generic plans (db.GenericPlans, Config.OnePlan) with one plan per
+// connection: left to choose, PostgreSQL plans them again at every
+// execution (a LIMIT or OFFSET parameter makes the generic plan look
+// dearer than any custom one at scale), and planning costs as much as
+// reading a page. Over pools of one connection, each shape is asked eight
+// times.
+func TestCatalogueOnePlanStatements(t *testing.T) {
+	t.Parallel()
+	u, err := url.Parse(dbtest.NewURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("pool_max_conns", "1")
+	u.RawQuery = q.Encode()
+	pool := dbtest.NewPool(t, u.String())
+	if err := dataset.LoadDemo(t.Context(), pool); err != nil {
+		t.Fatal(err)
+	}
+	onePlan, err := db.GenericPlans(t.Context(), pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(onePlan.Close)
+	var mode string
+	if err := onePlan.QueryRow(t.Context(), `SELECT current_setting('plan_cache_mode')`).Scan(&mode); err != nil {
+		t.Fatal(err)
+	}
+	if mode != "force_generic_plan" {
+		t.Errorf("the pool of generic plans has plan_cache_mode %q, want force_generic_plan", mode)
+	}
+	askEachShape(t, pool, Config{OnePlan: onePlan}, onePlanShapes)
+	plans := preparedPlans(t, onePlan, onePlanShapes)
+	for _, shape := range onePlanShapes {
+		p, ok := plans[shape.statement]
+		if !ok {
+			t.Errorf("%s is not a prepared statement of the pool of generic plans", shape.statement)
+			continue
+		}
+		if p.custom != 0 || p.generic < 8 {
+			t.Errorf("%s: %d generic and %d custom plans, want at least 8 and 0", shape.statement, p.generic, p.custom)
+		}
+	}
 }

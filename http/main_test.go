@@ -41,9 +41,9 @@ type env struct {
 	srv    *httptest.Server
 	tokens *auth.Tokens
 	api    *httpapi.Server
-	// catalogue is the server's pool of the catalogue's statements
-	// (Config.Catalogue).
-	catalogue *pgxpool.Pool
+	// catalogue and onePlan are the server's pools of the catalogue's
+	// statements (Config.Catalogue, Config.OnePlan).
+	catalogue, onePlan *pgxpool.Pool
 }
 
 // newEnv starts the real router over a fresh database. cfg may be changed by
@@ -66,7 +66,12 @@ func newEnvOver(t *testing.T, pool *pgxpool.Pool, opts ...func(*httpapi.Config))
 		t.Fatal(err)
 	}
 	t.Cleanup(catalogue.Close)
-	cfg := httpapi.Config{ServiceFixedFee: "0.00", PublicBaseURL: "https://api.adboost.test", Catalogue: catalogue}
+	onePlan, err := db.GenericPlans(t.Context(), pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(onePlan.Close)
+	cfg := httpapi.Config{ServiceFixedFee: "0.00", PublicBaseURL: "https://api.adboost.test", Catalogue: catalogue, OnePlan: onePlan}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -74,7 +79,7 @@ func newEnvOver(t *testing.T, pool *pgxpool.Pool, opts ...func(*httpapi.Config))
 	api := httpapi.New(cfg, pool, tokens, log)
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)
-	return &env{t: t, pool: pool, q: db.New(pool), srv: srv, tokens: tokens, api: api, catalogue: cfg.Catalogue}
+	return &env{t: t, pool: pool, q: db.New(pool), srv: srv, tokens: tokens, api: api, catalogue: cfg.Catalogue, onePlan: cfg.OnePlan}
 }
 
 // load imports a data file into the test's database.

@@ -68,7 +68,7 @@ next:
 func TestMetrics(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	e := newEnv(t, func(c *httpapi.Config) { c.Metrics = reg })
-	reg.MustRegister(db.NewPoolCollector(e.pool).With("catalogue", e.catalogue), mailer.NewCollector(e.pool))
+	reg.MustRegister(db.NewPoolCollector(e.pool).With("catalogue", e.catalogue).With("one_plan", e.onePlan), mailer.NewCollector(e.pool))
 	e.load(usersFixture)
 	ctx := context.Background()
 	// Three unsent mails: one due for an hour, one due for a minute, one
@@ -85,6 +85,7 @@ func TestMetrics(t *testing.T) {
 	e.get("/healthz", "")
 	e.get("/healthz", "")
 	e.post("/v1/presets/count", "", map[string]any{})
+	e.post("/v1/presets/count", "", map[string]any{"preset_name": "S"})
 	e.get("/v1/user/detail", "").fails(http.StatusUnauthorized, "unauthorized")
 	e.get("/v1/user/detail", e.token(100)).object()
 	e.get("/nowhere", "").fails(http.StatusNotFound, "not_found")
@@ -112,7 +113,7 @@ func checkRequestMetrics(t *testing.T, e *env, families map[string]*dto.MetricFa
 		want                  float64
 	}{
 		{"/healthz", "GET", "200", 2},
-		{"/v1/presets/count", "POST", "200", 1},
+		{"/v1/presets/count", "POST", "200", 2},
 		{"/v1/user/detail", "GET", "401", 1},
 		{"/v1/user/detail", "GET", "200", 1},
 		{"unmatched", "GET", "404", 1},
@@ -146,9 +147,10 @@ func checkRequestMetrics(t *testing.T, e *env, families map[string]*dto.MetricFa
 // backlog.
 func checkPoolAndMailMetrics(t *testing.T, e *env, families map[string]*dto.MetricFamily) {
 	t.Helper()
-	// The pools: the main one, and the catalogue's (the test asked for
-	// presets/count, which runs on it).
-	for pool, p := range map[string]*pgxpool.Pool{"main": e.pool, "catalogue": e.catalogue} {
+	// The pools: the main one, and the catalogue's two (the test asked for
+	// presets/count without a filter, planned for its values, and with a
+	// title prefix alone, which one plan serves).
+	for pool, p := range map[string]*pgxpool.Pool{"main": e.pool, "catalogue": e.catalogue, "one_plan": e.onePlan} {
 		labels := map[string]string{"pool": pool}
 		if got, ok := metricValue(families, "adboost_db_pool_max_conns", labels); !ok || got != float64(p.Stat().MaxConns()) {
 			t.Errorf("adboost_db_pool_max_conns%v = %v (present %v), want %v", labels, got, ok, p.Stat().MaxConns())

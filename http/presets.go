@@ -118,9 +118,9 @@ func (r *presetCountRequest) validate() (err error) {
 }
 
 // presetBrowse answers one page of the catalogue in two statements: the
-// page's ids, planned for this request's filters, then their Preset objects
-// from a prepared statement (see PresetBrowse in sql/queries/preset.sql),
-// in pieces of JSON that presetCards joins.
+// page's ids (presetBrowseIDs), then their Preset objects from a prepared
+// statement with its generic plan (PresetCards), in pieces of JSON that
+// presetCards joins.
 func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) (jsonAnswer, error) {
 	f := req.filter
 	params := db.PresetBrowseParams{
@@ -129,11 +129,11 @@ func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) (js
 		Location: f.Location, LocationType: f.LocationType,
 		PageNumber: req.number(), PageSize: min(req.size(), 50),
 	}
-	ids, err := presetBrowseIDs(ctx, s.q, s.planned(), params)
+	ids, err := presetBrowseIDs(ctx, s.onePlan(), s.planned(), params)
 	if err != nil || len(ids) == 0 {
 		return jsonAnswer("[]"), err
 	}
-	rows, err := s.q.PresetCards(ctx, db.PresetCardsParams{
+	rows, err := s.onePlan().PresetCards(ctx, db.PresetCardsParams{
 		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, Ids: ids,
 	})
 	if err != nil {
@@ -215,11 +215,13 @@ func appendField(b []byte, name string, value json.RawMessage) []byte {
 //     when its titles are fewer than those before it (locationPrefixIDs);
 //   - anything else: PresetBrowse.
 //
-// The statements with optional filters are planned for each request's
-// values (planned): as prepared statements, a request repeated on a
-// connection would switch them to a generic plan that is slow for every
-// other request (TestCatalogueStatementsPlannedPerRequest). The excluded
-// preset goes with every shape.
+// The statements without optional filters run with one generic plan per
+// connection (prepared, Server.onePlan); those with optional filters are
+// planned for each request's values (planned): as prepared statements, a
+// request repeated on a connection would switch them to a generic plan
+// that is slow for every other request
+// (TestCatalogueStatementsPlannedPerRequest). The excluded preset goes
+// with every shape.
 func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams) ([]int64, error) {
 	agency, oneAgency := p.AgencyID, p.AgencyID == nil || p.PartnerID == nil || *p.AgencyID == *p.PartnerID
 	if agency == nil {
@@ -347,18 +349,19 @@ func agencyGoalIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pres
 }
 
 // presetCount: a goal that no preset has counts 0 (the goal is a filter, not
-// an enum). A title prefix alone is counted by a prepared statement
-// (PresetCountPrefix); any other filters by PresetCount, planned for them.
+// an enum). A title prefix alone is counted by a prepared statement with its
+// generic plan (PresetCountPrefix); any other filters by PresetCount,
+// planned for them.
 // An agency with a goal and a location is counted the way presets/browse
 // walks it (PresetAgencyGoalWalk), asked first so that PresetCount's
 // choice is a value the planner folds.
 func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (int64, error) {
 	f := req.filter
 	if f.PresetName != nil && f.Goal == nil && f.Vertical == nil && f.AgencyID == nil && f.PartnerID == nil && f.Location == nil {
-		return s.q.PresetCountPrefix(ctx, db.PresetCountPrefixParams{PresetName: *f.PresetName, ExcludedPresetID: f.ExcludedPresetID})
+		return s.onePlan().PresetCountPrefix(ctx, db.PresetCountPrefixParams{PresetName: *f.PresetName, ExcludedPresetID: f.ExcludedPresetID})
 	}
 	if (f.AgencyID != nil || f.PartnerID != nil) && f.Goal != nil && f.Location != nil {
-		pair, err := s.q.PresetAgencyGoalWalk(ctx, db.PresetAgencyGoalWalkParams{
+		pair, err := s.onePlan().PresetAgencyGoalWalk(ctx, db.PresetAgencyGoalWalkParams{
 			Location: *f.Location, LocationType: f.LocationType, Goal: *f.Goal,
 		})
 		if err != nil {

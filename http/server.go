@@ -41,6 +41,13 @@ type Config struct {
 	// each request's values. Nil: they run on the main pool unprepared
 	// (perRequestPlans), parsed and planned for each request.
 	Catalogue *pgxpool.Pool
+	// OnePlan is the pool of the catalogue's statements that one plan
+	// serves for every value (presets/browse's pages of one filter, of no
+	// filter and of a vertical, the cards of every page, the count of a
+	// title prefix), opened with db.GenericPlans: prepared and planned once
+	// per connection. Nil: they run on the main pool, which PostgreSQL
+	// plans for each execution.
+	OnePlan *pgxpool.Pool
 	// NetworkAAPIURL is the base URL of network_a's Graph-style API; empty
 	// makes the social sign-in routes answer 503 unavailable.
 	NetworkAAPIURL string

@@ -113,10 +113,11 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	pool, catalogue, err := servePools(ctx, cfg)
+	pools, err := servePools(ctx, cfg)
 	if err != nil {
 		return err
 	}
+	pool := pools.main
 	// Shutdown ends within its grace of the signal, whatever still runs:
 	// the wait for the jobs below is cut at hardStop, and a pool whose
 	// connections are still held is then left to the process's exit
@@ -131,8 +132,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		case <-hardStop:
 			log.Warn("shutdown: work still running at the end of the grace is left to the exit")
 		default:
-			catalogue.Close()
-			pool.Close()
+			pools.close()
 		}
 	}()
 	// Listen before anything starts working, so that a taken address stops
@@ -150,8 +150,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	metrics := newMetrics(pool, catalogue)
-	srv := newServer(cfg.httpAddr, newAPI(pool, catalogue, cfg, tokens, client, metrics, unsubscribe, log).Handler(), log)
+	metrics := newMetrics(pools)
+	srv := newServer(cfg.httpAddr, newAPI(pools, cfg, tokens, client, metrics, unsubscribe, log).Handler(), log)
 	stopJobs, err := startJobs(ctx, client, engine, metrics, cfg, log)
 	if err != nil {
 		return err
@@ -179,31 +179,47 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	return httpapi.Serve(ctx, srv, ln, httpapi.DefaultShutdownGrace)
 }
 
-// servePools migrates the database, then opens serve's pools: the main
-// one, with the statement timeout, and the catalogue's (db.CustomPlans,
-// Config.Catalogue).
-func servePools(ctx context.Context, cfg config) (pool, catalogue *pgxpool.Pool, err error) {
+// servePool are serve's pools, each with the statement timeout: the main
+// one, the catalogue's statements planned for each request's values
+// (db.CustomPlans, Config.Catalogue), and those with one generic plan
+// (db.GenericPlans, Config.OnePlan).
+type servePool struct {
+	main, catalogue, onePlan *pgxpool.Pool
+}
+
+func (p servePool) close() {
+	for _, pool := range []*pgxpool.Pool{p.onePlan, p.catalogue, p.main} {
+		if pool != nil {
+			pool.Close()
+		}
+	}
+}
+
+// servePools migrates the database, then opens serve's pools.
+func servePools(ctx context.Context, cfg config) (servePool, error) {
 	// Migrations may run longer than a request's statements may: they get
 	// a pool of their own, without DB_STATEMENT_TIMEOUT.
 	migrations, err := open(ctx, cfg)
 	if err != nil {
-		return nil, nil, err
+		return servePool{}, err
 	}
 	err = db.MigrateUp(ctx, migrations) // River's tables, then goose's migrations
 	migrations.Close()
 	if err != nil {
-		return nil, nil, err
+		return servePool{}, err
 	}
-	pool, err = openWith(ctx, cfg, db.Options{StatementTimeout: cfg.statementTimeout})
+	var p servePool
+	if p.main, err = openWith(ctx, cfg, db.Options{StatementTimeout: cfg.statementTimeout}); err != nil {
+		return servePool{}, err
+	}
+	if p.catalogue, err = db.CustomPlans(ctx, p.main); err == nil {
+		p.onePlan, err = db.GenericPlans(ctx, p.main)
+	}
 	if err != nil {
-		return nil, nil, err
+		p.close()
+		return servePool{}, explainDBError(cfg.databaseURL, err)
 	}
-	catalogue, err = db.CustomPlans(ctx, pool)
-	if err != nil {
-		pool.Close()
-		return nil, nil, explainDBError(cfg.databaseURL, err)
-	}
-	return pool, catalogue, nil
+	return p, nil
 }
 
 // newServer is serve's HTTP server of handler.
@@ -221,7 +237,7 @@ func newServer(addr string, handler http.Handler, log *slog.Logger) *http.Server
 
 // newAPI makes the API of serve; its handlers insert their jobs with
 // serve's River client.
-func newAPI(pool, catalogue *pgxpool.Pool, cfg config, tokens *auth.Tokens, client *jobs.Client, metrics *prometheus.Registry,
+func newAPI(pools servePool, cfg config, tokens *auth.Tokens, client *jobs.Client, metrics *prometheus.Registry,
 	unsubscribe report.Key, log *slog.Logger) *httpapi.Server {
 	switch {
 	case cfg.networkAURL == "":
@@ -243,8 +259,9 @@ func newAPI(pool, catalogue *pgxpool.Pool, cfg config, tokens *auth.Tokens, clie
 		Jobs:                  client,
 		PostMaxAge:            cfg.enginePostMaxAge,
 		UnsubscribeKey:        unsubscribe,
-		Catalogue:             catalogue,
-	}, pool, tokens, log)
+		Catalogue:             pools.catalogue,
+		OnePlan:               pools.onePlan,
+	}, pools.main, tokens, log)
 }
 
 // newJobs makes serve's one River client: it sends the mails, makes the
@@ -324,13 +341,13 @@ func remindAtStart(ctx context.Context, engine *boost.Engine, client *jobs.Clien
 // newMetrics answers the registry of GET /metrics with the collectors of
 // the process, the pool and the mail jobs' backlog; the HTTP server adds its
 // request metrics, startJobs the engine's.
-func newMetrics(pool, catalogue *pgxpool.Pool) *prometheus.Registry {
+func newMetrics(pools servePool) *prometheus.Registry {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		db.NewPoolCollector(pool).With("catalogue", catalogue),
-		mailer.NewCollector(pool),
+		db.NewPoolCollector(pools.main).With("catalogue", pools.catalogue).With("one_plan", pools.onePlan),
+		mailer.NewCollector(pools.main),
 	)
 	return reg
 }
