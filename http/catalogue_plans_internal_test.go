@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -41,42 +42,14 @@ var catalogueShapes = []shape{
 // Over pools of one connection, each shape of filters is asked eight times.
 func TestCatalogueStatementsPlannedPerRequest(t *testing.T) {
 	t.Parallel()
-	u, err := url.Parse(dbtest.NewURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("pool_max_conns", "1")
-	u.RawQuery = q.Encode()
-	pool := dbtest.NewPool(t, u.String())
+	pool := oneConnectionPool(t)
 
 	// With the catalogue pool (db.CustomPlans), as serve runs: each
 	// statement is prepared on its connection and every execution had a
 	// custom plan.
-	catalogue, err := db.CustomPlans(t.Context(), pool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(catalogue.Close)
-	var mode string
-	if err := catalogue.QueryRow(t.Context(), `SELECT current_setting('plan_cache_mode')`).Scan(&mode); err != nil {
-		t.Fatal(err)
-	}
-	if mode != "force_custom_plan" {
-		t.Errorf("the catalogue pool's plan_cache_mode is %q, want force_custom_plan: a prepared statement may get a generic plan", mode)
-	}
+	catalogue := planCachePool(t, pool, db.CustomPlans, "force_custom_plan")
 	askEachShape(t, pool, Config{Catalogue: catalogue}, catalogueShapes)
-	plans := preparedPlans(t, catalogue, catalogueShapes)
-	for _, shape := range catalogueShapes {
-		p, ok := plans[shape.statement]
-		if !ok {
-			t.Errorf("%s is not a prepared statement of the catalogue pool's connection", shape.statement)
-			continue
-		}
-		if p.generic != 0 || p.custom < 8 {
-			t.Errorf("%s: %d generic and %d custom plans, want 0 and at least 8", shape.statement, p.generic, p.custom)
-		}
-	}
+	requirePlans(t, catalogue, catalogueShapes, false)
 
 	// Without it: sent unprepared on the main pool, planned each time,
 	// never a prepared statement of the connection.
@@ -171,6 +144,19 @@ var onePlanShapes = []shape{
 // times.
 func TestCatalogueOnePlanStatements(t *testing.T) {
 	t.Parallel()
+	pool := oneConnectionPool(t)
+	if err := dataset.LoadDemo(t.Context(), pool); err != nil {
+		t.Fatal(err)
+	}
+	onePlan := planCachePool(t, pool, db.GenericPlans, "force_generic_plan")
+	askEachShape(t, pool, Config{OnePlan: onePlan}, onePlanShapes)
+	requirePlans(t, onePlan, onePlanShapes, true)
+}
+
+// oneConnectionPool is a pool of one connection over a fresh database, so
+// that the statements a test sends are prepared on one connection.
+func oneConnectionPool(t *testing.T) *pgxpool.Pool {
+	t.Helper()
 	u, err := url.Parse(dbtest.NewURL(t))
 	if err != nil {
 		t.Fatal(err)
@@ -178,32 +164,47 @@ func TestCatalogueOnePlanStatements(t *testing.T) {
 	q := u.Query()
 	q.Set("pool_max_conns", "1")
 	u.RawQuery = q.Encode()
-	pool := dbtest.NewPool(t, u.String())
-	if err := dataset.LoadDemo(t.Context(), pool); err != nil {
-		t.Fatal(err)
-	}
-	onePlan, err := db.GenericPlans(t.Context(), pool)
+	return dbtest.NewPool(t, u.String())
+}
+
+// planCachePool opens a pool like pool with open (db.CustomPlans or
+// db.GenericPlans) and checks that its connections run with
+// plan_cache_mode mode.
+func planCachePool(t *testing.T, pool *pgxpool.Pool, open func(context.Context, *pgxpool.Pool) (*pgxpool.Pool, error), mode string) *pgxpool.Pool {
+	t.Helper()
+	p, err := open(t.Context(), pool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(onePlan.Close)
-	var mode string
-	if err := onePlan.QueryRow(t.Context(), `SELECT current_setting('plan_cache_mode')`).Scan(&mode); err != nil {
+	t.Cleanup(p.Close)
+	var got string
+	if err := p.QueryRow(t.Context(), `SELECT current_setting('plan_cache_mode')`).Scan(&got); err != nil {
 		t.Fatal(err)
 	}
-	if mode != "force_generic_plan" {
-		t.Errorf("the pool of generic plans has plan_cache_mode %q, want force_generic_plan", mode)
+	if got != mode {
+		t.Errorf("the pool's plan_cache_mode is %q, want %s", got, mode)
 	}
-	askEachShape(t, pool, Config{OnePlan: onePlan}, onePlanShapes)
-	plans := preparedPlans(t, onePlan, onePlanShapes)
-	for _, shape := range onePlanShapes {
+	return p
+}
+
+// requirePlans checks that each statement of shapes is prepared on pool's
+// connection and had at least eight plans of one kind (generic ones when
+// generic, else custom ones) and none of the other.
+func requirePlans(t *testing.T, pool *pgxpool.Pool, shapes []shape, generic bool) {
+	t.Helper()
+	plans := preparedPlans(t, pool, shapes)
+	for _, shape := range shapes {
 		p, ok := plans[shape.statement]
 		if !ok {
-			t.Errorf("%s is not a prepared statement of the pool of generic plans", shape.statement)
+			t.Errorf("%s is not a prepared statement of the pool's connection", shape.statement)
 			continue
 		}
-		if p.custom != 0 || p.generic < 8 {
-			t.Errorf("%s: %d generic and %d custom plans, want at least 8 and 0", shape.statement, p.generic, p.custom)
+		wanted, other, kind := p.custom, p.generic, "custom"
+		if generic {
+			wanted, other, kind = p.generic, p.custom, "generic"
+		}
+		if wanted < 8 || other != 0 {
+			t.Errorf("%s: %d generic and %d custom plans, want at least 8 %s plans and no other", shape.statement, p.generic, p.custom, kind)
 		}
 	}
 }
