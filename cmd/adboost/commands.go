@@ -179,7 +179,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	return httpapi.Serve(ctx, srv, ln, httpapi.DefaultShutdownGrace)
 }
 
-// servePool are serve's pools, each with the statement timeout: the main
+// servePool holds serve's pools, each with the statement timeout: the main
 // one, the catalogue's statements planned for each request's values
 // (db.CustomPlans, Config.Catalogue), and those with one generic plan
 // (db.GenericPlans, Config.OnePlan).
