@@ -46,7 +46,9 @@ WITH total AS (
         coalesce(sum(i.clicks), 0)          AS clicks,
         coalesce(sum(i.spend), 0)::numeric  AS spend,
         coalesce(sum(i.conversions), 0)     AS conversions
-    FROM (SELECT DISTINCT x.id FROM unnest($1::bigint[]) AS x (id)) AS wanted
+    FROM (SELECT DISTINCT ON (x.id) x.id
+          FROM unnest($1::bigint[]) AS x (id)
+          ORDER BY x.id) AS wanted
     JOIN boosted_post AS p ON p.user_id = $2 AND p.id = wanted.id
     LEFT JOIN boosted_post_insight AS i ON i.post_id = p.id
 )
@@ -90,6 +92,8 @@ type BoostedPostInsightsSumRow struct {
 // ctr = clicks*100/impressions, cpc = spend/clicks, cpa = spend/conversions,
 // conversion_rate = conversions*100/clicks. Counts as integer strings, money
 // and ratios as strings with two decimals, rounded half up, all in numeric.
+// The ids are read in order (the handler sends them sorted), so that each
+// probe of the two indexes lands next to the one before it.
 func (q *Queries) BoostedPostInsightsSum(ctx context.Context, arg BoostedPostInsightsSumParams) (BoostedPostInsightsSumRow, error) {
 	row := q.db.QueryRow(ctx, boostedPostInsightsSum, arg.Ids, arg.UserID)
 	var i BoostedPostInsightsSumRow

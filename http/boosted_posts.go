@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -72,7 +73,8 @@ type batchInsightsRequest struct {
 }
 
 // validate parses ids: a comma-separated list of 1 to 1,000 positive
-// integers (spaces around each allowed).
+// integers (spaces around each allowed). The ids are kept sorted and each
+// once: BoostedPostInsightsSum probes the indexes in id order.
 func (r *batchInsightsRequest) validate() error {
 	if strings.TrimSpace(r.IDs) == "" {
 		return badRequest("ids is required: a comma-separated list of boosted post ids")
@@ -81,15 +83,17 @@ func (r *batchInsightsRequest) validate() error {
 	if len(parts) > maxInsightIDs {
 		return badRequest("ids has %d entries; at most %d are allowed", len(parts), maxInsightIDs)
 	}
-	r.ids = make([]int64, len(parts))
+	ids := make([]int64, len(parts))
 	for i, p := range parts {
 		p = strings.TrimSpace(p)
 		id, err := strconv.ParseInt(p, 10, 64)
-		if !pathIDDigits.MatchString(p) || err != nil || id <= 0 {
+		if !decimalDigits(p) || err != nil || id <= 0 {
 			return badRequest("ids: entry %d (%q) is not a positive integer", i+1, cut(p, 40))
 		}
-		r.ids[i] = id
+		ids[i] = id
 	}
+	slices.Sort(ids)
+	r.ids = slices.Compact(ids)
 	return nil
 }
 

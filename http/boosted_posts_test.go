@@ -316,6 +316,7 @@ func checkBatchInsightsIDLimits(t *testing.T, e *env, ana string) {
 		"negative":    map[string]any{"ids": "900,-1"},
 		"word":        map[string]any{"ids": "900,abc"},
 		"fraction":    map[string]any{"ids": "1.5"},
+		"a sign":      map[string]any{"ids": "900,+901"},
 		"too large":   map[string]any{"ids": "99999999999999999999"},
 		"semicolons":  map[string]any{"ids": "900;901"},
 		"a number":    map[string]any{"ids": 900},

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"regexp"
 	"strconv"
 
 	"adboost/auth"
@@ -153,12 +152,24 @@ type pathID struct {
 	id int64
 }
 
-var pathIDDigits = regexp.MustCompile(`^[0-9]{1,19}$`)
+// decimalDigits reports whether s is 1 to 19 ASCII digits: an id as
+// written in a path or a list, without a sign, spaces or an exponent.
+func decimalDigits(s string) bool {
+	if len(s) == 0 || len(s) > 19 {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 func (p *pathID) bind(r *http.Request) error {
 	raw := r.PathValue("id")
 	id, err := strconv.ParseInt(raw, 10, 64)
-	if !pathIDDigits.MatchString(raw) || err != nil || id <= 0 {
+	if !decimalDigits(raw) || err != nil || id <= 0 {
 		return badRequest("id must be a positive integer, not %q", raw)
 	}
 	p.id = id
