@@ -33,6 +33,15 @@ func TestGenerateShape(t *testing.T) {
 	if err := generate(ctx, pool, s); err != nil {
 		t.Fatal(err)
 	}
+	var buffers string
+	if err := pool.QueryRow(ctx, "SHOW shared_buffers").Scan(&buffers); err != nil {
+		t.Fatal(err)
+	}
+	memory, err := serverMemory(ctx, pool)
+	if err != nil || !strings.HasPrefix(memory, "shared_buffers="+buffers+" huge_pages=") ||
+		!strings.Contains(memory, ", preset_card ") || strings.HasSuffix(memory, "preset_card 0 bytes") {
+		t.Fatalf("serverMemory = %q, %v; want shared_buffers=%s, huge_pages and the size of the generated cards", memory, err, buffers)
+	}
 	share := func(q string) float64 {
 		t.Helper()
 		var v float64

@@ -112,15 +112,36 @@ func run() error {
 	defer meterConn.Close(context.Background())
 	o.meter = &cpuMeter{conn: meterConn, adboost: pid}
 
+	memory, err := serverMemory(ctx, meterConn)
+	if err != nil {
+		return err
+	}
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("%s; pool_max_conns=%d; %d connections, %v a route; mode %s; load average before: %s\n",
-		s, *poolSize, o.conns, o.duration, *mode, strings.TrimSpace(string(load)))
+	fmt.Printf("%s; pool_max_conns=%d; %d connections, %v a route; mode %s; %s; load average before: %s\n",
+		s, *poolSize, o.conns, o.duration, *mode, memory, strings.TrimSpace(string(load)))
 	rows, err := driveAll(ctx, base, newDataset(s), o)
 	printTable(os.Stdout, rows, peakRSS(pid))
 	if err != nil {
 		return err
 	}
 	return ctx.Err()
+}
+
+// serverMemory describes the server's buffer cache beside the card table
+// that every catalogue page reads 50 rows of at random: when
+// shared_buffers is smaller than preset_card, most of those rows come from
+// the operating system's cache or the disk, and the catalogue's figures
+// are the server's more than adboost's (README, "Sizing PostgreSQL").
+func serverMemory(ctx context.Context, conn interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}) (string, error) {
+	var buffers, hugePages, cards string
+	err := conn.QueryRow(ctx, `SELECT current_setting('shared_buffers'), current_setting('huge_pages'),
+		pg_size_pretty(pg_table_size('preset_card'))`).Scan(&buffers, &hugePages, &cards)
+	if err != nil {
+		return "", fmt.Errorf("reading the server's memory settings: %w", err)
+	}
+	return fmt.Sprintf("shared_buffers=%s huge_pages=%s, preset_card %s", buffers, hugePages, cards), nil
 }
 
 // warmupFirst is where the warm-up's requests of the distinct mode start
