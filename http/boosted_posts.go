@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"slices"
-	"strconv"
 	"strings"
 
 	"adboost/db"
@@ -86,8 +85,8 @@ func (r *batchInsightsRequest) validate() error {
 	ids := make([]int64, len(parts))
 	for i, p := range parts {
 		p = strings.TrimSpace(p)
-		id, err := strconv.ParseInt(p, 10, 64)
-		if !decimalDigits(p) || err != nil || id <= 0 {
+		id, ok := positiveID(p)
+		if !ok {
 			return badRequest("ids: entry %d (%q) is not a positive integer", i+1, cut(p, 40))
 		}
 		ids[i] = id

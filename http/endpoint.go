@@ -152,24 +152,25 @@ type pathID struct {
 	id int64
 }
 
-// decimalDigits reports whether s is 1 to 19 ASCII digits: an id as
-// written in a path or a list, without a sign, spaces or an exponent.
-func decimalDigits(s string) bool {
+// positiveID parses an id as written in a path or a list: 1 to 19 ASCII
+// digits (no sign, spaces or exponent) that make a positive int64.
+func positiveID(s string) (int64, bool) {
 	if len(s) == 0 || len(s) > 19 {
-		return false
+		return 0, false
 	}
 	for i := range len(s) {
 		if s[i] < '0' || s[i] > '9' {
-			return false
+			return 0, false
 		}
 	}
-	return true
+	id, err := strconv.ParseInt(s, 10, 64)
+	return id, err == nil && id > 0
 }
 
 func (p *pathID) bind(r *http.Request) error {
 	raw := r.PathValue("id")
-	id, err := strconv.ParseInt(raw, 10, 64)
-	if !decimalDigits(raw) || err != nil || id <= 0 {
+	id, ok := positiveID(raw)
+	if !ok {
 		return badRequest("id must be a positive integer, not %q", raw)
 	}
 	p.id = id
