@@ -28,106 +28,6 @@ func (q *Queries) AgencyDetail(ctx context.Context, id int64) (json.RawMessage, 
 	return agency, err
 }
 
-const agencyList = `-- name: AgencyList :many
-WITH page AS (
-    (SELECT a.id, a.username
-     FROM agency AS a
-     WHERE $1::bigint IS NULL AND $2::bigint IS NULL
-       AND a.listed
-       AND agency_matches(a.search_text, $3::text)
-     ORDER BY a.username, a.id
-     LIMIT least($5::int, 50)
-     OFFSET ($4::int - 1)::bigint * least($5::int, 50))
-    UNION ALL
-    (SELECT a.id, a.username
-     FROM agency_service AS x
-     JOIN agency AS a ON a.id = x.agency_id
-     WHERE x.service_id = $1::bigint
-       AND a.listed
-       AND ($2::bigint IS NULL
-            OR EXISTS (SELECT 1 FROM agency_industry AS y
-                       WHERE y.industry_id = $2::bigint AND y.agency_id = a.id))
-       AND agency_matches(a.search_text, $3::text)
-     ORDER BY a.username, a.id
-     LIMIT least($5::int, 50)
-     OFFSET ($4::int - 1)::bigint * least($5::int, 50))
-    UNION ALL
-    (SELECT a.id, a.username
-     FROM agency_industry AS y
-     JOIN agency AS a ON a.id = y.agency_id
-     WHERE $1::bigint IS NULL
-       AND y.industry_id = $2::bigint
-       AND a.listed
-       AND agency_matches(a.search_text, $3::text)
-     ORDER BY a.username, a.id
-     LIMIT least($5::int, 50)
-     OFFSET ($4::int - 1)::bigint * least($5::int, 50))
-)
-SELECT o.object AS agency
-FROM page
-JOIN agency_object AS o ON o.agency_id = page.id
-ORDER BY page.username, page.id
-`
-
-type AgencyListParams struct {
-	ServiceID  *int64  `json:"service_id"`
-	IndustryID *int64  `json:"industry_id"`
-	Search     *string `json:"search"`
-	PageNumber int32   `json:"page_number"`
-	PageSize   int32   `json:"page_size"`
-}
-
-// One page of the agency directory (agencies/list) with filters: the
-// listed agencies passing every given filter, by username then id. A filter given
-// as NULL passes everything (the request is planned for its own values, see
-// perRequestPlans in http/catalogue.go; without filters, AgencyListAll):
-//
-//	search: a case-insensitive, literal substring of username, description
-//	  or locations (agency_matches);
-//	service, industry: the agency offers that service / works for that
-//	  industry.
-//
-// Three ways to the page, of which the planner keeps the one whose
-// condition on the filters given holds (the others fold to nothing):
-//
-//	neither a service nor an industry: the listed agencies in username
-//	  order (agency_username_idx), each checked against the search, up to
-//	  the end of the page;
-//	a service: its agencies (agency_service_service_idx), each checked
-//	  against the industry and the search, then sorted: a service has a
-//	  fraction of the directory, where the username order would read every
-//	  agency before the page, or all of them when few match;
-//	an industry without a service: its agencies
-//	  (agency_industry_industry_idx), likewise.
-//
-// Paging as PresetBrowse. The Agency objects of the page's rows
-// are read ready from agency_object (00050_catalogue_derived.sql).
-func (q *Queries) AgencyList(ctx context.Context, arg AgencyListParams) ([]json.RawMessage, error) {
-	rows, err := q.db.Query(ctx, agencyList,
-		arg.ServiceID,
-		arg.IndustryID,
-		arg.Search,
-		arg.PageNumber,
-		arg.PageSize,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []json.RawMessage{}
-	for rows.Next() {
-		var agency json.RawMessage
-		if err := rows.Scan(&agency); err != nil {
-			return nil, err
-		}
-		items = append(items, agency)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const agencyListAll = `-- name: AgencyListAll :many
 WITH page AS (
     SELECT a.id, a.username
@@ -149,11 +49,187 @@ type AgencyListAllParams struct {
 }
 
 // One page of the agency directory without filters: the listed agencies
-// by username then id from agency_username_idx, as AgencyList answers
-// them. No optional filter, so one plan serves every request as a prepared
-// statement (AgencyList is planned at each request, for its filters).
+// by username then id from agency_username_idx, as the other AgencyList
+// statements answer them. No filter, so one plan serves every request as a
+// prepared statement (those with filters are planned at each request).
 func (q *Queries) AgencyListAll(ctx context.Context, arg AgencyListAllParams) ([]json.RawMessage, error) {
 	rows, err := q.db.Query(ctx, agencyListAll, arg.PageNumber, arg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []json.RawMessage{}
+	for rows.Next() {
+		var agency json.RawMessage
+		if err := rows.Scan(&agency); err != nil {
+			return nil, err
+		}
+		items = append(items, agency)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const agencyListByIndustry = `-- name: AgencyListByIndustry :many
+WITH page AS (
+    SELECT y.agency_id, y.agency_username
+    FROM agency_industry AS y
+    CROSS JOIN LATERAL (
+        SELECT 1 FROM agency AS a
+        WHERE a.id = y.agency_id AND a.listed AND agency_matches(a.search_text, $1::text)
+        LIMIT 1) AS listed
+    WHERE y.industry_id = $2
+    ORDER BY y.agency_username, y.agency_id
+    LIMIT least($4::int, 50)
+    OFFSET ($3::int - 1)::bigint * least($4::int, 50)
+)
+SELECT o.object AS agency
+FROM page
+JOIN agency_object AS o ON o.agency_id = page.agency_id
+ORDER BY page.agency_username, page.agency_id
+`
+
+type AgencyListByIndustryParams struct {
+	Search     *string `json:"search"`
+	IndustryID int64   `json:"industry_id"`
+	PageNumber int32   `json:"page_number"`
+	PageSize   int32   `json:"page_size"`
+}
+
+// One page of the agency directory (agencies/list) with an industry and no
+// service: the listed agencies that work for @industry_id, by username then
+// id, read in that order from the industry's own entries
+// (agency_industry_industry_idx) up to the end of the page, each checked
+// against the search (agency_matches; NULL passes everything) by a lookup
+// of its agency, as AgencyListByService does. Planned for its values
+// (perRequestPlans in http/catalogue.go). Paging as AgencyListAll.
+func (q *Queries) AgencyListByIndustry(ctx context.Context, arg AgencyListByIndustryParams) ([]json.RawMessage, error) {
+	rows, err := q.db.Query(ctx, agencyListByIndustry,
+		arg.Search,
+		arg.IndustryID,
+		arg.PageNumber,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []json.RawMessage{}
+	for rows.Next() {
+		var agency json.RawMessage
+		if err := rows.Scan(&agency); err != nil {
+			return nil, err
+		}
+		items = append(items, agency)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const agencyListByService = `-- name: AgencyListByService :many
+WITH page AS (
+    SELECT x.agency_id, x.agency_username
+    FROM agency_service AS x
+    CROSS JOIN LATERAL (
+        SELECT 1 FROM agency AS a
+        WHERE a.id = x.agency_id AND a.listed AND agency_matches(a.search_text, $1::text)
+        LIMIT 1) AS listed
+    WHERE x.service_id = $2
+      AND ($3::bigint IS NULL
+           OR EXISTS (SELECT 1 FROM agency_industry AS y
+                      WHERE y.agency_id = x.agency_id AND y.industry_id = $3::bigint))
+    ORDER BY x.agency_username, x.agency_id
+    LIMIT least($5::int, 50)
+    OFFSET ($4::int - 1)::bigint * least($5::int, 50)
+)
+SELECT o.object AS agency
+FROM page
+JOIN agency_object AS o ON o.agency_id = page.agency_id
+ORDER BY page.agency_username, page.agency_id
+`
+
+type AgencyListByServiceParams struct {
+	Search     *string `json:"search"`
+	ServiceID  int64   `json:"service_id"`
+	IndustryID *int64  `json:"industry_id"`
+	PageNumber int32   `json:"page_number"`
+	PageSize   int32   `json:"page_size"`
+}
+
+// One page of the agency directory (agencies/list) with a service: the
+// listed agencies that offer @service_id, by username then id, read in that
+// order from the service's own entries (agency_service_service_idx: service,
+// agency_username, agency_id) up to the end of the page, each checked against
+// the industry (it works for that industry) and the search (agency_matches),
+// a filter given as NULL passing everything. The agency of each entry is
+// looked up by its primary key (the LATERAL lookup, which its LIMIT keeps
+// from being joined the other way round): the walk reads at most the
+// service's entries, where a join from the agencies that the search
+// matches reads every one of them, however many the planner expects.
+// Planned for its values (perRequestPlans in http/catalogue.go). Paging as
+// AgencyListAll.
+func (q *Queries) AgencyListByService(ctx context.Context, arg AgencyListByServiceParams) ([]json.RawMessage, error) {
+	rows, err := q.db.Query(ctx, agencyListByService,
+		arg.Search,
+		arg.ServiceID,
+		arg.IndustryID,
+		arg.PageNumber,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []json.RawMessage{}
+	for rows.Next() {
+		var agency json.RawMessage
+		if err := rows.Scan(&agency); err != nil {
+			return nil, err
+		}
+		items = append(items, agency)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const agencyListSearch = `-- name: AgencyListSearch :many
+WITH page AS (
+    SELECT a.id, a.username
+    FROM agency AS a
+    WHERE a.listed
+      AND agency_matches(a.search_text, $1::text)
+    ORDER BY a.username, a.id
+    LIMIT least($3::int, 50)
+    OFFSET ($2::int - 1)::bigint * least($3::int, 50)
+)
+SELECT o.object AS agency
+FROM page
+JOIN agency_object AS o ON o.agency_id = page.id
+ORDER BY page.username, page.id
+`
+
+type AgencyListSearchParams struct {
+	Search     string `json:"search"`
+	PageNumber int32  `json:"page_number"`
+	PageSize   int32  `json:"page_size"`
+}
+
+// One page of the agency directory (agencies/list) with a search and
+// neither a service nor an industry: the listed agencies whose username,
+// description or locations hold @search (a case-insensitive, literal
+// substring: agency_matches), by username then id. Planned for its search
+// (perRequestPlans in http/catalogue.go): one that most agencies match is
+// read in username order from agency_username_idx up to the end of the
+// page, a rare one from agency_search_text_idx (trigram) and sorted.
+// Paging as AgencyListAll.
+func (q *Queries) AgencyListSearch(ctx context.Context, arg AgencyListSearchParams) ([]json.RawMessage, error) {
+	rows, err := q.db.Query(ctx, agencyListSearch, arg.Search, arg.PageNumber, arg.PageSize)
 	if err != nil {
 		return nil, err
 	}

@@ -21,12 +21,13 @@ var (
 const agencyIndustriesReplace = `-- name: AgencyIndustriesReplace :batchexec
 WITH dropped AS (
     DELETE FROM agency_industry
-    WHERE agency_id = $1
-      AND industry_id <> ALL ($2::bigint[])
+    WHERE agency_id = $2
+      AND industry_id <> ALL ($1::bigint[])
 )
-INSERT INTO agency_industry (agency_id, industry_id)
-SELECT $1, i.industry_id
-FROM unnest($2::bigint[]) AS i (industry_id)
+INSERT INTO agency_industry (agency_id, industry_id, agency_username)
+SELECT a.id, i.industry_id, a.username
+FROM agency AS a, unnest($1::bigint[]) AS i (industry_id)
+WHERE a.id = $2
 ON CONFLICT DO NOTHING
 `
 
@@ -37,17 +38,18 @@ type AgencyIndustriesReplaceBatchResults struct {
 }
 
 type AgencyIndustriesReplaceParams struct {
-	AgencyID    int64   `json:"agency_id"`
 	IndustryIds []int64 `json:"industry_ids"`
+	AgencyID    int64   `json:"agency_id"`
 }
 
-// Makes @industry_ids the agency's industries: drops the others, adds the new.
+// Makes @industry_ids the agency's industries: drops the others, adds the new
+// with the agency's username (the order of agencies/list).
 func (q *Queries) AgencyIndustriesReplace(ctx context.Context, arg []AgencyIndustriesReplaceParams) *AgencyIndustriesReplaceBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {
 		vals := []interface{}{
-			a.AgencyID,
 			a.IndustryIds,
+			a.AgencyID,
 		}
 		batch.Queue(agencyIndustriesReplace, vals...)
 	}
@@ -79,12 +81,13 @@ func (b *AgencyIndustriesReplaceBatchResults) Close() error {
 const agencyServicesReplace = `-- name: AgencyServicesReplace :batchexec
 WITH dropped AS (
     DELETE FROM agency_service
-    WHERE agency_id = $1
-      AND service_id <> ALL ($2::bigint[])
+    WHERE agency_id = $2
+      AND service_id <> ALL ($1::bigint[])
 )
-INSERT INTO agency_service (agency_id, service_id)
-SELECT $1, s.service_id
-FROM unnest($2::bigint[]) AS s (service_id)
+INSERT INTO agency_service (agency_id, service_id, agency_username)
+SELECT a.id, s.service_id, a.username
+FROM agency AS a, unnest($1::bigint[]) AS s (service_id)
+WHERE a.id = $2
 ON CONFLICT DO NOTHING
 `
 
@@ -95,17 +98,18 @@ type AgencyServicesReplaceBatchResults struct {
 }
 
 type AgencyServicesReplaceParams struct {
-	AgencyID   int64   `json:"agency_id"`
 	ServiceIds []int64 `json:"service_ids"`
+	AgencyID   int64   `json:"agency_id"`
 }
 
-// Makes @service_ids the agency's services: drops the others, adds the new.
+// Makes @service_ids the agency's services: drops the others, adds the new
+// with the agency's username (the order of agencies/list).
 func (q *Queries) AgencyServicesReplace(ctx context.Context, arg []AgencyServicesReplaceParams) *AgencyServicesReplaceBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {
 		vals := []interface{}{
-			a.AgencyID,
 			a.ServiceIds,
+			a.AgencyID,
 		}
 		batch.Queue(agencyServicesReplace, vals...)
 	}

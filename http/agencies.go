@@ -16,40 +16,50 @@ type agencyListRequest struct {
 	Industry Int    `json:"industry"`
 	paging
 
-	params db.AgencyListParams
+	search            *string
+	service, industry *int64
 }
 
 func (r *agencyListRequest) validate() (err error) {
 	if err := r.check(); err != nil {
 		return err
 	}
-	p := db.AgencyListParams{PageNumber: r.number(), PageSize: r.size()}
-	if p.Search, err = optionalText("search", strings.TrimSpace(r.Search)); err != nil {
+	if r.search, err = optionalText("search", strings.TrimSpace(r.Search)); err != nil {
 		return err
 	}
-	if p.ServiceID, err = optionalID("service", r.Service); err != nil {
+	if r.service, err = optionalID("service", r.Service); err != nil {
 		return err
 	}
-	if p.IndustryID, err = optionalID("industry", r.Industry); err != nil {
-		return err
-	}
-	r.params = p
-	return nil
+	r.industry, err = optionalID("industry", r.Industry)
+	return err
 }
 
-// agencyList answers one page of the agency directory.
-// agencyList answers a page without filters from a prepared statement
-// (AgencyListAll), one with filters from AgencyList, planned for them.
 // agencyList answers a page of the directory as the JSON array of the
-// stored Agency objects (agency_object), joined as PostgreSQL wrote them.
+// stored Agency objects (agency_object), joined as PostgreSQL wrote them,
+// from the statement of the filters given (sql/queries/agency.sql): none,
+// a prepared statement (AgencyListAll); a service, its entries in username
+// order (AgencyListByService); an industry without a service, its entries
+// (AgencyListByIndustry); a search alone, the directory (AgencyListSearch).
+// Those with filters are planned for their values.
 func (s *Server) agencyList(ctx context.Context, req *agencyListRequest) (jsonAnswer, error) {
-	p := req.params
+	page, size := req.number(), req.size()
 	var objects []json.RawMessage
 	var err error
-	if p.Search == nil && p.ServiceID == nil && p.IndustryID == nil {
-		objects, err = s.q.AgencyListAll(ctx, db.AgencyListAllParams{PageNumber: p.PageNumber, PageSize: p.PageSize})
-	} else {
-		objects, err = s.planned().AgencyList(ctx, p)
+	switch {
+	case req.service != nil:
+		objects, err = s.planned().AgencyListByService(ctx, db.AgencyListByServiceParams{
+			ServiceID: *req.service, IndustryID: req.industry, Search: req.search, PageNumber: page, PageSize: size,
+		})
+	case req.industry != nil:
+		objects, err = s.planned().AgencyListByIndustry(ctx, db.AgencyListByIndustryParams{
+			IndustryID: *req.industry, Search: req.search, PageNumber: page, PageSize: size,
+		})
+	case req.search != nil:
+		objects, err = s.planned().AgencyListSearch(ctx, db.AgencyListSearchParams{
+			Search: *req.search, PageNumber: page, PageSize: size,
+		})
+	default:
+		objects, err = s.q.AgencyListAll(ctx, db.AgencyListAllParams{PageNumber: page, PageSize: size})
 	}
 	if err != nil {
 		return nil, err

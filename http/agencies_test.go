@@ -177,19 +177,52 @@ func TestAgencyDetailAndServices(t *testing.T) {
 // in neither the directory nor its detail.
 func TestAgencyUnlisted(t *testing.T) {
 	e := newEnv(t)
-	e.load(`{"agencies": [
-	  {"id": 1, "username": "visible studio"},
-	  {"id": 2, "username": "hidden studio", "listed": false}],
+	e.load(`{"services": [{"id": 1, "name": "Ads"}], "industries": [{"id": 1, "name": "Retail"}],
+	 "agencies": [
+	  {"id": 1, "username": "visible studio", "services": [1], "industries": [1]},
+	  {"id": 2, "username": "hidden studio", "listed": false, "services": [1], "industries": [1]}],
 	 "users": [{"id": 100, "email": "ana@example.com", "agency_id": 2}]}`)
-	var list []map[string]any
-	e.post("/v1/agencies/list", e.token(100), map[string]string{"search": "studio"}).ok(&list)
-	if len(list) != 1 || list[0]["username"] != "visible studio" {
-		t.Fatalf("agencies/list = %v, want only the listed agency", list)
+	for _, body := range []string{`{"search": "studio"}`, `{"service": 1}`, `{"industry": 1}`,
+		`{"service": 1, "industry": 1, "search": "studio"}`, `{"industry": 1, "search": "studio"}`} {
+		if got := e.post("/v1/agencies/list", e.token(100), body).agencyIDs(); !reflect.DeepEqual(got, []int64{1}) {
+			t.Fatalf("agencies/list %s = %v, want only the listed agency", body, got)
+		}
 	}
 	e.get("/v1/agencies/detail/1", "").object()
 	e.get("/v1/agencies/detail/2", "").fails(http.StatusNotFound, "not_found")
 	// Path ids are plain digits, as on every {id} route.
 	for _, id := range []string{"+1", "01x", "1e0", "0x1"} {
 		e.get("/v1/agencies/detail/"+id, "").fails(http.StatusBadRequest, "bad_request", "id")
+	}
+}
+
+// A service's and an industry's agencies are read in username order from
+// their own entries, which hold a copy of the username: a renamed agency
+// moves in those lists as in the whole directory, and a deleted service's
+// entries go with it.
+func TestAgencyListFollowsRenames(t *testing.T) {
+	e := newEnv(t)
+	e.load(agenciesFixture)
+	ana := e.token(100)
+	lists := []string{`{}`, `{"service": 2}`, `{"industry": 1}`, `{"service": 2, "industry": 1}`, `{"service": 2, "search": "e"}`}
+	before := [][]int64{{15, 16, 11, 12, 14, 10}, {11, 10}, {11, 10}, {11, 10}, {11, 10}}
+	for i, body := range lists {
+		if got := e.post("/v1/agencies/list", ana, body).agencyIDs(); !reflect.DeepEqual(got, before[i]) {
+			t.Fatalf("before the rename, list %s = %v, want %v", body, got, before[i])
+		}
+	}
+	e.load(`{"agencies": [{"id": 11, "username": "zenith", "description": "Hotels & travel, 100% remote",
+	  "locations": "Vienna", "services": [2, 3], "industries": [2, 1]}]}`)
+	after := [][]int64{{15, 16, 12, 14, 10, 11}, {10, 11}, {10, 11}, {10, 11}, {10, 11}}
+	for i, body := range lists {
+		if got := e.post("/v1/agencies/list", ana, body).agencyIDs(); !reflect.DeepEqual(got, after[i]) {
+			t.Fatalf("after the rename, list %s = %v, want %v", body, got, after[i])
+		}
+	}
+	entries := scalar[string](e, `SELECT string_agg(u, ',') FROM (
+		SELECT agency_username FROM agency_service WHERE agency_id = 11
+		UNION ALL SELECT agency_username FROM agency_industry WHERE agency_id = 11) AS x (u)`)
+	if entries != "zenith,zenith,zenith,zenith" {
+		t.Fatalf("agency 11's entries hold %s, want zenith four times", entries)
 	}
 }

@@ -15,8 +15,10 @@ INSERT INTO vertical (slug, label) VALUES ('fitness', 'Fitness'), ('food', 'Food
 INSERT INTO service (id, name) VALUES (1, 'Ads'), (2, 'Branding');
 INSERT INTO industry (id, name) VALUES (1, 'Retail'), (2, 'Sport');
 INSERT INTO agency (id, username, email) SELECT a, 'agency ' || a, 'a' || a || '@example.com' FROM generate_series(1, 6) AS a;
-INSERT INTO agency_service (agency_id, service_id) VALUES (1, 1), (1, 2), (2, 2);
-INSERT INTO agency_industry (agency_id, industry_id) VALUES (1, 2), (3, 1);
+INSERT INTO agency_service (agency_id, service_id, agency_username)
+SELECT v.a, v.s, a.username FROM (VALUES (1, 1), (1, 2), (2, 2)) AS v (a, s) JOIN agency AS a ON a.id = v.a;
+INSERT INTO agency_industry (agency_id, industry_id, agency_username)
+SELECT v.a, v.i, a.username FROM (VALUES (1, 2), (3, 1)) AS v (a, i) JOIN agency AS a ON a.id = v.a;
 INSERT INTO app_user (id, email, agency_id) SELECT u, 'u' || u || '@example.com', CASE WHEN u = 1 THEN 2 END
 FROM generate_series(1, 30) AS u;
 INSERT INTO preset (id, agency_id, title, active, private, campaign_objective, vertical, price, original_price,
@@ -498,8 +500,9 @@ func TestCatalogueDerivedExact(t *testing.T) {
 				location_json = EXCLUDED.location_json, private = NOT preset.private`},
 		{"agency fields", `UPDATE agency SET username = 'renamed ' || id, description = 'new' WHERE id IN (1, 3)`},
 		{"agency services", `DELETE FROM agency_service WHERE agency_id = 1 AND service_id = 2;
-			INSERT INTO agency_service (agency_id, service_id) VALUES (3, 1), (4, 2);
-			INSERT INTO agency_industry (agency_id, industry_id) VALUES (2, 2);
+			INSERT INTO agency_service (agency_id, service_id, agency_username)
+			SELECT v.a, v.s, a.username FROM (VALUES (3, 1), (4, 2)) AS v (a, s) JOIN agency AS a ON a.id = v.a;
+			INSERT INTO agency_industry (agency_id, industry_id, agency_username) SELECT id, 2, username FROM agency WHERE id = 2;
 			UPDATE agency_industry SET industry_id = 1 WHERE agency_id = 1`},
 		{"renamed service", `UPDATE service SET name = 'Paid ads' WHERE id = 1; UPDATE industry SET name = 'Shops' WHERE id = 1`},
 		{"deleted service", `DELETE FROM service WHERE id = 2`},

@@ -592,6 +592,8 @@ func TestListsArePlannedPerRequest(t *testing.T) {
 		single.post("/v1/presets/browse", "", `{"location": {"value": "CZ"}}`).presetList()
 		single.presetCount(`{"vertical": "fitness"}`)
 		single.post("/v1/agencies/list", token, `{"search": "north"}`).agencyIDs()
+		single.post("/v1/agencies/list", token, `{"service": 1, "search": "north"}`).agencyIDs()
+		single.post("/v1/agencies/list", token, `{"industry": 1}`).agencyIDs()
 		single.get("/v1/presets/available", token).presetList()
 	}
 	prepared := func(fragment string) (n int) {
@@ -605,7 +607,7 @@ func TestListsArePlannedPerRequest(t *testing.T) {
 	if n := prepared("-- name: PresetAvailable"); n != 1 {
 		t.Fatalf("%d prepared statements of PresetAvailable, want 1 (the control)", n)
 	}
-	for _, name := range []string{"PresetBrowse", "PresetCount", "AgencyList"} {
+	for _, name := range []string{"PresetBrowse", "PresetCount", "AgencyListSearch", "AgencyListByService", "AgencyListByIndustry"} {
 		if n := prepared("-- name: " + name + " "); n != 0 {
 			t.Errorf("%s is a prepared statement (%d)", name, n)
 		}

@@ -89,11 +89,11 @@ SELECT a, 'agency-' || lpad(a::text, 6, '0'), 'agency' || a || '@example.com',
        (ARRAY['New York', 'Prague', 'Berlin', 'London', 'Paris'])[1 + a % 5], true
 FROM generate_series(1, greatest(10, current_setting('bench.presets')::int / 100)) AS a;
 
-INSERT INTO agency_service (agency_id, service_id)
-SELECT a.id, s FROM agency AS a, generate_series(1, 3) AS k, LATERAL (SELECT 1 + (a.id * 7 + k * 5) % 20 AS s) AS x
+INSERT INTO agency_service (agency_id, service_id, agency_username)
+SELECT a.id, s, a.username FROM agency AS a, generate_series(1, 3) AS k, LATERAL (SELECT 1 + (a.id * 7 + k * 5) % 20 AS s) AS x
 WHERE k <= 1 + a.id % 3;
-INSERT INTO agency_industry (agency_id, industry_id)
-SELECT a.id, 1 + (a.id * 3 + k * 7) % 20 FROM agency AS a, generate_series(1, 2) AS k
+INSERT INTO agency_industry (agency_id, industry_id, agency_username)
+SELECT a.id, 1 + (a.id * 3 + k * 7) % 20, a.username FROM agency AS a, generate_series(1, 2) AS k
 WHERE k <= 1 + a.id % 2;
 
 INSERT INTO app_user (id, email, first_name, last_name, agency_id)

@@ -21,34 +21,38 @@ ON CONFLICT (id) DO UPDATE SET
     listed      = EXCLUDED.listed;
 
 -- name: AgencyServicesReplace :batchexec
--- Makes @service_ids the agency's services: drops the others, adds the new.
+-- Makes @service_ids the agency's services: drops the others, adds the new
+-- with the agency's username (the order of agencies/list).
 WITH dropped AS (
     DELETE FROM agency_service
     WHERE agency_id = @agency_id
       AND service_id <> ALL (@service_ids::bigint[])
 )
-INSERT INTO agency_service (agency_id, service_id)
-SELECT @agency_id, s.service_id
-FROM unnest(@service_ids::bigint[]) AS s (service_id)
+INSERT INTO agency_service (agency_id, service_id, agency_username)
+SELECT a.id, s.service_id, a.username
+FROM agency AS a, unnest(@service_ids::bigint[]) AS s (service_id)
+WHERE a.id = @agency_id
 ON CONFLICT DO NOTHING;
 
 -- name: AgencyIndustriesReplace :batchexec
--- Makes @industry_ids the agency's industries: drops the others, adds the new.
+-- Makes @industry_ids the agency's industries: drops the others, adds the new
+-- with the agency's username (the order of agencies/list).
 WITH dropped AS (
     DELETE FROM agency_industry
     WHERE agency_id = @agency_id
       AND industry_id <> ALL (@industry_ids::bigint[])
 )
-INSERT INTO agency_industry (agency_id, industry_id)
-SELECT @agency_id, i.industry_id
-FROM unnest(@industry_ids::bigint[]) AS i (industry_id)
+INSERT INTO agency_industry (agency_id, industry_id, agency_username)
+SELECT a.id, i.industry_id, a.username
+FROM agency AS a, unnest(@industry_ids::bigint[]) AS i (industry_id)
+WHERE a.id = @agency_id
 ON CONFLICT DO NOTHING;
 
 -- name: AgencyListAll :many
 -- One page of the agency directory without filters: the listed agencies
--- by username then id from agency_username_idx, as AgencyList answers
--- them. No optional filter, so one plan serves every request as a prepared
--- statement (AgencyList is planned at each request, for its filters).
+-- by username then id from agency_username_idx, as the other AgencyList
+-- statements answer them. No filter, so one plan serves every request as a
+-- prepared statement (those with filters are planned at each request).
 WITH page AS (
     SELECT a.id, a.username
     FROM agency AS a
@@ -62,66 +66,86 @@ FROM page
 JOIN agency_object AS o ON o.agency_id = page.id
 ORDER BY page.username, page.id;
 
--- name: AgencyList :many
--- One page of the agency directory (agencies/list) with filters: the
--- listed agencies passing every given filter, by username then id. A filter given
--- as NULL passes everything (the request is planned for its own values, see
--- perRequestPlans in http/catalogue.go; without filters, AgencyListAll):
---   search: a case-insensitive, literal substring of username, description
---     or locations (agency_matches);
---   service, industry: the agency offers that service / works for that
---     industry.
--- Three ways to the page, of which the planner keeps the one whose
--- condition on the filters given holds (the others fold to nothing):
---   neither a service nor an industry: the listed agencies in username
---     order (agency_username_idx), each checked against the search, up to
---     the end of the page;
---   a service: its agencies (agency_service_service_idx), each checked
---     against the industry and the search, then sorted: a service has a
---     fraction of the directory, where the username order would read every
---     agency before the page, or all of them when few match;
---   an industry without a service: its agencies
---     (agency_industry_industry_idx), likewise.
--- Paging as PresetBrowse. The Agency objects of the page's rows
--- are read ready from agency_object (00050_catalogue_derived.sql).
+-- name: AgencyListSearch :many
+-- One page of the agency directory (agencies/list) with a search and
+-- neither a service nor an industry: the listed agencies whose username,
+-- description or locations hold @search (a case-insensitive, literal
+-- substring: agency_matches), by username then id. Planned for its search
+-- (perRequestPlans in http/catalogue.go): one that most agencies match is
+-- read in username order from agency_username_idx up to the end of the
+-- page, a rare one from agency_search_text_idx (trigram) and sorted.
+-- Paging as AgencyListAll.
 WITH page AS (
-    (SELECT a.id, a.username
-     FROM agency AS a
-     WHERE sqlc.narg(service_id)::bigint IS NULL AND sqlc.narg(industry_id)::bigint IS NULL
-       AND a.listed
-       AND agency_matches(a.search_text, sqlc.narg(search)::text)
-     ORDER BY a.username, a.id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
-    UNION ALL
-    (SELECT a.id, a.username
-     FROM agency_service AS x
-     JOIN agency AS a ON a.id = x.agency_id
-     WHERE x.service_id = sqlc.narg(service_id)::bigint
-       AND a.listed
-       AND (sqlc.narg(industry_id)::bigint IS NULL
-            OR EXISTS (SELECT 1 FROM agency_industry AS y
-                       WHERE y.industry_id = sqlc.narg(industry_id)::bigint AND y.agency_id = a.id))
-       AND agency_matches(a.search_text, sqlc.narg(search)::text)
-     ORDER BY a.username, a.id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
-    UNION ALL
-    (SELECT a.id, a.username
-     FROM agency_industry AS y
-     JOIN agency AS a ON a.id = y.agency_id
-     WHERE sqlc.narg(service_id)::bigint IS NULL
-       AND y.industry_id = sqlc.narg(industry_id)::bigint
-       AND a.listed
-       AND agency_matches(a.search_text, sqlc.narg(search)::text)
-     ORDER BY a.username, a.id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
+    SELECT a.id, a.username
+    FROM agency AS a
+    WHERE a.listed
+      AND agency_matches(a.search_text, @search::text)
+    ORDER BY a.username, a.id
+    LIMIT least(sqlc.arg(page_size)::int, 50)
+    OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)
 )
 SELECT o.object AS agency
 FROM page
 JOIN agency_object AS o ON o.agency_id = page.id
 ORDER BY page.username, page.id;
+
+-- name: AgencyListByService :many
+-- One page of the agency directory (agencies/list) with a service: the
+-- listed agencies that offer @service_id, by username then id, read in that
+-- order from the service's own entries (agency_service_service_idx: service,
+-- agency_username, agency_id) up to the end of the page, each checked against
+-- the industry (it works for that industry) and the search (agency_matches),
+-- a filter given as NULL passing everything. The agency of each entry is
+-- looked up by its primary key (the LATERAL lookup, which its LIMIT keeps
+-- from being joined the other way round): the walk reads at most the
+-- service's entries, where a join from the agencies that the search
+-- matches reads every one of them, however many the planner expects.
+-- Planned for its values (perRequestPlans in http/catalogue.go). Paging as
+-- AgencyListAll.
+WITH page AS (
+    SELECT x.agency_id, x.agency_username
+    FROM agency_service AS x
+    CROSS JOIN LATERAL (
+        SELECT 1 FROM agency AS a
+        WHERE a.id = x.agency_id AND a.listed AND agency_matches(a.search_text, sqlc.narg(search)::text)
+        LIMIT 1) AS listed
+    WHERE x.service_id = @service_id
+      AND (sqlc.narg(industry_id)::bigint IS NULL
+           OR EXISTS (SELECT 1 FROM agency_industry AS y
+                      WHERE y.agency_id = x.agency_id AND y.industry_id = sqlc.narg(industry_id)::bigint))
+    ORDER BY x.agency_username, x.agency_id
+    LIMIT least(sqlc.arg(page_size)::int, 50)
+    OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)
+)
+SELECT o.object AS agency
+FROM page
+JOIN agency_object AS o ON o.agency_id = page.agency_id
+ORDER BY page.agency_username, page.agency_id;
+
+-- name: AgencyListByIndustry :many
+-- One page of the agency directory (agencies/list) with an industry and no
+-- service: the listed agencies that work for @industry_id, by username then
+-- id, read in that order from the industry's own entries
+-- (agency_industry_industry_idx) up to the end of the page, each checked
+-- against the search (agency_matches; NULL passes everything) by a lookup
+-- of its agency, as AgencyListByService does. Planned for its values
+-- (perRequestPlans in http/catalogue.go). Paging as AgencyListAll.
+WITH page AS (
+    SELECT y.agency_id, y.agency_username
+    FROM agency_industry AS y
+    CROSS JOIN LATERAL (
+        SELECT 1 FROM agency AS a
+        WHERE a.id = y.agency_id AND a.listed AND agency_matches(a.search_text, sqlc.narg(search)::text)
+        LIMIT 1) AS listed
+    WHERE y.industry_id = @industry_id
+    ORDER BY y.agency_username, y.agency_id
+    LIMIT least(sqlc.arg(page_size)::int, 50)
+    OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)
+)
+SELECT o.object AS agency
+FROM page
+JOIN agency_object AS o ON o.agency_id = page.agency_id
+ORDER BY page.agency_username, page.agency_id;
 
 -- name: AgencyDetail :one
 -- The Agency object of one listed agency (agencies/detail/{id}); no row
