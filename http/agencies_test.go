@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"adboost/db"
 )
 
 // agenciesFixture tells the directory's rules apart: a search term found
@@ -224,5 +226,61 @@ func TestAgencyListFollowsRenames(t *testing.T) {
 		UNION ALL SELECT agency_username FROM agency_industry WHERE agency_id = 11) AS x (u)`)
 	if entries != "zenith,zenith,zenith,zenith" {
 		t.Fatalf("agency 11's entries hold %s, want zenith four times", entries)
+	}
+}
+
+// TestAgencyListPlans checks that a service's and an industry's pages are
+// read in username order from their own entries and end with the page,
+// whatever the search: the agency of each entry is looked up by its key,
+// never found from the agencies that a search matches (a trigram scan of
+// the directory) and joined back. The directory is that of make
+// bench-scale: 10,000 agencies, whose descriptions repeat every fourth
+// agency, so that the statistics of search_text (every hundredth username)
+// hold one description of the four and the planner expects next to no
+// agency to match "fashion", where a quarter do.
+func TestAgencyListPlans(t *testing.T) {
+	e := newEnv(t)
+	e.exec(`INSERT INTO service (id, name) SELECT s, 'Service ' || s FROM generate_series(1, 20) AS s;
+		INSERT INTO industry (id, name) SELECT i, 'Industry ' || i FROM generate_series(1, 20) AS i;
+		INSERT INTO agency (id, username, description, locations)
+		SELECT a, 'agency-' || lpad(a::text, 6, '0'),
+		       'We boost ' || (ARRAY['fitness', 'food', 'travel', 'fashion'])[1 + a % 4] || ' brands',
+		       (ARRAY['New York', 'Prague', 'Berlin', 'London', 'Paris'])[1 + a % 5]
+		FROM generate_series(1, 10000) AS a;
+		INSERT INTO agency_service (agency_id, service_id, agency_username)
+		SELECT a.id, 1 + (a.id * 7 + k * 5) % 20, a.username FROM agency AS a, generate_series(1, 3) AS k
+		WHERE k <= 1 + a.id % 3;
+		INSERT INTO agency_industry (agency_id, industry_id, agency_username)
+		SELECT a.id, 1 + (a.id * 3 + k * 7) % 20, a.username FROM agency AS a, generate_series(1, 2) AS k
+		WHERE k <= 1 + a.id % 2;
+		ANALYZE agency, agency_service, agency_industry, agency_object`)
+	p := newPlanner(e)
+	search := "FASHION"
+	var got []json.RawMessage
+	for _, tc := range []struct {
+		name  string
+		index string
+		call  func(q *db.Queries) (err error)
+	}{
+		{"service and search", "agency_service_service_idx", func(q *db.Queries) (err error) {
+			got, err = q.AgencyListByService(t.Context(), db.AgencyListByServiceParams{ServiceID: 4, Search: &search, PageNumber: 1, PageSize: 5})
+			return err
+		}},
+		{"industry and search", "agency_industry_industry_idx", func(q *db.Queries) (err error) {
+			got, err = q.AgencyListByIndustry(t.Context(), db.AgencyListByIndustryParams{IndustryID: 16, Search: &search, PageNumber: 1, PageSize: 5})
+			return err
+		}},
+	} {
+		plan := p.plan("force_custom_plan", tc.call)
+		requireIndexed(t, tc.name, plan, []string{"agency", "agency_service", "agency_industry"}, tc.index)
+		for _, n := range planNodes(plan) {
+			if n["Node Type"] == "Sort" || n["Index Name"] == "agency_search_text_idx" {
+				t.Fatalf("%s: the page is not read in order from %s: %s", tc.name, tc.index, nodeSummary(plan))
+			}
+		}
+		if len(got) != 5 {
+			t.Fatalf("%s: %d agencies, want 5", tc.name, len(got))
+		}
+		t.Logf("%s: %s", tc.name, nodeSummary(plan))
 	}
 }
