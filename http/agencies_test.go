@@ -237,7 +237,8 @@ func TestAgencyListFollowsRenames(t *testing.T) {
 // bench-scale: 10,000 agencies, whose descriptions repeat every fourth
 // agency, so that the statistics of search_text (every hundredth username)
 // hold one description of the four and the planner expects next to no
-// agency to match "fashion", where a quarter do.
+// agency to match "fashion", where a quarter do: a plain join starts from
+// the search there.
 func TestAgencyListPlans(t *testing.T) {
 	e := newEnv(t)
 	e.exec(`INSERT INTO service (id, name) SELECT s, 'Service ' || s FROM generate_series(1, 20) AS s;

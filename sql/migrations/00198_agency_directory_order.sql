@@ -1,14 +1,13 @@
 -- agencies/list in username order from a service's or an industry's own
 -- entries.
 --
--- The directory is answered by username then id. With a service or an
--- industry, its agencies were read whole from agency_service_service_idx
--- or agency_industry_industry_idx, each joined to agency for its username,
--- then sorted for the page: every agency of the service (a tenth of the
--- directory) for each page. agency_service and agency_industry now hold
--- the agency's username (agency_username) and an index in
--- (service or industry, agency_username, agency_id) order, so that a page
--- is read in order and ends with the page.
+-- The directory is answered by username then id. Without the username
+-- beside a service's or an industry's entries, a page of them joins every
+-- agency of the service (a tenth of the directory) to agency for its
+-- username and sorts them all. agency_service and agency_industry hold the
+-- agency's username (agency_username) and an index in (service or
+-- industry, agency_username, agency_id) order, so that a page is read in
+-- order and ends with the page.
 --
 -- PostgreSQL keeps the copy exact: the foreign key (agency_id,
 -- agency_username) references agency (id, username) ON UPDATE CASCADE, so
