@@ -10,6 +10,32 @@ import (
 	"encoding/json"
 )
 
+const catalogueTitlesBytewise = `-- name: CatalogueTitlesBytewise :one
+SELECT coalesce((
+    SELECT CASE
+        WHEN a.attcollation = 'pg_catalog.default'::regcollation
+        THEN (SELECT d.datlocprovider = 'c' AND d.datcollate IN ('C', 'POSIX', 'C.UTF-8', 'C.utf8')
+              FROM pg_catalog.pg_database AS d
+              WHERE d.datname = current_database())
+        ELSE (SELECT c.collprovider = 'c' AND c.collcollate IN ('C', 'POSIX', 'C.UTF-8', 'C.utf8')
+              FROM pg_catalog.pg_collation AS c
+              WHERE c.oid = a.attcollation)
+    END
+    FROM pg_catalog.pg_attribute AS a
+    WHERE a.attrelid = 'preset_location'::regclass AND a.attname = 'title'), false)::boolean AS bytewise
+`
+
+// Whether the catalogue's titles (preset_location.title, in the collation
+// its indexes are ordered by) sort by code point: the collation is C or
+// POSIX, or C.UTF-8 of the C library, which orders by code point. Then a
+// literal title prefix is one range of title order.
+func (q *Queries) CatalogueTitlesBytewise(ctx context.Context) (bool, error) {
+	row := q.db.QueryRow(ctx, catalogueTitlesBytewise)
+	var bytewise bool
+	err := row.Scan(&bytewise)
+	return bytewise, err
+}
+
 const presetAgencyGoalWalk = `-- name: PresetAgencyGoalWalk :one
 SELECT ((SELECT coalesce(sum(t.presets), 0)
          FROM preset_location_tally AS t
@@ -1029,6 +1055,76 @@ func (q *Queries) PresetBrowseLocationPrefix(ctx context.Context, arg PresetBrow
 		arg.Goal,
 		arg.Vertical,
 		arg.ExcludedPresetID,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var preset_id int64
+		if err := rows.Scan(&preset_id); err != nil {
+			return nil, err
+		}
+		items = append(items, preset_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const presetBrowseLocationPrefixOrdered = `-- name: PresetBrowseLocationPrefixOrdered :many
+SELECT l.preset_id
+FROM preset_location AS l
+WHERE l.key = $1::text
+  AND l.title >= $2::text
+  AND l.title < $3::text
+  AND (l.title COLLATE "C") LIKE like_escape($2::text) || '%'
+  AND l.kinds & location_kind_mask($4::text) <> 0
+  AND ($5::text IS NULL OR l.campaign_objective = $5::text)
+  AND ($6::text IS NULL
+       OR l.vertical LIKE '%' || like_escape($6::text) || '%')
+  AND ($7::bigint IS NULL
+       OR l.preset_id <> $7::bigint)
+ORDER BY l.title, l.preset_id
+LIMIT least($9::int, 50)
+OFFSET ($8::int - 1)::bigint * least($9::int, 50)
+`
+
+type PresetBrowseLocationPrefixOrderedParams struct {
+	Location         string  `json:"location"`
+	PresetName       string  `json:"preset_name"`
+	PrefixEnd        string  `json:"prefix_end"`
+	LocationType     *string `json:"location_type"`
+	Goal             *string `json:"goal"`
+	Vertical         *string `json:"vertical"`
+	ExcludedPresetID *int64  `json:"excluded_preset_id"`
+	PageNumber       int32   `json:"page_number"`
+	PageSize         int32   `json:"page_size"`
+}
+
+// The ids of one page of presets/browse when the filters give a location
+// and a title prefix and no agency, in a database whose titles sort by code
+// point (CatalogueTitlesBytewise): the same answer as PresetBrowse. There
+// the titles that start with @preset_name are exactly those from it up to
+// @prefix_end (the prefix with its last character made the next one), one
+// range of the location's title order (preset_visible_location_idx), so
+// the page is read in order from the range's start and the walk stops at
+// its end, with no sort, however many titles the prefix has. The literal
+// prefix is checked on each entry as well, as PresetBrowseLocationPrefix
+// does. Planned for each request's values (the catalogue pool).
+func (q *Queries) PresetBrowseLocationPrefixOrdered(ctx context.Context, arg PresetBrowseLocationPrefixOrderedParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseLocationPrefixOrdered,
+		arg.Location,
+		arg.PresetName,
+		arg.PrefixEnd,
+		arg.LocationType,
+		arg.Goal,
+		arg.Vertical,
+		arg.ExcludedPresetID,
+		arg.PageNumber,
+		arg.PageSize,
 	)
 	if err != nil {
 		return nil, err

@@ -128,3 +128,34 @@ func (s *Server) onePlan() *db.Queries {
 	}
 	return s.q
 }
+
+// titlesBytewise tells whether the catalogue's titles sort by code point
+// (CatalogueTitlesBytewise), asked of the database once and then
+// remembered: the collation of a column does not change while the server
+// runs. An error is not remembered; the next request asks again.
+func (s *Server) titlesBytewise(ctx context.Context) (bool, error) {
+	switch s.titleOrder.Load() {
+	case titleOrderBytewise:
+		return true, nil
+	case titleOrderCollated:
+		return false, nil
+	}
+	bytewise, err := s.q.CatalogueTitlesBytewise(ctx)
+	if err != nil {
+		return false, err
+	}
+	if bytewise {
+		s.titleOrder.Store(titleOrderBytewise)
+	} else {
+		s.titleOrder.Store(titleOrderCollated)
+	}
+	return bytewise, nil
+}
+
+// The values of Server.titleOrder: not yet asked, code point order, another
+// collation.
+const (
+	titleOrderUnknown int32 = iota
+	titleOrderBytewise
+	titleOrderCollated
+)

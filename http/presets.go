@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"adboost/db"
 )
@@ -129,7 +130,7 @@ func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) (js
 		Location: f.Location, LocationType: f.LocationType,
 		PageNumber: req.number(), PageSize: min(req.size(), 50),
 	}
-	ids, err := presetBrowseIDs(ctx, s.onePlan(), s.planned(), params)
+	ids, err := presetBrowseIDs(ctx, s.onePlan(), s.planned(), params, s.titlesBytewise)
 	if err != nil || len(ids) == 0 {
 		return jsonAnswer("[]"), err
 	}
@@ -222,7 +223,7 @@ func appendField(b []byte, name string, value json.RawMessage) []byte {
 // that is slow for every other request
 // (TestCatalogueStatementsPlannedPerRequest). The excluded preset goes
 // with every shape.
-func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams) ([]int64, error) {
+func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams, bytewise func(context.Context) (bool, error)) ([]int64, error) {
 	agency, oneAgency := p.AgencyID, p.AgencyID == nil || p.PartnerID == nil || *p.AgencyID == *p.PartnerID
 	if agency == nil {
 		agency = p.PartnerID
@@ -275,7 +276,7 @@ func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pr
 	case agency != nil && p.PresetName != nil && p.Location == nil:
 		return agencyPrefixIDs(ctx, prepared, planned, p, *agency)
 	case agency == nil && p.PresetName != nil && p.Location != nil:
-		return locationPrefixIDs(ctx, prepared, planned, p)
+		return locationPrefixIDs(ctx, prepared, planned, p, bytewise)
 	}
 	return planned.PresetBrowse(ctx, p)
 }
@@ -302,11 +303,24 @@ func agencyPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pr
 }
 
 // locationPrefixIDs answers the ids of the page when the filters give a
-// location and a title prefix, and no agency: from the location's titles
-// of the prefix, sorted (PresetBrowseLocationPrefix), when the prefix's
-// titles are fewer than those before it (PresetPrefixRange), else from
-// PresetBrowse, which walks the location's entries in title order.
-func locationPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams) ([]int64, error) {
+// location and a title prefix, and no agency. Where titles sort by code
+// point (bytewise), the prefix's titles are one range of the location's
+// title order, read in order up to the page (PresetBrowseLocationPrefixOrdered).
+// Elsewhere: from the location's titles of the prefix, sorted
+// (PresetBrowseLocationPrefix), when the prefix's titles are fewer than
+// those before it (PresetPrefixRange), else from PresetBrowse, which walks
+// the location's entries in title order.
+func locationPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams, bytewise func(context.Context) (bool, error)) ([]int64, error) {
+	ordered, err := bytewise(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if end, ok := prefixEnd(*p.PresetName); ordered && ok {
+		return planned.PresetBrowseLocationPrefixOrdered(ctx, db.PresetBrowseLocationPrefixOrderedParams{
+			Location: *p.Location, PresetName: *p.PresetName, PrefixEnd: end, LocationType: p.LocationType, Goal: p.Goal,
+			Vertical: p.Vertical, ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
+		})
+	}
 	sorted, err := prepared.PresetPrefixRange(ctx, *p.PresetName)
 	if err != nil {
 		return nil, err
@@ -318,6 +332,26 @@ func locationPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p db.
 		Location: *p.Location, PresetName: *p.PresetName, LocationType: p.LocationType, Goal: p.Goal,
 		Vertical: p.Vertical, ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
 	})
+}
+
+// prefixEnd answers the least string above every string that starts with
+// prefix in code point order: prefix with its last character replaced by
+// the next one (the surrogates, which no string holds, skipped), after
+// dropping trailing characters that have no next one. ok is false when
+// every character of prefix is the last one, or prefix is empty.
+func prefixEnd(prefix string) (end string, ok bool) {
+	runes := []rune(prefix)
+	for i := len(runes) - 1; i >= 0; i-- {
+		next := runes[i] + 1
+		if next == 0xD800 {
+			next = 0xE000
+		}
+		if next <= unicode.MaxRune {
+			runes[i] = next
+			return string(runes[:i+1]), true
+		}
+	}
+	return "", false
 }
 
 // agencyGoalIDs answers the ids of the page when the filters give an

@@ -240,7 +240,11 @@ func TestPresetBrowsePlans(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	for _, tc := range browsePlanCases(goal, vertical, prefix, country, agency) {
+	bytewise, err := db.New(pool).CatalogueTitlesBytewise(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range browsePlanCases(goal, vertical, prefix, country, agency, bytewise) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := tc.filter
 			browse := db.PresetBrowseParams{
@@ -252,7 +256,7 @@ func TestPresetBrowsePlans(t *testing.T) {
 			checkBrowsePlan(t, pool, browse, tc.index)
 
 			// The query itself, run as the handler runs it.
-			ids, err := httpapi.PresetBrowseIDs(ctx, db.New(pool), db.New(pool), browse)
+			ids, err := httpapi.PresetBrowseIDs(ctx, db.New(pool), db.New(pool), browse, db.New(pool).CatalogueTitlesBytewise)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -277,7 +281,16 @@ type browsePlanCase struct {
 
 // browsePlanCases are the filters TestPresetBrowsePlans plans, "every
 // filter" built from preset 2011's own values.
-func browsePlanCases(goal, vertical, prefix, country string, agency int64) []browsePlanCase {
+func browsePlanCases(goal, vertical, prefix, country string, agency int64, bytewise bool) []browsePlanCase {
+	// A location with a title prefix: where titles sort by code point, the
+	// prefix's range of the location's title order
+	// (PresetBrowseLocationPrefixOrdered); elsewhere, when the prefix's
+	// titles are fewer than those before it, its range of the titles' byte
+	// order, sorted (PresetPrefixRange, PresetBrowseLocationPrefix).
+	latePrefix := "preset_location_title_pattern_idx"
+	if bytewise {
+		latePrefix = "preset_visible_location_idx"
+	}
 	return []browsePlanCase{
 		{name: "no filter", page: 1, index: "preset_visible_title_idx"},
 		{name: "deep page", page: 400, index: "preset_visible_title_idx"},
@@ -305,9 +318,7 @@ func browsePlanCases(goal, vertical, prefix, country string, agency int64) []bro
 		{name: "agency and partner alike", filter: db.PresetCountParams{AgencyID: ptr(int64(17)), PartnerID: ptr(int64(17))}, page: 1, index: "preset_agency_idx"},
 		{name: "country with a goal", filter: db.PresetCountParams{Location: ptr("US"), Goal: ptr("OUTCOME_LEADS")}, page: 1, index: "preset_visible_location_idx|preset_location_pkey"},
 		{name: "country with a prefix", filter: db.PresetCountParams{Location: ptr("US"), PresetName: ptr("ab")}, page: 2, index: "preset_visible_location_idx|preset_location_title_pattern_idx"},
-		// A prefix whose titles are fewer than those before it is read as
-		// its range of the location's titles (PresetPrefixRange).
-		{name: "country with a late prefix", filter: db.PresetCountParams{Location: ptr("US"), PresetName: ptr("f3"), Goal: ptr("OUTCOME_LEADS")}, page: 2, index: "preset_location_title_pattern_idx"},
+		{name: "country with a late prefix", filter: db.PresetCountParams{Location: ptr("US"), PresetName: ptr("f3"), Goal: ptr("OUTCOME_LEADS")}, page: 2, index: latePrefix},
 		// An agency with a location reads its range of the location's
 		// entries; one narrower than the prefix given with it walks its own
 		// presets (PresetAgencyWalk).
@@ -335,7 +346,7 @@ func checkBrowsePlan(t *testing.T, pool *pgxpool.Pool, browse db.PresetBrowsePar
 	t.Helper()
 	ctx := t.Context()
 	prepared, planned := captured{through: pool}, captured{}
-	if _, err := httpapi.PresetBrowseIDs(ctx, db.New(&prepared), db.New(&planned), browse); !errors.Is(err, errCaptured) {
+	if _, err := httpapi.PresetBrowseIDs(ctx, db.New(&prepared), db.New(&planned), browse, db.New(pool).CatalogueTitlesBytewise); !errors.Is(err, errCaptured) {
 		t.Fatalf("capture: %v", err)
 	}
 	given := 0

@@ -121,6 +121,9 @@ type Server struct {
 	answers *answerCache
 	// adAccounts keeps each user's network_a ad accounts for a minute.
 	adAccounts *adAccountCache
+	// titleOrder remembers whether the catalogue's titles sort by code
+	// point (titlesBytewise).
+	titleOrder atomic.Int32
 }
 
 // Route is one registered route, for the documentation and its tests.

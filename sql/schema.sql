@@ -113,7 +113,10 @@
 --            or with the others, read in title order from one index, each
 --            filter checked on the entry (PresetBrowseLocation,
 --            PresetBrowse, PresetBrowseAgencyGoal, PresetCount); with a
---            title prefix, the prefix's range of the titles' byte order
+--            title prefix, where titles sort by code point (C, C.UTF-8;
+--            CatalogueTitlesBytewise), the prefix's range of the title
+--            order read up to the page (PresetBrowseLocationPrefixOrdered),
+--            elsewhere the prefix's range of the titles' byte order, sorted
 --            (preset_location_title_pattern_idx; PresetBrowseLocationPrefix
 --            when the prefix's titles are fewer than those before it); with
 --            an agency, the pair's range in title order
@@ -131,7 +134,9 @@
 --            entries checking each: 58-71 ms warm, against 0.15-0.23 ms;
 --            the other way, the location's entries in title order, read a
 --            third of the catalogue's for a small agency with the United
---            States: 54 ms, against 0.04 ms.
+--            States: 54 ms, against 0.04 ms. Sorting the prefix's range
+--            where titles sort by code point: the United States with "S"
+--            (62,729 entries) takes 33 ms, against 0.25-0.5 ms read in order.
 --
 -- preset_tally, preset_agency_tally (tables, 00050),
 -- preset_location_tally (table, 00050, 00180; its key carries the count,

@@ -74,14 +74,58 @@ func NewEmptyURL(t testing.TB) string {
 	return newDatabase(t, false)
 }
 
+// Collation is the default collation of a database of NewCollatedURL: the
+// C library's locale (Provider "libc", e.g. "C", "C.UTF-8") or ICU's
+// (Provider "icu", e.g. "en-US").
+type Collation struct {
+	Provider, Locale string
+}
+
+// NewCollatedURL creates a new database for this test whose default
+// collation is c, with every migration applied (from template0, so it is
+// migrated here, slower than NewURL), and answers its connection string.
+func NewCollatedURL(t testing.TB, c Collation) string {
+	t.Helper()
+	options := " LOCALE_PROVIDER libc LC_COLLATE " + quote(c.Locale) + " LC_CTYPE " + quote(c.Locale)
+	if c.Provider == "icu" {
+		options = " LOCALE_PROVIDER icu ICU_LOCALE " + quote(c.Locale) + " LC_COLLATE 'C' LC_CTYPE 'C'"
+	}
+	url := createDatabase(t, " TEMPLATE template0 ENCODING 'UTF8'"+options)
+	pool := NewPool(t, url)
+	if err := db.MigrateUp(context.Background(), pool); err != nil {
+		t.Fatalf("dbtest: migrate a database collated %s %s: %v", c.Provider, c.Locale, err)
+	}
+	return url
+}
+
+// quote is s as an SQL string literal.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
 // newDatabase creates a database dropped when the test ends, a copy of the
 // migrated template or an empty one.
 func newDatabase(t testing.TB, migrated bool) string {
+	t.Helper()
+	ensureSetup(t)
+	if !migrated {
+		return createDatabase(t, "")
+	}
+	return createDatabase(t, " TEMPLATE "+pgx.Identifier{template}.Sanitize())
+}
+
+// ensureSetup chooses the server and builds the template, once.
+func ensureSetup(t testing.TB) {
 	t.Helper()
 	setupOnce.Do(func() { setupErr = setup() })
 	if setupErr != nil {
 		t.Fatalf("dbtest: %v", setupErr)
 	}
+}
+
+// createDatabase creates a database with the options of CREATE DATABASE
+// given, dropped when the test ends, and answers its connection string.
+func createDatabase(t testing.TB, options string) string {
+	t.Helper()
+	ensureSetup(t)
 	ctx := context.Background()
 	name := "adboost_test_" + strings.ToLower(rand.Text()[:12])
 	admin, err := pgx.Connect(ctx, server.String())
@@ -89,11 +133,7 @@ func newDatabase(t testing.TB, migrated bool) string {
 		t.Fatalf("dbtest: %v", err)
 	}
 	defer admin.Close(ctx)
-	create := "CREATE DATABASE " + pgx.Identifier{name}.Sanitize()
-	if migrated {
-		create += " TEMPLATE " + pgx.Identifier{template}.Sanitize()
-	}
-	if _, err := admin.Exec(ctx, create); err != nil {
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()+options); err != nil {
 		t.Fatalf("dbtest: create database: %v", err)
 	}
 	t.Cleanup(func() {

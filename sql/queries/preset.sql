@@ -566,6 +566,51 @@ ORDER BY m.title, m.preset_id
 LIMIT least(sqlc.arg(page_size)::int, 50)
 OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
 
+-- name: PresetBrowseLocationPrefixOrdered :many
+-- The ids of one page of presets/browse when the filters give a location
+-- and a title prefix and no agency, in a database whose titles sort by code
+-- point (CatalogueTitlesBytewise): the same answer as PresetBrowse. There
+-- the titles that start with @preset_name are exactly those from it up to
+-- @prefix_end (the prefix with its last character made the next one), one
+-- range of the location's title order (preset_visible_location_idx), so
+-- the page is read in order from the range's start and the walk stops at
+-- its end, with no sort, however many titles the prefix has. The literal
+-- prefix is checked on each entry as well, as PresetBrowseLocationPrefix
+-- does. Planned for each request's values (the catalogue pool).
+SELECT l.preset_id
+FROM preset_location AS l
+WHERE l.key = @location::text
+  AND l.title >= @preset_name::text
+  AND l.title < @prefix_end::text
+  AND (l.title COLLATE "C") LIKE like_escape(@preset_name::text) || '%'
+  AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+  AND (sqlc.narg(goal)::text IS NULL OR l.campaign_objective = sqlc.narg(goal)::text)
+  AND (sqlc.narg(vertical)::text IS NULL
+       OR l.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+       OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+ORDER BY l.title, l.preset_id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+
+-- name: CatalogueTitlesBytewise :one
+-- Whether the catalogue's titles (preset_location.title, in the collation
+-- its indexes are ordered by) sort by code point: the collation is C or
+-- POSIX, or C.UTF-8 of the C library, which orders by code point. Then a
+-- literal title prefix is one range of title order.
+SELECT coalesce((
+    SELECT CASE
+        WHEN a.attcollation = 'pg_catalog.default'::regcollation
+        THEN (SELECT d.datlocprovider = 'c' AND d.datcollate IN ('C', 'POSIX', 'C.UTF-8', 'C.utf8')
+              FROM pg_catalog.pg_database AS d
+              WHERE d.datname = current_database())
+        ELSE (SELECT c.collprovider = 'c' AND c.collcollate IN ('C', 'POSIX', 'C.UTF-8', 'C.utf8')
+              FROM pg_catalog.pg_collation AS c
+              WHERE c.oid = a.attcollation)
+    END
+    FROM pg_catalog.pg_attribute AS a
+    WHERE a.attrelid = 'preset_location'::regclass AND a.attname = 'title'), false)::boolean AS bytewise;
+
 -- name: PresetAgencyWalk :one
 -- Whether presets/browse, when the filters give an agency (@agency_id:
 -- agency_id, else partner_id) with a title prefix and neither a goal nor a

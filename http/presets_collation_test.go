@@ -1,0 +1,114 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"adboost/db"
+	"adboost/db/dbtest"
+)
+
+// collationPresets are presets whose titles sort differently by code point
+// and by language: upper and lower case, accents, LIKE's wildcards, digits,
+// the last code point, in the United States (most), Germany, or hidden.
+const collationPresets = `
+INSERT INTO agency (id, username, email) VALUES (1, 'agency', 'a@example.com');
+INSERT INTO preset (id, agency_id, title, active, private, campaign_objective, vertical, price, original_price, location_json)
+SELECT g, 1,
+       (ARRAY['S', 'Sa', 'sa', 'SB', 'Sb', 'Sé', 'Sê', 'Sz', 'S%', 'S_', 'S a', 'Šk', 'S' || chr(1114111), 'T', 'R', 'é', 'É',
+              'Sa1', 'Sa10', 'Sa2', 'sZ'])[1 + g % 21] || CASE WHEN g % 5 = 0 THEN '' ELSE ' ' || g % 7 END,
+       g % 13 <> 0, g % 17 = 0,
+       (ARRAY['OUTCOME_LEADS', 'OUTCOME_SALES'])[1 + g % 2], 'fitness',
+       10, 20,
+       CASE WHEN g % 9 = 0 THEN '{"countries": ["DE"]}' ELSE '{"countries": ["US"]}' END::jsonb
+FROM generate_series(1, 1200) AS g;
+`
+
+// TestPresetBrowseLocationPrefixCollations: a location with a title prefix
+// answers, page after page, exactly the visible presets of the location whose
+// title starts with the prefix (literally), in title order then id, in a
+// database that sorts titles by code point (C, C.UTF-8: read as one range of
+// the location's title order) and in one that does not (ICU's English: read
+// as the prefix's range sorted, or the location's walk). The expected pages
+// come from the preset table itself.
+func TestPresetBrowseLocationPrefixCollations(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		collation dbtest.Collation
+		bytewise  bool
+	}{
+		{dbtest.Collation{Provider: "libc", Locale: "C"}, true},
+		{dbtest.Collation{Provider: "libc", Locale: "C.UTF-8"}, true},
+		{dbtest.Collation{Provider: "icu", Locale: "en-US"}, false},
+	} {
+		t.Run(tc.collation.Provider+" "+tc.collation.Locale, func(t *testing.T) {
+			t.Parallel()
+			pool := dbtest.NewPool(t, dbtest.NewCollatedURL(t, tc.collation))
+			bytewise, err := db.New(pool).CatalogueTitlesBytewise(t.Context())
+			if err != nil || bytewise != tc.bytewise {
+				t.Fatalf("CatalogueTitlesBytewise = %v, %v; want %v", bytewise, err, tc.bytewise)
+			}
+			e := newEnvOver(t, pool)
+			e.exec(collationPresets)
+			for _, prefix := range []string{"S", "Sa", "Sa1", "Sé", "S%", "S_", "s", "É", "S\U0010FFFF", "Sz", "Q", "S a"} {
+				for _, goal := range []string{"", "OUTCOME_SALES"} {
+					checkLocationPrefixPages(t, e, prefix, goal)
+				}
+			}
+		})
+	}
+}
+
+// checkLocationPrefixPages compares every page of presets/browse for the
+// United States and prefix (and goal, when given), 50 presets a page, with
+// the visible presets of the table that match, and the page after the last
+// with an empty one.
+func checkLocationPrefixPages(t *testing.T, e *env, prefix, goal string) {
+	t.Helper()
+	var want []int64
+	rows, err := e.pool.Query(t.Context(), `SELECT p.id FROM preset AS p
+		WHERE p.active AND NOT p.private AND p.location_json -> 'countries' ? 'US'
+		  AND starts_with(p.title, $1) AND ($2 = '' OR p.campaign_objective = $2)
+		ORDER BY p.title, p.id`, prefix, goal)
+	if err == nil {
+		for rows.Next() {
+			var id int64
+			if err = rows.Scan(&id); err != nil {
+				break
+			}
+			want = append(want, id)
+		}
+		rows.Close()
+		err = rows.Err()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prefix == "S" && len(want) < 200 {
+		t.Fatalf("prefix S matches %d presets; the fixture wants several pages", len(want))
+	}
+	var got []int64
+	for page := 1; page <= len(want)/50+1; page++ {
+		body := map[string]any{"location": map[string]any{"value": "US", "type": "country"}, "preset_name": prefix, "page": page}
+		if goal != "" {
+			body["goal"] = goal
+		}
+		ids := presetIDs(e.post("/v1/presets/browse", "", body).presetList())
+		if len(ids) > 50 || (len(ids) < 50 && page <= len(want)/50) {
+			t.Fatalf("prefix %q goal %q page %d: %d presets", prefix, goal, page, len(ids))
+		}
+		got = append(got, ids...)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("prefix %q goal %q: pages hold\n%v\nwant\n%v", prefix, goal, trim(got), trim(want))
+	}
+}
+
+// trim shortens a long list of ids for a failure's message.
+func trim(ids []int64) string {
+	if len(ids) > 12 {
+		return fmt.Sprintf("%v ... (%d ids)", ids[:12], len(ids))
+	}
+	return fmt.Sprint(ids)
+}
