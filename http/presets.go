@@ -212,8 +212,10 @@ func appendField(b []byte, name string, value json.RawMessage) []byte {
 //     (PresetBrowseAgencyVertical);
 //   - an agency with a title prefix and no location: its own presets when
 //     they are fewer (agencyPrefixIDs);
-//   - a location with a title prefix and no agency: the prefix's range
-//     when its titles are fewer than those before it (locationPrefixIDs);
+//   - a location with a title prefix and no agency: the prefix's range of
+//     the location's title order where titles sort by code point, else
+//     the prefix's range sorted when its titles are fewer than those
+//     before it (locationPrefixIDs);
 //   - anything else: PresetBrowse.
 //
 // The statements without optional filters run with one generic plan per
