@@ -11,13 +11,13 @@ import (
 
 // collationPresets are presets whose titles sort differently by code point
 // and by language: upper and lower case, accents, LIKE's wildcards, digits,
-// the last code point, in the United States (most), Germany, or hidden.
+// the last code point (alone too), in the United States (most), Germany, or hidden.
 const collationPresets = `
 INSERT INTO agency (id, username, email) VALUES (1, 'agency', 'a@example.com');
 INSERT INTO preset (id, agency_id, title, active, private, campaign_objective, vertical, price, original_price, location_json)
 SELECT g, 1,
-       (ARRAY['S', 'Sa', 'sa', 'SB', 'Sb', 'Sé', 'Sê', 'Sz', 'S%', 'S_', 'S a', 'Šk', 'S' || chr(1114111), 'T', 'R', 'é', 'É',
-              'Sa1', 'Sa10', 'Sa2', 'sZ'])[1 + g % 21] || CASE WHEN g % 5 = 0 THEN '' ELSE ' ' || g % 7 END,
+       (ARRAY['S', 'Sa', 'sa', 'SB', 'Sb', 'Sé', 'Sê', 'Sz', 'S%', 'S_', 'S a', 'Šk', 'S' || chr(1114111), chr(1114111), 'T', 'R', 'é', 'É',
+              'Sa1', 'Sa10', 'Sa2', 'sZ'])[1 + g % 22] || CASE WHEN g % 5 = 0 THEN '' ELSE ' ' || g % 7 END,
        g % 13 <> 0, g % 17 = 0,
        (ARRAY['OUTCOME_LEADS', 'OUTCOME_SALES'])[1 + g % 2], 'fitness',
        10, 20,
@@ -51,7 +51,7 @@ func TestPresetBrowseLocationPrefixCollations(t *testing.T) {
 			}
 			e := newEnvOver(t, pool)
 			e.exec(collationPresets)
-			for _, prefix := range []string{"S", "Sa", "Sa1", "Sé", "S%", "S_", "s", "É", "S\U0010FFFF", "Sz", "Q", "S a"} {
+			for _, prefix := range []string{"S", "Sa", "Sa1", "Sé", "S%", "S_", "s", "É", "S\U0010FFFF", "\U0010FFFF", "Sz", "Q", "S a"} {
 				for _, goal := range []string{"", "OUTCOME_SALES"} {
 					checkLocationPrefixPages(t, e, prefix, goal)
 				}

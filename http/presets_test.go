@@ -528,6 +528,7 @@ func TestPresetRequestErrors(t *testing.T) {
 			{`{"partner_id": -3}`, "partner_id"},
 			{`{"excluded_preset_id": "x"}`, "excluded_preset_id"},
 			{`{"preset_name": 12}`, "preset_name"},
+			{`{"preset_name": "S\u0000", "location": {"value": "US", "type": "country"}}`, "preset_name"},
 			{`{"location": "CZ"}`, "location"},
 			{`{"location": 5}`, "location"},
 			{`{"location": {"value": 5}}`, "location.value"},
