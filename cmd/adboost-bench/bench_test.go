@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -224,5 +225,27 @@ func TestDriveReadsAnswersAsSent(t *testing.T) {
 	bad := drive(srv.URL, "", route{Name: "refused", Method: "GET", Path: "/refused"}, 1, 50*time.Millisecond, nil, 0)
 	if bad.Errors == 0 || !strings.Contains(bad.Example, "418") || len(bad.Example) > keptBody+50 {
 		t.Errorf("a refused route: %d errors, example %q", bad.Errors, bad.Example)
+	}
+}
+
+// TestWithPool checks how the bench sizes adboost's pool: without -pool,
+// DATABASE_URL is passed as it is, so that adboost picks its own default;
+// with -pool N, pool_max_conns=N is set and the URL's other settings kept.
+func TestWithPool(t *testing.T) {
+	const base = "postgres://postgres@127.0.0.1:5432/adboost_bench?sslmode=disable"
+	got, desc := withPool(base, 0)
+	if got != base || !strings.Contains(desc, "default") {
+		t.Errorf("withPool(0) = %q, %q; want the URL unchanged and adboost's default named", got, desc)
+	}
+	got, desc = withPool(base, 5)
+	u, err := url.Parse(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := u.Query(); q.Get("pool_max_conns") != "5" || q.Get("sslmode") != "disable" || u.Path != "/adboost_bench" {
+		t.Errorf("withPool(5) = %q; want pool_max_conns=5 beside sslmode=disable on adboost_bench", got)
+	}
+	if desc != "pool_max_conns=5" {
+		t.Errorf("withPool(5) describes itself as %q", desc)
 	}
 }

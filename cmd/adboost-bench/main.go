@@ -14,7 +14,7 @@
 // another scale (or with -regenerate); `adboost serve` migrates it, so new
 // migrations apply to the data already there.
 //
-//	adboost-bench -adboost .cache/adboost [-presets 1000000] [-duration 15s] [-pool 16] [-routes regexp] [-mode both|cached|distinct]
+//	adboost-bench -adboost .cache/adboost [-presets 1000000] [-duration 15s] [-pool N] [-routes regexp] [-mode both|cached|distinct]
 package main
 
 import (
@@ -71,7 +71,7 @@ func run() error {
 	flag.DurationVar(&o.duration, "duration", 15*time.Second, "how long each route is driven")
 	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "how long each route is driven, unmeasured, before each of its runs (in the distinct mode with requests of its own): each run is measured warm, whatever ran before it; 0: none")
 	flag.IntVar(&o.conns, "connections", 64, "concurrent connections to adboost")
-	poolSize := flag.Int("pool", 16, "adboost's database pool size (pool_max_conns of DATABASE_URL)")
+	poolSize := flag.Int("pool", 0, "adboost's database pool size (pool_max_conns of DATABASE_URL); 0 leaves adboost its own default (db.DefaultMaxConns), as it is deployed")
 	only := flag.String("routes", "", "drive only the routes whose name or path matches this regular expression")
 	mode := flag.String("mode", "both", "cached (each route's one request again and again), distinct (every request of a route another of its shape, drawn from the data set: no answer cache can help) or both, side by side")
 	distinct := flag.Bool("distinct", false, "the distinct mode only (-mode distinct)")
@@ -96,11 +96,8 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	u, _ := url.Parse(dbURL)
-	q := u.Query()
-	q.Set("pool_max_conns", strconv.Itoa(*poolSize))
-	u.RawQuery = q.Encode()
-	base, pid, stopServe, err := serve(ctx, *bin, u.String(), *serveLog)
+	serveURL, pool := withPool(dbURL, *poolSize)
+	base, pid, stopServe, err := serve(ctx, *bin, serveURL, *serveLog)
 	if err != nil {
 		return err
 	}
@@ -117,8 +114,8 @@ func run() error {
 		return err
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("%s; pool_max_conns=%d; %d connections, %v a route; mode %s; %s; load average before: %s\n",
-		s, *poolSize, o.conns, o.duration, *mode, memory, strings.TrimSpace(string(load)))
+	fmt.Printf("%s; %s; %d connections, %v a route; mode %s; %s; load average before: %s\n",
+		s, pool, o.conns, o.duration, *mode, memory, strings.TrimSpace(string(load)))
 	rows, err := driveAll(ctx, base, newDataset(s), o)
 	printTable(os.Stdout, rows, peakRSS(pid))
 	if err != nil {
@@ -156,6 +153,20 @@ type options struct {
 	duration         time.Duration
 	warmup           time.Duration
 	meter            *cpuMeter
+}
+
+// withPool answers the URL adboost serves with and how its pool is sized:
+// size > 0 sets pool_max_conns; 0 leaves adboost its default, which
+// db.DefaultMaxConns computes from the cores this process sees too.
+func withPool(dbURL string, size int) (string, string) {
+	if size <= 0 {
+		return dbURL, fmt.Sprintf("pool_max_conns=%d (adboost's default)", db.DefaultMaxConns())
+	}
+	u, _ := url.Parse(dbURL)
+	q := u.Query()
+	q.Set("pool_max_conns", strconv.Itoa(size))
+	u.RawQuery = q.Encode()
+	return u.String(), fmt.Sprintf("pool_max_conns=%d", size)
 }
 
 // serve starts `adboost serve` on the database and waits until it answers.
