@@ -425,8 +425,9 @@ func (b *BoostedPostCampaignsReplaceBatchResults) Close() error {
 }
 
 const boostedPostInsightUpsert = `-- name: BoostedPostInsightUpsert :batchexec
-INSERT INTO boosted_post_insight (post_id, impressions, reach, engagement, clicks, spend, conversions)
-VALUES ($1, $2, $3, $4, $5, ($6::text)::numeric(12, 2), $7)
+INSERT INTO boosted_post_insight (user_id, post_id, impressions, reach, engagement, clicks, spend, conversions)
+VALUES ((SELECT p.user_id FROM boosted_post AS p WHERE p.id = $1), $1,
+        $2, $3, $4, $5, ($6::text)::numeric(12, 2), $7)
 ON CONFLICT (post_id) DO UPDATE SET
     impressions = EXCLUDED.impressions,
     reach       = EXCLUDED.reach,
@@ -453,7 +454,8 @@ type BoostedPostInsightUpsertParams struct {
 	Conversions int64  `json:"conversions"`
 }
 
-// Sets the insight counters of a post of an import file.
+// Sets the insight counters of a post of an import file (its owner's row;
+// a post that is not recorded has no owner, and the row is refused).
 func (q *Queries) BoostedPostInsightUpsert(ctx context.Context, arg []BoostedPostInsightUpsertParams) *BoostedPostInsightUpsertBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {
@@ -494,26 +496,33 @@ func (b *BoostedPostInsightUpsertBatchResults) Close() error {
 }
 
 const boostedPostUpsert = `-- name: BoostedPostUpsert :batchexec
-INSERT INTO boosted_post (id, user_id, source_id, active, name, link, image, created, stopped)
-SELECT
-    $1,
-    coalesce($2::bigint, c.user_id),
-    coalesce($3::bigint, c.page_id, c.network_b_id),
-    $4, $5, $6, $7,
-    to_timestamp($8::bigint),
-    CASE WHEN $9::bigint > 0 THEN to_timestamp($9::bigint) END
-FROM (VALUES (1)) AS one (x)
-LEFT JOIN campaign AS c ON c.id = $10::bigint
-ON CONFLICT (id) DO UPDATE SET
-    user_id    = EXCLUDED.user_id,
-    source_id  = EXCLUDED.source_id,
-    active     = EXCLUDED.active,
-    name       = EXCLUDED.name,
-    link       = EXCLUDED.link,
-    image      = EXCLUDED.image,
-    created    = EXCLUDED.created,
-    stopped    = EXCLUDED.stopped,
-    updated_at = now()
+WITH post AS (
+    INSERT INTO boosted_post (id, user_id, source_id, active, name, link, image, created, stopped)
+    SELECT
+        $1,
+        coalesce($2::bigint, c.user_id),
+        coalesce($3::bigint, c.page_id, c.network_b_id),
+        $4, $5, $6, $7,
+        to_timestamp($8::bigint),
+        CASE WHEN $9::bigint > 0 THEN to_timestamp($9::bigint) END
+    FROM (VALUES (1)) AS one (x)
+    LEFT JOIN campaign AS c ON c.id = $10::bigint
+    ON CONFLICT (id) DO UPDATE SET
+        user_id    = EXCLUDED.user_id,
+        source_id  = EXCLUDED.source_id,
+        active     = EXCLUDED.active,
+        name       = EXCLUDED.name,
+        link       = EXCLUDED.link,
+        image      = EXCLUDED.image,
+        created    = EXCLUDED.created,
+        stopped    = EXCLUDED.stopped,
+        updated_at = now()
+    RETURNING boosted_post.id, boosted_post.user_id
+)
+INSERT INTO boosted_post_insight (user_id, post_id)
+SELECT post.user_id, post.id
+FROM post
+ON CONFLICT (post_id) DO NOTHING
 `
 
 type BoostedPostUpsertBatchResults struct {
@@ -538,7 +547,9 @@ type BoostedPostUpsertParams struct {
 // Inserts a post of an import file, or updates the post with that id. Without
 // @user_id / @source_id, the owner and the source are those of the post's
 // first campaign (@first_campaign_id): its page, else its network_b account.
-// created/stopped are Unix seconds; stopped 0 = still running.
+// created/stopped are Unix seconds; stopped 0 = still running. A new post
+// gets its row of zero counters (boosted_post_insight_fkey); a post that
+// changes owner takes its row along (the row's foreign key cascades).
 func (q *Queries) BoostedPostUpsert(ctx context.Context, arg []BoostedPostUpsertParams) *BoostedPostUpsertBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {

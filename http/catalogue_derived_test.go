@@ -581,7 +581,8 @@ WHERE c.user_id = $1
 func TestBoostedPagesAnswersExact(t *testing.T) {
 	e := newEnv(t)
 	e.loadCampaigns()
-	e.sqlExec(`INSERT INTO boosted_post (id, user_id, source_id, created) VALUES (9001, 100, 456, now())`)
+	e.sqlExec(`WITH post AS (INSERT INTO boosted_post (id, user_id, source_id, created) VALUES (9001, 100, 456, now()) RETURNING user_id, id)
+	           INSERT INTO boosted_post_insight (user_id, post_id) SELECT user_id, id FROM post`)
 	ana := e.token(100)
 	check := func(step string) {
 		t.Helper()

@@ -174,14 +174,18 @@ SELECT i, 1,
 FROM generate_series(1, current_setting('bench.campaigns')::int) AS i,
      LATERAL (SELECT 1 + (i / 10 + i) % 200 AS page) AS x;
 
-INSERT INTO boosted_post (id, user_id, source_id, name, link, image, created)
-SELECT i, 1, 1000000000 + 1 + i % 200, 'Post ' || i, 'https://social.example/p/' || i, '',
-       timestamptz '2026-01-01' + i * interval '10 minutes'
-FROM generate_series(1, current_setting('bench.posts')::int) AS i;
-
-INSERT INTO boosted_post_insight (post_id, impressions, reach, engagement, clicks, spend, conversions)
-SELECT i, 1000 + i % 1000, 800 + i % 500, 50 + i % 40, 20 + i % 13, (i % 400)::numeric / 4, i % 7
-FROM generate_series(1, current_setting('bench.posts')::int) AS i;
+-- Each post with its row of counters, in one statement
+-- (boosted_post_insight_fkey).
+WITH post AS (
+    INSERT INTO boosted_post (id, user_id, source_id, name, link, image, created)
+    SELECT i, 1, 1000000000 + 1 + i % 200, 'Post ' || i, 'https://social.example/p/' || i, '',
+           timestamptz '2026-01-01' + i * interval '10 minutes'
+    FROM generate_series(1, current_setting('bench.posts')::int) AS i
+    RETURNING id AS i, user_id
+)
+INSERT INTO boosted_post_insight (user_id, post_id, impressions, reach, engagement, clicks, spend, conversions)
+SELECT user_id, i, 1000 + i % 1000, 800 + i % 500, 50 + i % 40, 20 + i % 13, (i % 400)::numeric / 4, i % 7
+FROM post;
 
 INSERT INTO boosted_post_campaign (user_id, campaign_id, post_id)
 SELECT 1, 1 + (i * 5) % current_setting('bench.campaigns')::int, i

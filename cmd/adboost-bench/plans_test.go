@@ -119,9 +119,12 @@ func seedRoutePlans(t *testing.T, ctx context.Context, pool *pgxpool.Pool) {
 	if _, err := pool.Exec(ctx, `
 INSERT INTO campaign (user_id, page_id, active, campaign_budget_value)
 SELECT 2 + i % 1000, 3000000000 + i % 5000, i % 2 = 0, 10 FROM generate_series(1, 900000) AS i;
-INSERT INTO boosted_post (user_id, source_id, created)
-SELECT 2 + i % 1000, 3000000000 + i % 5000, timestamptz '2026-01-01' + i * interval '1 minute'
-FROM generate_series(1, 80000) AS i;`); err != nil {
+WITH post AS (
+    INSERT INTO boosted_post (user_id, source_id, created)
+    SELECT 2 + i % 1000, 3000000000 + i % 5000, timestamptz '2026-01-01' + i * interval '1 minute'
+    FROM generate_series(1, 80000) AS i
+    RETURNING user_id, id)
+INSERT INTO boosted_post_insight (user_id, post_id) SELECT user_id, id FROM post;`); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := pool.Exec(ctx, `VACUUM ANALYZE campaign, boosted_post`); err != nil {

@@ -34,7 +34,8 @@ func reportWorld(t *testing.T) string {
 		`INSERT INTO campaign (id, user_id, page_id, campaign_budget_value, ad_account_id, ad_account_currency, ad_account_timezone)
 		 VALUES (11, 1, 501, 10, 'act_1', 'EUR', 'Europe/Prague')`,
 		`INSERT INTO network_a_campaign (campaign_id, user_id, ad_account_id, currency) VALUES (11, 1, 'act_1', 'EUR')`,
-		`INSERT INTO boosted_post (id, user_id, source_id, name, link, created) VALUES (101, 1, 501, 'Spin class', '', now())`,
+		`WITH post AS (INSERT INTO boosted_post (id, user_id, source_id, name, link, created) VALUES (101, 1, 501, 'Spin class', '', now()) RETURNING user_id, id)
+		 INSERT INTO boosted_post_insight (user_id, post_id) SELECT user_id, id FROM post`,
 		`INSERT INTO network_a_ad_day (campaign_id, post_id, day, reach, engagement, clicks, spend)
 		 VALUES (11, 101, '2026-10-20', 300, 40, 7, 4.5), (11, 101, '2026-10-13', 100, 20, 2, 1.5)`,
 	} {

@@ -2,8 +2,12 @@ package dataset_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgerrcode"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"adboost/db/dataset"
 	"adboost/db/dbtest"
@@ -44,17 +48,18 @@ func TestLoadCampaigns(t *testing.T) {
 		(SELECT string_agg(concat_ws(',', id, user_id, page_id, network_b_id, active, campaign_budget_value, end_date), ';' ORDER BY id) FROM campaign),
 		(SELECT string_agg(concat_ws(',', id, user_id, source_id, active, extract(epoch FROM created), extract(epoch FROM stopped)), ';' ORDER BY id) FROM boosted_post),
 		(SELECT string_agg(post_id || '>' || campaign_id, ';' ORDER BY post_id, campaign_id) FROM boosted_post_campaign),
-		(SELECT string_agg(concat_ws(',', post_id, impressions, reach, engagement, clicks, spend, conversions), ';') FROM boosted_post_insight),
+		(SELECT string_agg(concat_ws(',', post_id, user_id, impressions, reach, engagement, clicks, spend, conversions), ';' ORDER BY post_id) FROM boosted_post_insight),
 		(SELECT string_agg(campaign_id || ':' || action, ';' ORDER BY campaign_id) FROM campaign_history))`).Scan(&got)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Post 900 and 901 take owner and source from their first campaign (its
 	// page, else its account); the history has one `created` entry each.
+	// Every post has its row of counters, zeros without insights.
 	want := "7,100,456,789,t,20.00,2026-12-31;8,100,789,t,5.00;9,101,800,t,7.50" +
 		" | 900,100,456,t,1767225600.000000;901,100,789,t,1767225600.000000,1767312000.000000;902,101,801,t,1767225600.000000" +
 		" | 900>7;900>8;901>8" +
-		" | 900,1200,1000,80,40,12.000,4" + // spend numeric(14, 3) since 00100
+		" | 900,100,1200,1000,80,40,12.000,4;901,100,0,0,0,0,0.000,0;902,101,0,0,0,0,0.000,0" + // spend numeric(14, 3)
 		" | 7:created;8:created;9:created"
 	if got != want {
 		t.Fatalf("loaded\n  %s\nwant\n  %s", got, want)
@@ -303,4 +308,48 @@ func TestDemoCampaigns(t *testing.T) {
 	if err != nil || badRadius != 0 {
 		t.Fatalf("%d demo cities with a radius network_a refuses (%v)", badRadius, err)
 	}
+}
+
+// TestPostCountersRow checks that every post keeps one row of counters with
+// its owner: an import that gives a post to another user moves its row and
+// its counters along, a post recorded without its row is refused at
+// commit, and a row cannot name another owner than its post's.
+func TestPostCountersRow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	// Bob's post 902 gets counters, then goes to Ana without any given.
+	bob := `{"id": 902, "user_id": 101, "source_id": 801, "created": 1767225600}`
+	counted := strings.Replace(campaignFile, bob, `{"id": 902, "user_id": 101, "source_id": 801, "created": 1767225600,
+		"insights": {"impressions": 70, "reach": 60, "engagement": 5, "clicks": 3, "spend": "1.25", "conversions": 1}}`, 1)
+	moved := strings.Replace(campaignFile, bob, `{"id": 902, "user_id": 100, "source_id": 456, "created": 1767225600}`, 1)
+	for _, file := range []string{counted, moved} {
+		if err := dataset.Load(ctx, pool, strings.NewReader(file)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got string
+	err := pool.QueryRow(ctx, `SELECT string_agg(concat_ws(',', post_id, user_id, impressions, spend), ';' ORDER BY post_id)
+		FROM boosted_post_insight`).Scan(&got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "900,100,1200,12.000;901,100,0,0.000;902,100,70,1.250"; got != want {
+		t.Fatalf("counters after the move: %s, want %s", got, want)
+	}
+
+	_, err = pool.Exec(ctx, `INSERT INTO boosted_post (id, user_id, source_id, created) VALUES (903, 100, 456, now())`)
+	if !refusedBy(err, "boosted_post_insight_fkey") {
+		t.Fatalf("a post without its row of counters: %v, want boosted_post_insight_fkey refused", err)
+	}
+	_, err = pool.Exec(ctx, `UPDATE boosted_post_insight SET user_id = 101 WHERE post_id = 902`)
+	if !refusedBy(err, "boosted_post_insight_post_fkey") {
+		t.Fatalf("counters naming another owner than the post's: %v, want boosted_post_insight_post_fkey refused", err)
+	}
+}
+
+// refusedBy tells whether err is PostgreSQL refusing a foreign key by name.
+func refusedBy(err error, constraint string) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == pgerrcode.ForeignKeyViolation && pgErr.ConstraintName == constraint
 }

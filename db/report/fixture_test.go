@@ -57,8 +57,11 @@ func (w *world) campaign(id, userID int64, currency, tz string) {
 // post makes a boosted post of the user's page.
 func (w *world) post(id, userID int64, name string) {
 	w.t.Helper()
-	w.exec(`INSERT INTO boosted_post (id, user_id, source_id, name, link, created)
-	        VALUES ($1, $2, $3, $4, $5, '2026-01-01T00:00:00Z')`,
+	w.exec(`WITH post AS (
+	            INSERT INTO boosted_post (id, user_id, source_id, name, link, created)
+	            VALUES ($1, $2, $3, $4, $5, '2026-01-01T00:00:00Z')
+	            RETURNING user_id, id)
+	        INSERT INTO boosted_post_insight (user_id, post_id) SELECT user_id, id FROM post`,
 		id, userID, 500+userID, name, fmt.Sprintf("https://network-a.example/posts/%d", id))
 }
 

@@ -73,8 +73,9 @@ WHERE p.user_id = @user_id
 -- ctr = clicks*100/impressions, cpc = spend/clicks, cpa = spend/conversions,
 -- conversion_rate = conversions*100/clicks. Counts as integer strings, money
 -- and ratios as strings with two decimals, rounded half up, all in numeric.
--- The ids are read in order (the handler sends them sorted), so that each
--- probe of the two indexes lands next to the one before it.
+-- Every post has its row of counters (boosted_post_insight_fkey), so the
+-- user's posts among the ids are the user's rows among them: one index-only
+-- scan of boosted_post_insight_user_idx over the ids.
 WITH total AS (
     SELECT
         count(*)                            AS posts,
@@ -84,11 +85,9 @@ WITH total AS (
         coalesce(sum(i.clicks), 0)          AS clicks,
         coalesce(sum(i.spend), 0)::numeric  AS spend,
         coalesce(sum(i.conversions), 0)     AS conversions
-    FROM (SELECT DISTINCT ON (x.id) x.id
-          FROM unnest(@ids::bigint[]) AS x (id)
-          ORDER BY x.id) AS wanted
-    JOIN boosted_post AS p ON p.user_id = @user_id AND p.id = wanted.id
-    LEFT JOIN boosted_post_insight AS i ON i.post_id = p.id
+    FROM boosted_post_insight AS i
+    WHERE i.user_id = @user_id
+      AND i.post_id = ANY(@ids::bigint[])
 )
 SELECT
     t.posts::text                                                                   AS posts,
@@ -108,27 +107,36 @@ FROM total AS t;
 -- Inserts a post of an import file, or updates the post with that id. Without
 -- @user_id / @source_id, the owner and the source are those of the post's
 -- first campaign (@first_campaign_id): its page, else its network_b account.
--- created/stopped are Unix seconds; stopped 0 = still running.
-INSERT INTO boosted_post (id, user_id, source_id, active, name, link, image, created, stopped)
-SELECT
-    @id,
-    coalesce(sqlc.narg(user_id)::bigint, c.user_id),
-    coalesce(sqlc.narg(source_id)::bigint, c.page_id, c.network_b_id),
-    @active, @name, @link, @image,
-    to_timestamp(@created::bigint),
-    CASE WHEN @stopped::bigint > 0 THEN to_timestamp(@stopped::bigint) END
-FROM (VALUES (1)) AS one (x)
-LEFT JOIN campaign AS c ON c.id = sqlc.narg(first_campaign_id)::bigint
-ON CONFLICT (id) DO UPDATE SET
-    user_id    = EXCLUDED.user_id,
-    source_id  = EXCLUDED.source_id,
-    active     = EXCLUDED.active,
-    name       = EXCLUDED.name,
-    link       = EXCLUDED.link,
-    image      = EXCLUDED.image,
-    created    = EXCLUDED.created,
-    stopped    = EXCLUDED.stopped,
-    updated_at = now();
+-- created/stopped are Unix seconds; stopped 0 = still running. A new post
+-- gets its row of zero counters (boosted_post_insight_fkey); a post that
+-- changes owner takes its row along (the row's foreign key cascades).
+WITH post AS (
+    INSERT INTO boosted_post (id, user_id, source_id, active, name, link, image, created, stopped)
+    SELECT
+        @id,
+        coalesce(sqlc.narg(user_id)::bigint, c.user_id),
+        coalesce(sqlc.narg(source_id)::bigint, c.page_id, c.network_b_id),
+        @active, @name, @link, @image,
+        to_timestamp(@created::bigint),
+        CASE WHEN @stopped::bigint > 0 THEN to_timestamp(@stopped::bigint) END
+    FROM (VALUES (1)) AS one (x)
+    LEFT JOIN campaign AS c ON c.id = sqlc.narg(first_campaign_id)::bigint
+    ON CONFLICT (id) DO UPDATE SET
+        user_id    = EXCLUDED.user_id,
+        source_id  = EXCLUDED.source_id,
+        active     = EXCLUDED.active,
+        name       = EXCLUDED.name,
+        link       = EXCLUDED.link,
+        image      = EXCLUDED.image,
+        created    = EXCLUDED.created,
+        stopped    = EXCLUDED.stopped,
+        updated_at = now()
+    RETURNING boosted_post.id, boosted_post.user_id
+)
+INSERT INTO boosted_post_insight (user_id, post_id)
+SELECT post.user_id, post.id
+FROM post
+ON CONFLICT (post_id) DO NOTHING;
 
 -- name: BoostedPostCampaignsReplace :batchexec
 -- Makes @campaign_ids the campaigns the post is boosted in: drops the other
@@ -186,9 +194,11 @@ ON CONFLICT (user_id, campaign_id, currency, day) DO UPDATE SET
     conversions = s.conversions + EXCLUDED.conversions;
 
 -- name: BoostedPostInsightUpsert :batchexec
--- Sets the insight counters of a post of an import file.
-INSERT INTO boosted_post_insight (post_id, impressions, reach, engagement, clicks, spend, conversions)
-VALUES (@post_id, @impressions, @reach, @engagement, @clicks, (@spend::text)::numeric(12, 2), @conversions)
+-- Sets the insight counters of a post of an import file (its owner's row;
+-- a post that is not recorded has no owner, and the row is refused).
+INSERT INTO boosted_post_insight (user_id, post_id, impressions, reach, engagement, clicks, spend, conversions)
+VALUES ((SELECT p.user_id FROM boosted_post AS p WHERE p.id = @post_id), @post_id,
+        @impressions, @reach, @engagement, @clicks, (@spend::text)::numeric(12, 2), @conversions)
 ON CONFLICT (post_id) DO UPDATE SET
     impressions = EXCLUDED.impressions,
     reach       = EXCLUDED.reach,

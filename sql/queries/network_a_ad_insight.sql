@@ -20,7 +20,7 @@
 -- NetworkACampaignPostsLock in the same transaction: the sums read the other
 -- campaigns' rows, which their own work may be writing.
 WITH answered AS (
-    SELECT a.post_id,
+    SELECT a.post_id, p.user_id,
            (x.row ->> 'impressions')::bigint AS impressions, (x.row ->> 'reach')::bigint AS reach,
            (x.row ->> 'engagement')::bigint AS engagement, (x.row ->> 'clicks')::bigint AS clicks,
            round((x.row ->> 'spend')::numeric, 3)::numeric(14, 3) AS spend,
@@ -54,12 +54,13 @@ changed AS (
     RETURNING i.post_id, i.impressions, i.reach, i.engagement, i.clicks, i.spend, i.conversions
 ),
 summed AS (
-    INSERT INTO boosted_post_insight AS b (post_id, impressions, reach, engagement, clicks, spend, conversions)
-    SELECT c.post_id,
+    INSERT INTO boosted_post_insight AS b (user_id, post_id, impressions, reach, engagement, clicks, spend, conversions)
+    SELECT w.user_id, c.post_id,
            c.impressions + coalesce(o.impressions, 0), c.reach + coalesce(o.reach, 0),
            c.engagement + coalesce(o.engagement, 0), c.clicks + coalesce(o.clicks, 0),
            c.spend + coalesce(o.spend, 0), c.conversions + coalesce(o.conversions, 0)
     FROM changed AS c
+    JOIN answered AS w ON w.post_id = c.post_id
     LEFT JOIN LATERAL (
         SELECT sum(r.impressions) AS impressions, sum(r.reach) AS reach, sum(r.engagement) AS engagement,
                sum(r.clicks) AS clicks, sum(r.spend) AS spend, sum(r.conversions) AS conversions

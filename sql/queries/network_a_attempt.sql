@@ -118,8 +118,8 @@ WHERE a.campaign_id = @campaign_id
 -- from (the post's source_id, else the campaign's page; a network_b post
 -- keeps its media id), with name = the message cut to 100 characters with
 -- `…`, link, image, created = its publication, active, not stopped, its
--- new ad's review pending (network_a reviews every new ad), linked to the
--- campaign (the days it has join the campaign's sums, boosted_campaign_day);
+-- new ad's review pending (network_a reviews every new ad), with its row
+-- of counters (zeros for a new post), linked to the campaign (the days it has join the campaign's sums, boosted_campaign_day);
 -- and the campaign's history gets {"post_id",
 -- "ad_id"} under `boosted` for each, oldest post first. Nothing but the
 -- attempts is written when the campaign was deleted meanwhile, nor for a
@@ -170,6 +170,13 @@ post AS (
     WHERE p.user_id = EXCLUDED.user_id
       AND p.media_id IS NOT DISTINCT FROM EXCLUDED.media_id
     RETURNING p.id, p.user_id
+),
+counters AS (
+    -- A new post's row of zero counters (boosted_post_insight_fkey).
+    INSERT INTO boosted_post_insight (user_id, post_id)
+    SELECT p.user_id, p.id
+    FROM post AS p
+    ON CONFLICT (post_id) DO NOTHING
 ),
 linked AS (
     INSERT INTO boosted_post_campaign AS l (user_id, campaign_id, post_id)
