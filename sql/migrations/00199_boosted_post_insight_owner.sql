@@ -1,25 +1,28 @@
--- boosted-posts/batch-insights from one index: each post's counters row
+-- boosted-posts/batch-insights from one table: each post's counters row
 -- carries its owner, and every post has one.
 --
 -- batch-insights sums the counters of the caller's posts among up to 1,000
 -- ids and counts those posts. Without the owner beside the counters, each
--- id is a probe of boosted_post (user_id, id), whose answer is then probed
--- in boosted_post_insight's primary key and read from its heap: a nested
--- loop of 2,000 index descents and 1,000 heap fetches. With the owner and
--- a row for every post, the read is one index-only scan of
--- boosted_post_insight_user_idx, (user_id, post_id) with the counters
--- included, over the ids: the owner's posts are its rows, a post without
--- statistics is a row of zeros.
+-- id is a probe of boosted_post (user_id, id), joined to a probe of
+-- boosted_post_insight's primary key: a nested loop of 2,000 index
+-- descents and 1,000 heap fetches. With the owner and a row for every
+-- post, the read is one index-only scan of boosted_post_insight's primary
+-- key over the ids: the key is post_id and the index includes the owner
+-- and the counters, so the owner is checked and the counters are summed
+-- from the index. The owner's posts are its rows; a post without
+-- statistics is a row of zeros. A change of counters writes the index
+-- too (no HOT update): it is the table's only index, and the engine writes
+-- only the posts whose statistics changed.
 --
 -- PostgreSQL keeps both facts exact:
 --   - the foreign key (user_id, post_id) references boosted_post (user_id,
 --     id) ON UPDATE CASCADE ON DELETE CASCADE: a post's new owner is
 --     written to its row in the same statement, and a row with another
 --     owner is refused. It replaces the foreign key on post_id alone;
---   - boosted_post's foreign key (user_id, id) references the row back,
---     checked at commit (DEFERRABLE INITIALLY DEFERRED): the statement that
---     records a post writes its row of zeros in the same transaction, and
---     a post without one is refused.
+--   - boosted_post's foreign key (id) references the row back, checked at
+--     commit (DEFERRABLE INITIALLY DEFERRED): the statement that records a
+--     post writes its row of zeros in the same transaction, and a post
+--     without one is refused.
 
 -- +goose Up
 ALTER TABLE boosted_post_insight ADD COLUMN user_id bigint;
@@ -29,18 +32,20 @@ SELECT p.user_id, p.id
 FROM boosted_post AS p
 WHERE NOT EXISTS (SELECT FROM boosted_post_insight AS i WHERE i.post_id = p.id);
 ALTER TABLE boosted_post_insight ALTER COLUMN user_id SET NOT NULL;
+ALTER TABLE boosted_post_insight DROP CONSTRAINT boosted_post_insight_pkey,
+    ADD CONSTRAINT boosted_post_insight_pkey PRIMARY KEY (post_id)
+        INCLUDE (user_id, impressions, reach, engagement, clicks, spend, conversions);
 ALTER TABLE boosted_post_insight DROP CONSTRAINT boosted_post_insight_post_id_fkey;
 ALTER TABLE boosted_post_insight ADD CONSTRAINT boosted_post_insight_post_fkey FOREIGN KEY (user_id, post_id)
     REFERENCES boosted_post (user_id, id) ON UPDATE CASCADE ON DELETE CASCADE;
-CREATE UNIQUE INDEX boosted_post_insight_user_idx ON boosted_post_insight (user_id, post_id)
-    INCLUDE (impressions, reach, engagement, clicks, spend, conversions);
-ALTER TABLE boosted_post ADD CONSTRAINT boosted_post_insight_fkey FOREIGN KEY (user_id, id)
-    REFERENCES boosted_post_insight (user_id, post_id) DEFERRABLE INITIALLY DEFERRED;
+ALTER TABLE boosted_post ADD CONSTRAINT boosted_post_insight_fkey FOREIGN KEY (id)
+    REFERENCES boosted_post_insight (post_id) DEFERRABLE INITIALLY DEFERRED;
 
 -- +goose Down
 ALTER TABLE boosted_post DROP CONSTRAINT boosted_post_insight_fkey;
-DROP INDEX boosted_post_insight_user_idx;
 ALTER TABLE boosted_post_insight DROP CONSTRAINT boosted_post_insight_post_fkey;
 ALTER TABLE boosted_post_insight ADD CONSTRAINT boosted_post_insight_post_id_fkey FOREIGN KEY (post_id)
     REFERENCES boosted_post (id) ON DELETE CASCADE;
+ALTER TABLE boosted_post_insight DROP CONSTRAINT boosted_post_insight_pkey,
+    ADD CONSTRAINT boosted_post_insight_pkey PRIMARY KEY (post_id);
 ALTER TABLE boosted_post_insight DROP COLUMN user_id;

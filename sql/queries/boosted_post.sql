@@ -73,9 +73,10 @@ WHERE p.user_id = @user_id
 -- ctr = clicks*100/impressions, cpc = spend/clicks, cpa = spend/conversions,
 -- conversion_rate = conversions*100/clicks. Counts as integer strings, money
 -- and ratios as strings with two decimals, rounded half up, all in numeric.
--- Every post has its row of counters (boosted_post_insight_fkey), so the
--- user's posts among the ids are the user's rows among them: one index-only
--- scan of boosted_post_insight_user_idx over the ids.
+-- Every post has its row of counters, with its owner
+-- (boosted_post_insight_fkey), so the user's posts among the ids are the
+-- user's rows among them: one index-only scan of boosted_post_insight's
+-- primary key over the ids (it includes the owner and the counters).
 WITH total AS (
     SELECT
         count(*)                            AS posts,
