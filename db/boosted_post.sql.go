@@ -92,8 +92,8 @@ type BoostedPostInsightsSumRow struct {
 // and ratios as strings with two decimals, rounded half up, all in numeric.
 // Every post has its row of counters, with its owner
 // (boosted_post_insight_fkey), so the user's posts among the ids are the
-// user's rows among them: one index-only scan of boosted_post_insight's
-// primary key over the ids (it includes the owner and the counters).
+// user's rows among them: one index-only scan of the owner's range of
+// boosted_post_insight_user_idx over the ids (it includes the counters).
 func (q *Queries) BoostedPostInsightsSum(ctx context.Context, arg BoostedPostInsightsSumParams) (BoostedPostInsightsSumRow, error) {
 	row := q.db.QueryRow(ctx, boostedPostInsightsSum, arg.UserID, arg.Ids)
 	var i BoostedPostInsightsSumRow

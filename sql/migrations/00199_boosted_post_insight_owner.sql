@@ -1,4 +1,4 @@
--- boosted-posts/batch-insights from one table: each post's counters row
+-- boosted-posts/batch-insights from one index: each post's counters row
 -- carries its owner, and every post has one.
 --
 -- batch-insights sums the counters of the caller's posts among up to 1,000
@@ -6,13 +6,18 @@
 -- id is a probe of boosted_post (user_id, id), joined to a probe of
 -- boosted_post_insight's primary key: a nested loop of 2,000 index
 -- descents and 1,000 heap fetches. With the owner and a row for every
--- post, the read is one index-only scan of boosted_post_insight's primary
--- key over the ids: the key is post_id and the index includes the owner
--- and the counters, so the owner is checked and the counters are summed
--- from the index. The owner's posts are its rows; a post without
--- statistics is a row of zeros. A change of counters writes the index
--- too (no HOT update): it is the table's only index, and the engine writes
--- only the posts whose statistics changed.
+-- post, the read is one index scan over the ids: the owner's posts are its
+-- rows, a post without statistics is a row of zeros.
+-- boosted_post_insight_user_idx is in (user_id, post_id) order and
+-- includes the counters, so that the scan reads the owner's range alone
+-- and sums the counters from the index (an index-only scan). With the
+-- owner as its first column, PostgreSQL costs the scan by the owner's
+-- share of the table and plans it in custom and generic plans alike; an
+-- index on post_id alone, with the owner and the counters included, was
+-- sometimes planned as a sequential scan of every user's rows for a
+-- thousand ids among 60,000 posts (TestCampaignQueriesUseIndexes). A
+-- change of counters writes that index too (no HOT update); the engine
+-- writes only the posts whose statistics changed.
 --
 -- PostgreSQL keeps both facts exact:
 --   - the foreign key (user_id, post_id) references boosted_post (user_id,
@@ -32,9 +37,8 @@ SELECT p.user_id, p.id
 FROM boosted_post AS p
 WHERE NOT EXISTS (SELECT FROM boosted_post_insight AS i WHERE i.post_id = p.id);
 ALTER TABLE boosted_post_insight ALTER COLUMN user_id SET NOT NULL;
-ALTER TABLE boosted_post_insight DROP CONSTRAINT boosted_post_insight_pkey,
-    ADD CONSTRAINT boosted_post_insight_pkey PRIMARY KEY (post_id)
-        INCLUDE (user_id, impressions, reach, engagement, clicks, spend, conversions);
+CREATE UNIQUE INDEX boosted_post_insight_user_idx ON boosted_post_insight (user_id, post_id)
+    INCLUDE (impressions, reach, engagement, clicks, spend, conversions);
 ALTER TABLE boosted_post_insight DROP CONSTRAINT boosted_post_insight_post_id_fkey;
 ALTER TABLE boosted_post_insight ADD CONSTRAINT boosted_post_insight_post_fkey FOREIGN KEY (user_id, post_id)
     REFERENCES boosted_post (user_id, id) ON UPDATE CASCADE ON DELETE CASCADE;
@@ -46,6 +50,5 @@ ALTER TABLE boosted_post DROP CONSTRAINT boosted_post_insight_fkey;
 ALTER TABLE boosted_post_insight DROP CONSTRAINT boosted_post_insight_post_fkey;
 ALTER TABLE boosted_post_insight ADD CONSTRAINT boosted_post_insight_post_id_fkey FOREIGN KEY (post_id)
     REFERENCES boosted_post (id) ON DELETE CASCADE;
-ALTER TABLE boosted_post_insight DROP CONSTRAINT boosted_post_insight_pkey,
-    ADD CONSTRAINT boosted_post_insight_pkey PRIMARY KEY (post_id);
+DROP INDEX boosted_post_insight_user_idx;
 ALTER TABLE boosted_post_insight DROP COLUMN user_id;
