@@ -262,9 +262,10 @@ type NetworkAAttemptAdsDoneParams struct {
 // keeps its media id), with name = the message cut to 100 characters with
 // `…`, link, image, created = its publication, active, not stopped, its
 // new ad's review pending (network_a reviews every new ad), with its row
-// of counters (zeros for a new post), linked to the campaign (the days it has join the campaign's sums, boosted_campaign_day);
-// and the campaign's history gets {"post_id",
-// "ad_id"} under `boosted` for each, oldest post first. Nothing but the
+// of counters (zeros for a new post), linked to the campaign (the days it
+// has join the campaign's sums, boosted_campaign_day); and the campaign's
+// history gets {"post_id", "ad_id"} under `boosted` for each, oldest post
+// first. Nothing but the
 // attempts is written when the campaign was deleted meanwhile, nor for a
 // post id that belongs to another user's post or to the other network. Answers how many posts were
 // recorded.

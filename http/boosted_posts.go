@@ -73,7 +73,7 @@ type batchInsightsRequest struct {
 
 // validate parses ids: a comma-separated list of 1 to 1,000 positive
 // integers (spaces around each allowed). The ids are kept sorted and each
-// once: BoostedPostInsightsSum probes the indexes in id order.
+// once, the order in which BoostedPostInsightsSum reads its index.
 func (r *batchInsightsRequest) validate() error {
 	if strings.TrimSpace(r.IDs) == "" {
 		return badRequest("ids is required: a comma-separated list of boosted post ids")
