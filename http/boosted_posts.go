@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"adboost/db"
@@ -72,8 +71,9 @@ type batchInsightsRequest struct {
 }
 
 // validate parses ids: a comma-separated list of 1 to 1,000 positive
-// integers (spaces around each allowed). The ids are kept sorted and each
-// once, the order in which BoostedPostInsightsSum reads its index.
+// integers (spaces around each allowed), kept as given: BoostedPostInsightsSum
+// matches them with = ANY, which counts each post once, and PostgreSQL sorts
+// and dedupes the array before it reads the index.
 func (r *batchInsightsRequest) validate() error {
 	if strings.TrimSpace(r.IDs) == "" {
 		return badRequest("ids is required: a comma-separated list of boosted post ids")
@@ -91,8 +91,7 @@ func (r *batchInsightsRequest) validate() error {
 		}
 		ids[i] = id
 	}
-	slices.Sort(ids)
-	r.ids = slices.Compact(ids)
+	r.ids = ids
 	return nil
 }
 
