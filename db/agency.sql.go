@@ -247,3 +247,37 @@ func (q *Queries) AgencyListSearch(ctx context.Context, arg AgencyListSearchPara
 	}
 	return items, nil
 }
+
+const agencyObjects = `-- name: AgencyObjects :many
+SELECT o.agency_id, o.object AS agency
+FROM agency_object AS o
+WHERE o.agency_id = ANY($1::bigint[])
+`
+
+type AgencyObjectsRow struct {
+	AgencyID int64           `json:"agency_id"`
+	Agency   json.RawMessage `json:"agency"`
+}
+
+// The Agency objects of the agencies @ids, each once whatever the ids
+// repeat, in no order (presets/available joins them to its cards by id): a
+// primary-key lookup each in agency_object.
+func (q *Queries) AgencyObjects(ctx context.Context, ids []int64) ([]AgencyObjectsRow, error) {
+	rows, err := q.db.Query(ctx, agencyObjects, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []AgencyObjectsRow{}
+	for rows.Next() {
+		var i AgencyObjectsRow
+		if err := rows.Scan(&i.AgencyID, &i.Agency); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

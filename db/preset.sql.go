@@ -128,13 +128,12 @@ page AS (
 SELECT
     c.body,
     coalesce(to_json(absolute_url(c.image, $1::text)), 'null'::json)::json AS image,
-    to_json(round(c.price + ($2::text)::numeric, 2)::text) AS price,
-    to_json(round(c.original_price + ($2::text)::numeric, 2)::text) AS original_price,
-    ao.object AS agency,
+    price_json(c.price, ($2::text)::numeric) AS price,
+    price_json(c.original_price, ($2::text)::numeric) AS original_price,
+    c.agency_id,
     c.number_of_purchases
 FROM page
 JOIN preset_card AS c ON c.id = page.id
-JOIN agency_object AS ao ON ao.agency_id = c.agency_id
 ORDER BY page.title, page.id
 `
 
@@ -151,7 +150,7 @@ type PresetAvailableRow struct {
 	Image             json.RawMessage `json:"image"`
 	Price             json.RawMessage `json:"price"`
 	OriginalPrice     json.RawMessage `json:"original_price"`
-	Agency            json.RawMessage `json:"agency"`
+	AgencyID          int64           `json:"agency_id"`
 	NumberOfPurchases int32           `json:"number_of_purchases"`
 }
 
@@ -163,7 +162,9 @@ type PresetAvailableRow struct {
 // preset_visible_title_idx, the agency's own from preset_agency_idx) and
 // stops at the end of the page; the Preset objects are built for the page's
 // rows only, in pieces of JSON as PresetCards answers them, with the number
-// of purchases.
+// of purchases. The agency is its id: a page of a thousand cards names a
+// few hundred agencies, and their objects are read once each
+// (AgencyObjects), not sent once per card.
 func (q *Queries) PresetAvailable(ctx context.Context, arg PresetAvailableParams) ([]PresetAvailableRow, error) {
 	rows, err := q.db.Query(ctx, presetAvailable,
 		arg.PublicBaseUrl,
@@ -184,7 +185,7 @@ func (q *Queries) PresetAvailable(ctx context.Context, arg PresetAvailableParams
 			&i.Image,
 			&i.Price,
 			&i.OriginalPrice,
-			&i.Agency,
+			&i.AgencyID,
 			&i.NumberOfPurchases,
 		); err != nil {
 			return nil, err
@@ -1375,8 +1376,8 @@ const presetCards = `-- name: PresetCards :many
 SELECT
     c.body,
     coalesce(to_json(absolute_url(c.image, $1::text)), 'null'::json)::json AS image,
-    to_json(round(c.price + ($2::text)::numeric, 2)::text) AS price,
-    to_json(round(c.original_price + ($2::text)::numeric, 2)::text) AS original_price,
+    price_json(c.price, ($2::text)::numeric) AS price,
+    price_json(c.original_price, ($2::text)::numeric) AS original_price,
     ao.object AS agency
 FROM unnest($3::bigint[]) WITH ORDINALITY AS page (id, n)
 JOIN preset_card AS c ON c.id = page.id

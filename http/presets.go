@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/jackc/pgx/v5"
+
 	"adboost/db"
 )
 
@@ -435,21 +437,59 @@ func (r *presetAvailableRequest) bind(req *http.Request) error {
 	return nil
 }
 
-func (s *Server) presetAvailable(ctx context.Context, req *presetAvailableRequest) (jsonAnswer, error) {
+func (s *Server) presetAvailable(ctx context.Context, req *presetAvailableRequest) (answer jsonAnswer, err error) {
 	params := db.PresetAvailableParams{
 		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, UserID: userID(ctx),
 		PageNumber: req.page.Or(1), PageSize: int32(min(req.limit.Or(maxAvailable), maxAvailable)),
 	}
-	rows, err := s.q.PresetAvailable(ctx, params)
+	// One snapshot for the cards and their agencies' objects: an agency
+	// that a card names is never missing from the second read.
+	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		rows, err := q.PresetAvailable(ctx, params)
+		if err != nil || len(rows) == 0 {
+			answer = jsonAnswer("[]")
+			return err
+		}
+		agencies, err := agencyObjects(ctx, q, rows)
+		if err != nil {
+			return err
+		}
+		answer, err = presetCards(rows, func(r db.PresetAvailableRow) cardPieces {
+			return cardPieces{
+				body: r.Body, image: r.Image, price: r.Price, originalPrice: r.OriginalPrice, agency: agencies[r.AgencyID],
+				purchases: &r.NumberOfPurchases,
+			}
+		})
+		return err
+	})
+	return answer, err
+}
+
+// agencyObjects answers the Agency objects of the agencies that rows name,
+// by id, read once each (AgencyObjects). An agency without its object is an
+// error, not a card without its agency.
+func agencyObjects(ctx context.Context, q *db.Queries, rows []db.PresetAvailableRow) (map[int64]json.RawMessage, error) {
+	ids := make([]int64, 0, len(rows))
+	seen := make(map[int64]struct{}, len(rows))
+	for _, r := range rows {
+		if _, ok := seen[r.AgencyID]; !ok {
+			seen[r.AgencyID] = struct{}{}
+			ids = append(ids, r.AgencyID)
+		}
+	}
+	found, err := q.AgencyObjects(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	return presetCards(rows, func(r db.PresetAvailableRow) cardPieces {
-		return cardPieces{
-			body: r.Body, image: r.Image, price: r.Price, originalPrice: r.OriginalPrice, agency: r.Agency,
-			purchases: &r.NumberOfPurchases,
-		}
-	})
+	objects := make(map[int64]json.RawMessage, len(found))
+	for _, a := range found {
+		objects[a.AgencyID] = a.Agency
+	}
+	if len(objects) != len(ids) {
+		return nil, fmt.Errorf("presets/available: %d of the page's %d agencies have no Agency object", len(ids)-len(objects), len(ids))
+	}
+	return objects, nil
 }
 
 func (s *Server) presetOptimizationGoals(ctx context.Context, _ *empty) ([]db.CampaignObjectiveListRow, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -352,6 +353,34 @@ func TestPresetBrowseLimitCap(t *testing.T) {
 	}
 }
 
+// TestPresetPriceFee checks the prices of presets/browse and
+// presets/available for each shape of fee SERVICE_FIXED_FEE accepts (none,
+// one or two decimals, the largest): the stored amount plus the fee, with
+// two decimals. Preset 1 costs 49.00, was 59.00.
+func TestPresetPriceFee(t *testing.T) {
+	for fee, want := range map[string][2]string{
+		"0": {"49.00", "59.00"}, "0.5": {"49.50", "59.50"}, "3": {"52.00", "62.00"},
+		"0.07": {"49.07", "59.07"}, "99999999.99": {"100000048.99", "100000058.99"},
+	} {
+		t.Run(fee, func(t *testing.T) {
+			e := newEnv(t, withFee(fee))
+			e.load(catalogueFixture())
+			browsed := browsedPresetsByID(t, e)[1]
+			var available map[string]any
+			for _, p := range e.get("/v1/presets/available", e.token(102)).presetList() {
+				if p["id"] == 1.0 {
+					available = p
+				}
+			}
+			for _, p := range []map[string]any{browsed, available} {
+				if p["price"] != want[0] || p["original_price"] != want[1] {
+					t.Fatalf("fee %s: price %v, original_price %v; want %q and %q", fee, p["price"], p["original_price"], want[0], want[1])
+				}
+			}
+		})
+	}
+}
+
 func TestPresetFields(t *testing.T) {
 	e := newEnv(t, withFee("2.50"))
 	e.load(catalogueFixture())
@@ -513,6 +542,46 @@ func TestPresetAvailable(t *testing.T) {
 		e.do(request{method: http.MethodGet, path: "/v1/presets/available" + query, token: e.token(100)}).
 			fails(http.StatusBadRequest, "bad_request")
 	}
+	checkAvailableCards(e)
+}
+
+// checkAvailableCards checks that every card of presets/available is its
+// Preset object of presets/browse with the number of purchases added, the
+// agency included (the agencies' objects are read once for the page and
+// joined to its cards by id): Ana's private preset 10 carries the object of
+// her agency, the one of the public preset 1. An agency without its object
+// is an error, not a card without its agency.
+func checkAvailableCards(e *env) {
+	e.t.Helper()
+	browsed := map[float64]map[string]any{}
+	for _, p := range e.post("/v1/presets/browse", "", `{}`).presetList() {
+		browsed[p["id"].(float64)] = p
+	}
+	available := map[float64]map[string]any{}
+	for _, p := range e.get("/v1/presets/available", e.token(100)).presetList() {
+		available[p["id"].(float64)] = p
+		want, public := browsed[p["id"].(float64)]
+		if !public {
+			continue
+		}
+		got := maps.Clone(p)
+		delete(got, "number_of_purchases")
+		if !reflect.DeepEqual(got, want) {
+			e.t.Fatalf("available preset %v = %v\nbrowse answers %v", p["id"], got, want)
+		}
+	}
+	if len(available) != 10 || len(browsed) != 9 {
+		e.t.Fatalf("%d available and %d browsed presets, want 10 and 9", len(available), len(browsed))
+	}
+	agency := available[10]["agency"].(map[string]any)
+	if agency["username"] != "northwind" || !reflect.DeepEqual(agency, available[1]["agency"]) {
+		e.t.Fatalf("preset 10's agency = %v, want preset 1's: %v", agency, available[1]["agency"])
+	}
+	if available[2]["agency"].(map[string]any)["username"] != "bluepeak" {
+		e.t.Fatalf("preset 2's agency = %v, want bluepeak", available[2]["agency"])
+	}
+	e.exec("DELETE FROM agency_object WHERE agency_id = 11")
+	e.get("/v1/presets/available", e.token(100)).fails(http.StatusInternalServerError, "internal")
 }
 
 func TestPresetRequestErrors(t *testing.T) {

@@ -35,8 +35,8 @@
 --            agency_industry, service, industry; agency_object_delete on
 --            agency_service, agency_industry.
 --   Serves:  agencies/list, agencies/detail/{id}, and the agency nested in
---            every Preset object (PresetCards, PresetAvailable): presets/browse,
---            presets/available.
+--            every Preset object: presets/browse (PresetCards), and
+--            presets/available (AgencyObjects, each agency of the page once).
 --   Without: a page of 50 Agency objects built by view agency_card takes
 --            4.3 ms (one execution on the bench data), against a primary-key
 --            lookup each; agencies/list answers 636-864 req/s distinct with
@@ -1024,6 +1024,10 @@ $$;
 CREATE FUNCTION public.preset_usable(p public.preset, user_agency_id bigint) RETURNS boolean
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN ((p).active AND ((NOT (p).private) OR (NOT ((p).agency_id IS DISTINCT FROM user_agency_id))));
+
+CREATE FUNCTION public.price_json(amount numeric, fee numeric) RETURNS json
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN ((('"'::text || ((amount + fee))::text) || '"'::text))::json;
 
 CREATE FUNCTION public.report_timezone(tz text) RETURNS text
     LANGUAGE sql STABLE

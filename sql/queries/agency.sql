@@ -156,3 +156,11 @@ FROM agency_object AS o
 JOIN agency AS a ON a.id = o.agency_id
 WHERE o.agency_id = @id
   AND a.listed;
+
+-- name: AgencyObjects :many
+-- The Agency objects of the agencies @ids, each once whatever the ids
+-- repeat, in no order (presets/available joins them to its cards by id): a
+-- primary-key lookup each in agency_object.
+SELECT o.agency_id, o.object AS agency
+FROM agency_object AS o
+WHERE o.agency_id = ANY(@ids::bigint[]);

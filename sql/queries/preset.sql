@@ -663,8 +663,8 @@ OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int
 SELECT
     c.body,
     coalesce(to_json(absolute_url(c.image, @public_base_url::text)), 'null'::json)::json AS image,
-    to_json(round(c.price + (@service_fixed_fee::text)::numeric, 2)::text) AS price,
-    to_json(round(c.original_price + (@service_fixed_fee::text)::numeric, 2)::text) AS original_price,
+    price_json(c.price, (@service_fixed_fee::text)::numeric) AS price,
+    price_json(c.original_price, (@service_fixed_fee::text)::numeric) AS original_price,
     ao.object AS agency
 FROM unnest(@ids::bigint[]) WITH ORDINALITY AS page (id, n)
 JOIN preset_card AS c ON c.id = page.id
@@ -829,7 +829,9 @@ SELECT (CASE
 -- preset_visible_title_idx, the agency's own from preset_agency_idx) and
 -- stops at the end of the page; the Preset objects are built for the page's
 -- rows only, in pieces of JSON as PresetCards answers them, with the number
--- of purchases.
+-- of purchases. The agency is its id: a page of a thousand cards names a
+-- few hundred agencies, and their objects are read once each
+-- (AgencyObjects), not sent once per card.
 WITH owner AS (
     SELECT u.agency_id FROM app_user AS u WHERE u.id = @user_id
 ),
@@ -857,13 +859,12 @@ page AS (
 SELECT
     c.body,
     coalesce(to_json(absolute_url(c.image, @public_base_url::text)), 'null'::json)::json AS image,
-    to_json(round(c.price + (@service_fixed_fee::text)::numeric, 2)::text) AS price,
-    to_json(round(c.original_price + (@service_fixed_fee::text)::numeric, 2)::text) AS original_price,
-    ao.object AS agency,
+    price_json(c.price, (@service_fixed_fee::text)::numeric) AS price,
+    price_json(c.original_price, (@service_fixed_fee::text)::numeric) AS original_price,
+    c.agency_id,
     c.number_of_purchases
 FROM page
 JOIN preset_card AS c ON c.id = page.id
-JOIN agency_object AS ao ON ao.agency_id = c.agency_id
 ORDER BY page.title, page.id;
 
 -- name: PresetUpsert :batchexec
