@@ -341,7 +341,7 @@ type PresetBrowseParams struct {
 // PresetBrowseDeep, an agency with a goal to PresetBrowseAgencyGoal (or,
 // with a location narrower than the goal, PresetBrowseAgencyGoalLocation),
 // and an agency with a prefix that it is narrower than, and no location, to
-// PresetBrowseAgencyWalk (presetBrowseIDs in http/presets.go): this
+// PresetBrowseAgencyWalk (browse.cards in http/presets.go): this
 // statement serves the other combinations.
 // Paging: the handler has checked @page_number >= 1 and
 // @page_size >= 1; a limit above 50 acts as 50. It answers the ids of the
@@ -381,14 +381,20 @@ func (q *Queries) PresetBrowse(ctx context.Context, arg PresetBrowseParams) ([]i
 }
 
 const presetBrowseAgency = `-- name: PresetBrowseAgency :many
-SELECT p.id
-FROM preset AS p
-WHERE p.agency_id = $1::bigint
-  AND p.active AND NOT p.private
-  AND ($2::bigint IS NULL OR p.id <> $2::bigint)
-ORDER BY p.title, p.id
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT p.id, p.title
+      FROM preset AS p
+      WHERE p.agency_id = $1::bigint
+        AND p.active AND NOT p.private
+        AND ($2::bigint IS NULL OR p.id <> $2::bigint)
+      ORDER BY p.title, p.id
+      LIMIT 50
+      OFFSET ($3::int - 1)::bigint * least($4::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, $5::text, ($6::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
 LIMIT least($4::int, 50)
-OFFSET ($3::int - 1)::bigint * least($4::int, 50)
 `
 
 type PresetBrowseAgencyParams struct {
@@ -396,29 +402,47 @@ type PresetBrowseAgencyParams struct {
 	ExcludedPresetID *int64 `json:"excluded_preset_id"`
 	PageNumber       int32  `json:"page_number"`
 	PageSize         int32  `json:"page_size"`
+	PublicBaseUrl    string `json:"public_base_url"`
+	ServiceFixedFee  string `json:"service_fixed_fee"`
 }
 
-// The ids of one page of presets/browse with an agency alone (agency_id,
-// partner_id, or both the same): that agency's presets in title order from
-// preset_agency_idx (agency, title, id), the visible ones kept.
-func (q *Queries) PresetBrowseAgency(ctx context.Context, arg PresetBrowseAgencyParams) ([]int64, error) {
+type PresetBrowseAgencyRow struct {
+	Body          json.RawMessage `json:"body"`
+	Image         json.RawMessage `json:"image"`
+	Price         json.RawMessage `json:"price"`
+	OriginalPrice json.RawMessage `json:"original_price"`
+	Agency        json.RawMessage `json:"agency"`
+}
+
+// The Preset objects of one page of presets/browse with an agency alone
+// (agency_id, partner_id, or both the same): that agency's presets in title
+// order from preset_agency_idx (agency, title, id), the visible ones kept.
+func (q *Queries) PresetBrowseAgency(ctx context.Context, arg PresetBrowseAgencyParams) ([]PresetBrowseAgencyRow, error) {
 	rows, err := q.db.Query(ctx, presetBrowseAgency,
 		arg.AgencyID,
 		arg.ExcludedPresetID,
 		arg.PageNumber,
 		arg.PageSize,
+		arg.PublicBaseUrl,
+		arg.ServiceFixedFee,
 	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []int64{}
+	items := []PresetBrowseAgencyRow{}
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var i PresetBrowseAgencyRow
+		if err := rows.Scan(
+			&i.Body,
+			&i.Image,
+			&i.Price,
+			&i.OriginalPrice,
+			&i.Agency,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -756,7 +780,7 @@ start AS (
     -- them, so that it does not sort all the buckets instead (a page near
     -- the start needs its first few).
     SELECT b.lower,
-           ($3::int - 1)::bigint * least($2::int, 50) - b.before AS skip
+           ($5::int - 1)::bigint * least($4::int, 50) - b.before AS skip
     FROM (SELECT t.lower, t.ordinal,
                  sum(t.presets) OVER w - t.presets
                  - CASE WHEN (SELECT excluded.ordinal FROM excluded) < t.ordinal THEN 1 ELSE 0 END AS before,
@@ -767,50 +791,78 @@ start AS (
                 ORDER BY k.ordinal
                 LIMIT (SELECT max(m.ordinal) FROM preset_title_bucket AS m)) AS t
           WINDOW w AS (ORDER BY t.ordinal ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS b
-    WHERE b.through > ($3::int - 1)::bigint * least($2::int, 50)
+    WHERE b.through > ($5::int - 1)::bigint * least($4::int, 50)
     ORDER BY b.ordinal
     LIMIT 1
 )
-SELECT p.id
-FROM preset AS p
-WHERE p.active AND NOT p.private
-  AND p.title >= (SELECT start.lower FROM start)
-  AND ($1::bigint IS NULL
-       OR p.id <> $1::bigint)
-ORDER BY p.title, p.id
-LIMIT least($2::int, 50)
-OFFSET (SELECT start.skip FROM start)
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT p.id, p.title
+      FROM preset AS p
+      WHERE p.active AND NOT p.private
+        AND p.title >= (SELECT start.lower FROM start)
+        AND ($1::bigint IS NULL
+             OR p.id <> $1::bigint)
+      ORDER BY p.title, p.id
+      LIMIT 50
+      OFFSET (SELECT start.skip FROM start)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, $2::text, ($3::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
+LIMIT least($4::int, 50)
 `
 
 type PresetBrowseDeepParams struct {
 	ExcludedPresetID *int64 `json:"excluded_preset_id"`
+	PublicBaseUrl    string `json:"public_base_url"`
+	ServiceFixedFee  string `json:"service_fixed_fee"`
 	PageSize         int32  `json:"page_size"`
 	PageNumber       int32  `json:"page_number"`
 }
 
-// The ids of a page after the first of presets/browse without filters
-// (excluded_preset_id aside): the same answer as PresetBrowse, without
-// reading the pages before it. preset_title_bucket (00092) counts the
-// visible presets of each range of the title order, numbered in that
+type PresetBrowseDeepRow struct {
+	Body          json.RawMessage `json:"body"`
+	Image         json.RawMessage `json:"image"`
+	Price         json.RawMessage `json:"price"`
+	OriginalPrice json.RawMessage `json:"original_price"`
+	Agency        json.RawMessage `json:"agency"`
+}
+
+// The Preset objects of a page after the first of presets/browse without
+// filters (excluded_preset_id aside): the same answer as PresetBrowse,
+// without reading the pages before it. preset_title_bucket (00092) counts
+// the visible presets of each range of the title order, numbered in that
 // order (ordinal, 00193); the page starts preset_visible_title_idx at the
 // bound of the bucket that holds its first row (CTE start) and skips only
 // that bucket's presets before it (about a thousand at most), not every
-// preset of the pages before. The excluded preset, if visible, is taken
-// off the counts from its bucket on. No optional filter: a generic plan
-// serves every request.
-func (q *Queries) PresetBrowseDeep(ctx context.Context, arg PresetBrowseDeepParams) ([]int64, error) {
-	rows, err := q.db.Query(ctx, presetBrowseDeep, arg.ExcludedPresetID, arg.PageSize, arg.PageNumber)
+// preset of the pages before. The excluded preset, if visible, is taken off
+// the counts from its bucket on. No optional filter: a generic plan serves
+// every request.
+func (q *Queries) PresetBrowseDeep(ctx context.Context, arg PresetBrowseDeepParams) ([]PresetBrowseDeepRow, error) {
+	rows, err := q.db.Query(ctx, presetBrowseDeep,
+		arg.ExcludedPresetID,
+		arg.PublicBaseUrl,
+		arg.ServiceFixedFee,
+		arg.PageSize,
+		arg.PageNumber,
+	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []int64{}
+	items := []PresetBrowseDeepRow{}
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var i PresetBrowseDeepRow
+		if err := rows.Scan(
+			&i.Body,
+			&i.Image,
+			&i.Price,
+			&i.OriginalPrice,
+			&i.Agency,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -819,14 +871,20 @@ func (q *Queries) PresetBrowseDeep(ctx context.Context, arg PresetBrowseDeepPara
 }
 
 const presetBrowseGoal = `-- name: PresetBrowseGoal :many
-SELECT p.id
-FROM preset AS p
-WHERE p.active AND NOT p.private
-  AND p.campaign_objective = $1::text
-  AND ($2::bigint IS NULL OR p.id <> $2::bigint)
-ORDER BY p.title, p.id
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT p.id, p.title
+      FROM preset AS p
+      WHERE p.active AND NOT p.private
+        AND p.campaign_objective = $1::text
+        AND ($2::bigint IS NULL OR p.id <> $2::bigint)
+      ORDER BY p.title, p.id
+      LIMIT 50
+      OFFSET ($3::int - 1)::bigint * least($4::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, $5::text, ($6::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
 LIMIT least($4::int, 50)
-OFFSET ($3::int - 1)::bigint * least($4::int, 50)
 `
 
 type PresetBrowseGoalParams struct {
@@ -834,29 +892,47 @@ type PresetBrowseGoalParams struct {
 	ExcludedPresetID *int64 `json:"excluded_preset_id"`
 	PageNumber       int32  `json:"page_number"`
 	PageSize         int32  `json:"page_size"`
+	PublicBaseUrl    string `json:"public_base_url"`
+	ServiceFixedFee  string `json:"service_fixed_fee"`
 }
 
-// The ids of one page of presets/browse with a goal alone: that
+type PresetBrowseGoalRow struct {
+	Body          json.RawMessage `json:"body"`
+	Image         json.RawMessage `json:"image"`
+	Price         json.RawMessage `json:"price"`
+	OriginalPrice json.RawMessage `json:"original_price"`
+	Agency        json.RawMessage `json:"agency"`
+}
+
+// The Preset objects of one page of presets/browse with a goal alone: that
 // objective's visible presets in title order from
 // preset_visible_objective_idx (objective, title, id).
-func (q *Queries) PresetBrowseGoal(ctx context.Context, arg PresetBrowseGoalParams) ([]int64, error) {
+func (q *Queries) PresetBrowseGoal(ctx context.Context, arg PresetBrowseGoalParams) ([]PresetBrowseGoalRow, error) {
 	rows, err := q.db.Query(ctx, presetBrowseGoal,
 		arg.Goal,
 		arg.ExcludedPresetID,
 		arg.PageNumber,
 		arg.PageSize,
+		arg.PublicBaseUrl,
+		arg.ServiceFixedFee,
 	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []int64{}
+	items := []PresetBrowseGoalRow{}
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var i PresetBrowseGoalRow
+		if err := rows.Scan(
+			&i.Body,
+			&i.Image,
+			&i.Price,
+			&i.OriginalPrice,
+			&i.Agency,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -865,14 +941,20 @@ func (q *Queries) PresetBrowseGoal(ctx context.Context, arg PresetBrowseGoalPara
 }
 
 const presetBrowseLocation = `-- name: PresetBrowseLocation :many
-SELECT l.preset_id
-FROM preset_location AS l
-WHERE l.key = $1::text
-  AND l.kinds & location_kind_mask($2::text) <> 0
-  AND ($3::bigint IS NULL OR l.preset_id <> $3::bigint)
-ORDER BY l.title, l.preset_id
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT l.preset_id AS id, l.title
+      FROM preset_location AS l
+      WHERE l.key = $1::text
+        AND l.kinds & location_kind_mask($2::text) <> 0
+        AND ($3::bigint IS NULL OR l.preset_id <> $3::bigint)
+      ORDER BY l.title, l.preset_id
+      LIMIT 50
+      OFFSET ($4::int - 1)::bigint * least($5::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, $6::text, ($7::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
 LIMIT least($5::int, 50)
-OFFSET ($4::int - 1)::bigint * least($5::int, 50)
 `
 
 type PresetBrowseLocationParams struct {
@@ -881,31 +963,49 @@ type PresetBrowseLocationParams struct {
 	ExcludedPresetID *int64  `json:"excluded_preset_id"`
 	PageNumber       int32   `json:"page_number"`
 	PageSize         int32   `json:"page_size"`
+	PublicBaseUrl    string  `json:"public_base_url"`
+	ServiceFixedFee  string  `json:"service_fixed_fee"`
 }
 
-// The ids of one page of presets/browse with a location alone (and its
-// type, if given): the location's entries in preset_location, visible
-// presets only, in title order from preset_visible_location_idx
+type PresetBrowseLocationRow struct {
+	Body          json.RawMessage `json:"body"`
+	Image         json.RawMessage `json:"image"`
+	Price         json.RawMessage `json:"price"`
+	OriginalPrice json.RawMessage `json:"original_price"`
+	Agency        json.RawMessage `json:"agency"`
+}
+
+// The Preset objects of one page of presets/browse with a location alone
+// (and its type, if given): the location's entries in preset_location,
+// visible presets only, in title order from preset_visible_location_idx
 // (key, title, id), index-only.
-func (q *Queries) PresetBrowseLocation(ctx context.Context, arg PresetBrowseLocationParams) ([]int64, error) {
+func (q *Queries) PresetBrowseLocation(ctx context.Context, arg PresetBrowseLocationParams) ([]PresetBrowseLocationRow, error) {
 	rows, err := q.db.Query(ctx, presetBrowseLocation,
 		arg.Location,
 		arg.LocationType,
 		arg.ExcludedPresetID,
 		arg.PageNumber,
 		arg.PageSize,
+		arg.PublicBaseUrl,
+		arg.ServiceFixedFee,
 	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []int64{}
+	items := []PresetBrowseLocationRow{}
 	for rows.Next() {
-		var preset_id int64
-		if err := rows.Scan(&preset_id); err != nil {
+		var i PresetBrowseLocationRow
+		if err := rows.Scan(
+			&i.Body,
+			&i.Image,
+			&i.Price,
+			&i.OriginalPrice,
+			&i.Agency,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, preset_id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -928,7 +1028,7 @@ start AS (
     -- its bound on come before the page ("before" and "through" as in
     -- PresetBrowseDeep).
     SELECT b.ordinal,
-           ($5::int - 1)::bigint * least($4::int, 50) - b.before AS skip
+           ($7::int - 1)::bigint * least($6::int, 50) - b.before AS skip
     FROM (SELECT t.ordinal,
                  sum(t.presets) OVER w - t.presets
                  - CASE WHEN (SELECT excluded.ordinal FROM excluded) < t.ordinal THEN 1 ELSE 0 END AS before,
@@ -940,48 +1040,66 @@ start AS (
                   AND k.kinds & location_kind_mask($2::text) <> 0
                 GROUP BY k.ordinal) AS t
           WINDOW w AS (ORDER BY t.ordinal ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS b
-    WHERE b.through > ($5::int - 1)::bigint * least($4::int, 50)
+    WHERE b.through > ($7::int - 1)::bigint * least($6::int, 50)
     ORDER BY b.ordinal
     LIMIT 1
 )
-SELECT l.preset_id
-FROM preset_location AS l
-WHERE l.key = $1::text
-  AND l.title >= (SELECT b.lower FROM preset_title_bucket AS b WHERE b.ordinal = (SELECT start.ordinal FROM start))
-  AND l.kinds & location_kind_mask($2::text) <> 0
-  AND ($3::bigint IS NULL OR l.preset_id <> $3::bigint)
-ORDER BY l.title, l.preset_id
-LIMIT least($4::int, 50)
-OFFSET (SELECT start.skip FROM start)
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT l.preset_id AS id, l.title
+      FROM preset_location AS l
+      WHERE l.key = $1::text
+        AND l.title >= (SELECT b.lower FROM preset_title_bucket AS b WHERE b.ordinal = (SELECT start.ordinal FROM start))
+        AND l.kinds & location_kind_mask($2::text) <> 0
+        AND ($3::bigint IS NULL OR l.preset_id <> $3::bigint)
+      ORDER BY l.title, l.preset_id
+      LIMIT 50
+      OFFSET (SELECT start.skip FROM start)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, $4::text, ($5::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
+LIMIT least($6::int, 50)
 `
 
 type PresetBrowseLocationDeepParams struct {
 	Location         string  `json:"location"`
 	LocationType     *string `json:"location_type"`
 	ExcludedPresetID *int64  `json:"excluded_preset_id"`
+	PublicBaseUrl    string  `json:"public_base_url"`
+	ServiceFixedFee  string  `json:"service_fixed_fee"`
 	PageSize         int32   `json:"page_size"`
 	PageNumber       int32   `json:"page_number"`
 }
 
-// The ids of a page after the first of presets/browse with a location
-// alone (and its type, if given): PresetBrowseLocation's answer without
-// reading the pages before it. preset_location_bucket (00196) counts the
-// location's entries in each title bucket of preset_title_bucket, per
-// kinds; the page starts preset_visible_location_idx at the bound of the
-// bucket that holds its first entry (CTE start) and skips only that
-// bucket's entries before it, not every entry of the pages before. The
-// location's buckets are summed in the order of their ordinals, read in
-// that order from the table's key, and the walk stops at the page's
-// bucket. The excluded preset, if it is among the location's entries of
-// that type, is taken off the counts from its bucket on. A page past the
-// last has no bucket and answers nothing. Its optional parameters are the
-// type and the excluded preset, each a check: one plan serves every
-// request.
-func (q *Queries) PresetBrowseLocationDeep(ctx context.Context, arg PresetBrowseLocationDeepParams) ([]int64, error) {
+type PresetBrowseLocationDeepRow struct {
+	Body          json.RawMessage `json:"body"`
+	Image         json.RawMessage `json:"image"`
+	Price         json.RawMessage `json:"price"`
+	OriginalPrice json.RawMessage `json:"original_price"`
+	Agency        json.RawMessage `json:"agency"`
+}
+
+// The Preset objects of a page after the first of presets/browse with a
+// location alone (and its type, if given): PresetBrowseLocation's answer
+// without reading the pages before it. preset_location_bucket (00196)
+// counts the location's entries in each title bucket of
+// preset_title_bucket, per kinds; the page starts
+// preset_visible_location_idx at the bound of the bucket that holds its
+// first entry (CTE start) and skips only that bucket's entries before it,
+// not every entry of the pages before. The location's buckets are summed in
+// the order of their ordinals, read in that order from the table's key, and
+// the walk stops at the page's bucket. The excluded preset, if it is among
+// the location's entries of that type, is taken off the counts from its
+// bucket on. A page past the last has no bucket and answers nothing. Its
+// optional parameters are the type and the excluded preset, each a check:
+// one plan serves every request.
+func (q *Queries) PresetBrowseLocationDeep(ctx context.Context, arg PresetBrowseLocationDeepParams) ([]PresetBrowseLocationDeepRow, error) {
 	rows, err := q.db.Query(ctx, presetBrowseLocationDeep,
 		arg.Location,
 		arg.LocationType,
 		arg.ExcludedPresetID,
+		arg.PublicBaseUrl,
+		arg.ServiceFixedFee,
 		arg.PageSize,
 		arg.PageNumber,
 	)
@@ -989,13 +1107,19 @@ func (q *Queries) PresetBrowseLocationDeep(ctx context.Context, arg PresetBrowse
 		return nil, err
 	}
 	defer rows.Close()
-	items := []int64{}
+	items := []PresetBrowseLocationDeepRow{}
 	for rows.Next() {
-		var preset_id int64
-		if err := rows.Scan(&preset_id); err != nil {
+		var i PresetBrowseLocationDeepRow
+		if err := rows.Scan(
+			&i.Body,
+			&i.Image,
+			&i.Price,
+			&i.OriginalPrice,
+			&i.Agency,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, preset_id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -1146,14 +1270,20 @@ func (q *Queries) PresetBrowseLocationPrefixOrdered(ctx context.Context, arg Pre
 }
 
 const presetBrowsePrefix = `-- name: PresetBrowsePrefix :many
-SELECT t.preset_id
-FROM preset_title_prefix AS t
-WHERE t.prefix = left($1::text, 3)
-  AND t.title LIKE like_escape($1::text) || '%'
-  AND ($2::bigint IS NULL OR t.preset_id <> $2::bigint)
-ORDER BY t.title, t.preset_id
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT t.preset_id AS id, t.title
+      FROM preset_title_prefix AS t
+      WHERE t.prefix = left($1::text, 3)
+        AND t.title LIKE like_escape($1::text) || '%'
+        AND ($2::bigint IS NULL OR t.preset_id <> $2::bigint)
+      ORDER BY t.title, t.preset_id
+      LIMIT 50
+      OFFSET ($3::int - 1)::bigint * least($4::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, $5::text, ($6::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
 LIMIT least($4::int, 50)
-OFFSET ($3::int - 1)::bigint * least($4::int, 50)
 `
 
 type PresetBrowsePrefixParams struct {
@@ -1161,30 +1291,49 @@ type PresetBrowsePrefixParams struct {
 	ExcludedPresetID *int64 `json:"excluded_preset_id"`
 	PageNumber       int32  `json:"page_number"`
 	PageSize         int32  `json:"page_size"`
+	PublicBaseUrl    string `json:"public_base_url"`
+	ServiceFixedFee  string `json:"service_fixed_fee"`
 }
 
-// The ids of one page of presets/browse with a title prefix alone: the
-// entries of its first one to three characters in preset_title_prefix, in
-// title order from preset_title_prefix_idx (prefix, title, id), a longer
-// prefix checked on each entry's title as a literal (like_escape).
-func (q *Queries) PresetBrowsePrefix(ctx context.Context, arg PresetBrowsePrefixParams) ([]int64, error) {
+type PresetBrowsePrefixRow struct {
+	Body          json.RawMessage `json:"body"`
+	Image         json.RawMessage `json:"image"`
+	Price         json.RawMessage `json:"price"`
+	OriginalPrice json.RawMessage `json:"original_price"`
+	Agency        json.RawMessage `json:"agency"`
+}
+
+// The Preset objects of one page of presets/browse with a title prefix
+// alone: the entries of its first one to three characters in
+// preset_title_prefix, in title order from preset_title_prefix_idx (prefix,
+// title, id), a longer prefix checked on each entry's title as a literal
+// (like_escape).
+func (q *Queries) PresetBrowsePrefix(ctx context.Context, arg PresetBrowsePrefixParams) ([]PresetBrowsePrefixRow, error) {
 	rows, err := q.db.Query(ctx, presetBrowsePrefix,
 		arg.PresetName,
 		arg.ExcludedPresetID,
 		arg.PageNumber,
 		arg.PageSize,
+		arg.PublicBaseUrl,
+		arg.ServiceFixedFee,
 	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []int64{}
+	items := []PresetBrowsePrefixRow{}
 	for rows.Next() {
-		var preset_id int64
-		if err := rows.Scan(&preset_id); err != nil {
+		var i PresetBrowsePrefixRow
+		if err := rows.Scan(
+			&i.Body,
+			&i.Image,
+			&i.Price,
+			&i.OriginalPrice,
+			&i.Agency,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, preset_id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -1193,48 +1342,86 @@ func (q *Queries) PresetBrowsePrefix(ctx context.Context, arg PresetBrowsePrefix
 }
 
 const presetBrowseTitle = `-- name: PresetBrowseTitle :many
-SELECT p.id
-FROM preset AS p
-WHERE p.active AND NOT p.private
-  AND ($1::bigint IS NULL OR p.id <> $1::bigint)
-ORDER BY p.title, p.id
+
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT p.id, p.title
+      FROM preset AS p
+      WHERE p.active AND NOT p.private
+        AND ($1::bigint IS NULL OR p.id <> $1::bigint)
+      ORDER BY p.title, p.id
+      LIMIT 50
+      OFFSET ($2::int - 1)::bigint * least($3::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, $4::text, ($5::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
 LIMIT least($3::int, 50)
-OFFSET ($2::int - 1)::bigint * least($3::int, 50)
 `
 
 type PresetBrowseTitleParams struct {
 	ExcludedPresetID *int64 `json:"excluded_preset_id"`
 	PageNumber       int32  `json:"page_number"`
 	PageSize         int32  `json:"page_size"`
+	PublicBaseUrl    string `json:"public_base_url"`
+	ServiceFixedFee  string `json:"service_fixed_fee"`
 }
 
-// The ids of one page of presets/browse without filters (excluded_preset_id
-// aside): the visible presets in title order from preset_visible_title_idx,
-// index-only, stopping at the end of the page (the handler sends pages
-// after the first to PresetBrowseDeep).
+type PresetBrowseTitleRow struct {
+	Body          json.RawMessage `json:"body"`
+	Image         json.RawMessage `json:"image"`
+	Price         json.RawMessage `json:"price"`
+	OriginalPrice json.RawMessage `json:"original_price"`
+	Agency        json.RawMessage `json:"agency"`
+}
+
+// The statements of presets/browse that one prepared statement answers
+// (PresetBrowseTitle to PresetBrowseVertical, below) read the ids of their
+// page in a subquery and join each to its Preset object's pieces
+// (preset_card_json, inlined: a primary-key lookup of preset_card and of
+// agency_object per id), so that a page is one statement and one round
+// trip. The subquery's LIMIT is the largest page, 50, a constant: the
+// generic plan is then made for a page's rows, where a LIMIT parameter
+// would be costed as a tenth of the table and joined by hash to every
+// card. The outer LIMIT cuts the page to its size.
+// The Preset objects of one page of presets/browse without filters
+// (excluded_preset_id aside): the visible presets in title order from
+// preset_visible_title_idx, index-only, stopping at the end of the page
+// (the handler sends pages after the first to PresetBrowseDeep).
 // PresetBrowseTitle, PresetBrowseGoal, PresetBrowseAgency,
 // PresetBrowseLocation and PresetBrowsePrefix each serve one filter alone,
 // with PresetBrowse's answer. Their only optional parameter is the excluded
 // preset, a check of each entry, so one plan serves every request (their
 // generic plans are checked, TestPresetBrowsePlans). They run as prepared
 // statements with their generic plans (serve's pool of db.GenericPlans),
-// parsed and planned once per connection: left to choose, PostgreSQL
-// would plan each execution for its values, as a generic plan with LIMIT
-// and OFFSET as parameters is costed for a tenth of the rows and never
-// looks cheaper, and planning costs as much as reading the page.
-func (q *Queries) PresetBrowseTitle(ctx context.Context, arg PresetBrowseTitleParams) ([]int64, error) {
-	rows, err := q.db.Query(ctx, presetBrowseTitle, arg.ExcludedPresetID, arg.PageNumber, arg.PageSize)
+// parsed and planned once per connection: left to choose, PostgreSQL would
+// plan each execution for its values, as a generic plan with LIMIT and
+// OFFSET as parameters is costed for a tenth of the rows and never looks
+// cheaper, and planning costs as much as reading the page.
+func (q *Queries) PresetBrowseTitle(ctx context.Context, arg PresetBrowseTitleParams) ([]PresetBrowseTitleRow, error) {
+	rows, err := q.db.Query(ctx, presetBrowseTitle,
+		arg.ExcludedPresetID,
+		arg.PageNumber,
+		arg.PageSize,
+		arg.PublicBaseUrl,
+		arg.ServiceFixedFee,
+	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []int64{}
+	items := []PresetBrowseTitleRow{}
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var i PresetBrowseTitleRow
+		if err := rows.Scan(
+			&i.Body,
+			&i.Image,
+			&i.Price,
+			&i.OriginalPrice,
+			&i.Agency,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -1243,24 +1430,30 @@ func (q *Queries) PresetBrowseTitle(ctx context.Context, arg PresetBrowseTitlePa
 }
 
 const presetBrowseVertical = `-- name: PresetBrowseVertical :many
-SELECT x.id
-FROM preset_tally AS t
-CROSS JOIN LATERAL (
-    SELECT p.id, p.title
-    FROM preset AS p
-    WHERE p.campaign_objective = t.campaign_objective
-      AND p.vertical = t.vertical
-      AND p.active AND NOT p.private
-      AND ($1::bigint IS NULL OR p.id <> $1::bigint)
-    ORDER BY p.title, p.id
-    LIMIT $2::bigint * least($3::int, 50)
-) AS x
-WHERE t.presets > 0
-  AND strpos(t.vertical, $4::text) > 0
-  AND ($5::text IS NULL OR t.campaign_objective = $5::text)
-ORDER BY x.title, x.id
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT x.id, x.title
+      FROM preset_tally AS t
+      CROSS JOIN LATERAL (
+          SELECT p.id, p.title
+          FROM preset AS p
+          WHERE p.campaign_objective = t.campaign_objective
+            AND p.vertical = t.vertical
+            AND p.active AND NOT p.private
+            AND ($1::bigint IS NULL OR p.id <> $1::bigint)
+          ORDER BY p.title, p.id
+          LIMIT $2::bigint * least($3::int, 50)
+      ) AS x
+      WHERE t.presets > 0
+        AND strpos(t.vertical, $4::text) > 0
+        AND ($5::text IS NULL OR t.campaign_objective = $5::text)
+      ORDER BY x.title, x.id
+      LIMIT 50
+      OFFSET ($2::int - 1)::bigint * least($3::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, $6::text, ($7::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
 LIMIT least($3::int, 50)
-OFFSET ($2::int - 1)::bigint * least($3::int, 50)
 `
 
 type PresetBrowseVerticalParams struct {
@@ -1269,38 +1462,57 @@ type PresetBrowseVerticalParams struct {
 	PageSize         int32   `json:"page_size"`
 	Vertical         string  `json:"vertical"`
 	Goal             *string `json:"goal"`
+	PublicBaseUrl    string  `json:"public_base_url"`
+	ServiceFixedFee  string  `json:"service_fixed_fee"`
 }
 
-// The ids of one page of presets/browse with a vertical and a goal, or a
-// vertical alone that holds a comma (one without is
-// PresetBrowseVerticalSlug's): the visible presets whose slug list
-// contains the vertical as a literal substring (PresetBrowse's test). preset_tally names the pairs of
-// objective and slug list that hold visible presets (a few dozen); for each
-// pair whose list contains the vertical (and whose objective is the goal,
-// if given), preset_visible_objective_vertical_idx gives its first presets
-// in title order, as many as the pages up to this one hold, and the page
-// is cut from their merge. A rare vertical reads a few entries per pair,
-// not every preset of its lists; a common one stops at the page.
-// PresetBrowseAgencyVertical reads the same pairs for one agency.
-func (q *Queries) PresetBrowseVertical(ctx context.Context, arg PresetBrowseVerticalParams) ([]int64, error) {
+type PresetBrowseVerticalRow struct {
+	Body          json.RawMessage `json:"body"`
+	Image         json.RawMessage `json:"image"`
+	Price         json.RawMessage `json:"price"`
+	OriginalPrice json.RawMessage `json:"original_price"`
+	Agency        json.RawMessage `json:"agency"`
+}
+
+// The Preset objects of one page of presets/browse with a vertical and a
+// goal, or a vertical alone that holds a comma (one without is
+// PresetBrowseVerticalSlug's): the visible presets whose slug list contains
+// the vertical as a literal substring (PresetBrowse's test). preset_tally
+// names the pairs of objective and slug list that hold visible presets (a
+// few dozen); for each pair whose list contains the vertical (and whose
+// objective is the goal, if given), preset_visible_objective_vertical_idx
+// gives its first presets in title order, as many as the pages up to this
+// one hold, and the page is cut from their merge. A rare vertical reads a
+// few entries per pair, not every preset of its lists; a common one stops
+// at the page. PresetBrowseAgencyVertical reads the same pairs for one
+// agency.
+func (q *Queries) PresetBrowseVertical(ctx context.Context, arg PresetBrowseVerticalParams) ([]PresetBrowseVerticalRow, error) {
 	rows, err := q.db.Query(ctx, presetBrowseVertical,
 		arg.ExcludedPresetID,
 		arg.PageNumber,
 		arg.PageSize,
 		arg.Vertical,
 		arg.Goal,
+		arg.PublicBaseUrl,
+		arg.ServiceFixedFee,
 	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []int64{}
+	items := []PresetBrowseVerticalRow{}
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var i PresetBrowseVerticalRow
+		if err := rows.Scan(
+			&i.Body,
+			&i.Image,
+			&i.Price,
+			&i.OriginalPrice,
+			&i.Agency,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -1314,57 +1526,81 @@ WITH slug AS (
     FROM preset_tally AS t
     CROSS JOIN LATERAL unnest(string_to_array(t.vertical, ',')) AS s (slug)
     WHERE t.presets > 0
-      AND strpos(s.slug, $4::text) > 0
+      AND strpos(s.slug, $6::text) > 0
 )
-SELECT x.preset_id
-FROM (SELECT DISTINCT e.preset_id, e.title
-      FROM slug
-      CROSS JOIN LATERAL (
-          SELECT v.preset_id, v.title
-          FROM preset_vertical AS v
-          WHERE v.slug = slug.slug
-            AND ($1::bigint IS NULL OR v.preset_id <> $1::bigint)
-          ORDER BY v.title, v.preset_id
-          LIMIT $2::bigint * least($3::int, 50)
-      ) AS e) AS x
-ORDER BY x.title, x.preset_id
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT x.preset_id AS id, x.title
+      FROM (SELECT DISTINCT e.preset_id, e.title
+            FROM slug
+            CROSS JOIN LATERAL (
+                SELECT v.preset_id, v.title
+                FROM preset_vertical AS v
+                WHERE v.slug = slug.slug
+                  AND ($1::bigint IS NULL OR v.preset_id <> $1::bigint)
+                ORDER BY v.title, v.preset_id
+                LIMIT $2::bigint * least($3::int, 50)
+            ) AS e) AS x
+      ORDER BY x.title, x.preset_id
+      LIMIT 50
+      OFFSET ($2::int - 1)::bigint * least($3::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, $4::text, ($5::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
 LIMIT least($3::int, 50)
-OFFSET ($2::int - 1)::bigint * least($3::int, 50)
 `
 
 type PresetBrowseVerticalSlugParams struct {
 	ExcludedPresetID *int64 `json:"excluded_preset_id"`
 	PageNumber       int64  `json:"page_number"`
 	PageSize         int32  `json:"page_size"`
+	PublicBaseUrl    string `json:"public_base_url"`
+	ServiceFixedFee  string `json:"service_fixed_fee"`
 	Vertical         string `json:"vertical"`
 }
 
-// The ids of one page of presets/browse with a vertical alone that holds
-// no comma: PresetBrowseVertical's answer from preset_vertical (00197).
-// The slugs that contain the vertical are read from the slug lists that
-// hold visible presets (preset_tally, a few dozen); for each, its first
-// presets in title order from preset_vertical_title_idx, as many as the
-// pages up to this one hold; a preset of two such slugs is taken once, and
-// the page is cut from their merge. A vertical names one slug as a rule,
-// so the page is one range of the index.
-func (q *Queries) PresetBrowseVerticalSlug(ctx context.Context, arg PresetBrowseVerticalSlugParams) ([]int64, error) {
+type PresetBrowseVerticalSlugRow struct {
+	Body          json.RawMessage `json:"body"`
+	Image         json.RawMessage `json:"image"`
+	Price         json.RawMessage `json:"price"`
+	OriginalPrice json.RawMessage `json:"original_price"`
+	Agency        json.RawMessage `json:"agency"`
+}
+
+// The Preset objects of one page of presets/browse with a vertical alone
+// that holds no comma: PresetBrowseVertical's answer from preset_vertical
+// (00197). The slugs that contain the vertical are read from the slug lists
+// that hold visible presets (preset_tally, a few dozen); for each, its
+// first presets in title order from preset_vertical_title_idx, as many as
+// the pages up to this one hold; a preset of two such slugs is taken once,
+// and the page is cut from their merge. A vertical names one slug as a
+// rule, so the page is one range of the index.
+func (q *Queries) PresetBrowseVerticalSlug(ctx context.Context, arg PresetBrowseVerticalSlugParams) ([]PresetBrowseVerticalSlugRow, error) {
 	rows, err := q.db.Query(ctx, presetBrowseVerticalSlug,
 		arg.ExcludedPresetID,
 		arg.PageNumber,
 		arg.PageSize,
+		arg.PublicBaseUrl,
+		arg.ServiceFixedFee,
 		arg.Vertical,
 	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []int64{}
+	items := []PresetBrowseVerticalSlugRow{}
 	for rows.Next() {
-		var preset_id int64
-		if err := rows.Scan(&preset_id); err != nil {
+		var i PresetBrowseVerticalSlugRow
+		if err := rows.Scan(
+			&i.Body,
+			&i.Image,
+			&i.Price,
+			&i.OriginalPrice,
+			&i.Agency,
+		); err != nil {
 			return nil, err
 		}
-		items = append(items, preset_id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -1373,22 +1609,18 @@ func (q *Queries) PresetBrowseVerticalSlug(ctx context.Context, arg PresetBrowse
 }
 
 const presetCards = `-- name: PresetCards :many
-SELECT
-    c.body,
-    coalesce(to_json(absolute_url(c.image, $1::text)), 'null'::json)::json AS image,
-    price_json(c.price, ($2::text)::numeric) AS price,
-    price_json(c.original_price, ($2::text)::numeric) AS original_price,
-    ao.object AS agency
-FROM unnest($3::bigint[]) WITH ORDINALITY AS page (id, n)
-JOIN preset_card AS c ON c.id = page.id
-JOIN agency_object AS ao ON ao.agency_id = c.agency_id
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM unnest($1::bigint[]) WITH ORDINALITY AS page (id, n)
+CROSS JOIN LATERAL preset_card_json(page.id, $2::text, ($3::text)::numeric)
+    AS card (body, image, price, original_price, agency)
 ORDER BY page.n
 `
 
 type PresetCardsParams struct {
+	Ids             []int64 `json:"ids"`
 	PublicBaseUrl   string  `json:"public_base_url"`
 	ServiceFixedFee string  `json:"service_fixed_fee"`
-	Ids             []int64 `json:"ids"`
 }
 
 type PresetCardsRow struct {
@@ -1399,14 +1631,12 @@ type PresetCardsRow struct {
 	Agency        json.RawMessage `json:"agency"`
 }
 
-// The Preset objects of presets/browse for the ids of one page, in the
-// order of @ids, in pieces of JSON that the handler joins into each object
-// (presetCardsJSON in http/presets.go): the stored card (preset_card.body,
-// every field that depends on the catalogue alone), the absolute image
-// (JSON null without one), the prices plus the fixed fee as JSON strings,
-// and the agency object (agency_object); a primary-key lookup each per id.
+// The Preset objects of presets/browse for the ids of one page that the
+// statements planned for each request answer (PresetBrowse and the others
+// of browse.plannedIDs in http/presets.go), in the order of @ids: the pieces
+// of JSON of preset_card_json that the handler joins into each object.
 func (q *Queries) PresetCards(ctx context.Context, arg PresetCardsParams) ([]PresetCardsRow, error) {
-	rows, err := q.db.Query(ctx, presetCards, arg.PublicBaseUrl, arg.ServiceFixedFee, arg.Ids)
+	rows, err := q.db.Query(ctx, presetCards, arg.Ids, arg.PublicBaseUrl, arg.ServiceFixedFee)
 	if err != nil {
 		return nil, err
 	}

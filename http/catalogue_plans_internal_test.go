@@ -119,11 +119,13 @@ func preparedPlans(t *testing.T, pool *pgxpool.Pool, shapes []shape) map[string]
 }
 
 // onePlanShapes are requests of the demo catalogue whose statements one
-// generic plan serves, each with its statement: the page's ids, and for
-// browse {} the page's cards too.
+// generic plan serves, each with its statement: the page with its cards
+// for a shape of one filter or none, and the cards of the ids that a
+// statement planned for the request answers for an agency with a goal
+// (three of the demo's presets).
 var onePlanShapes = []shape{
 	{"/v1/presets/browse", `{}`, "PresetBrowseTitle :many"},
-	{"/v1/presets/browse", `{}`, "PresetCards :many"},
+	{"/v1/presets/browse", `{"agency_id": 10, "goal": "OUTCOME_LEADS"}`, "PresetCards :many"},
 	{"/v1/presets/browse", `{"page": 2, "limit": 2}`, "PresetBrowseDeep :many"},
 	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS"}`, "PresetBrowseGoal :many"},
 	{"/v1/presets/browse", `{"agency_id": 1}`, "PresetBrowseAgency :many"},

@@ -120,10 +120,9 @@ func (r *presetCountRequest) validate() (err error) {
 	return err
 }
 
-// presetBrowse answers one page of the catalogue in two statements: the
-// page's ids (presetBrowseIDs), then their Preset objects from a prepared
-// statement with its generic plan (PresetCards), in pieces of JSON that
-// presetCards joins.
+// presetBrowse answers one page of the catalogue: its Preset objects from
+// the statement made for the request's shape of filters
+// (presetBrowseCards), in pieces of JSON that presetCards joins.
 func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) (jsonAnswer, error) {
 	f := req.filter
 	params := db.PresetBrowseParams{
@@ -132,19 +131,41 @@ func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) (js
 		Location: f.Location, LocationType: f.LocationType,
 		PageNumber: req.number(), PageSize: min(req.size(), 50),
 	}
-	ids, err := presetBrowseIDs(ctx, s.onePlan(), s.planned(), params, s.titlesBytewise)
-	if err != nil || len(ids) == 0 {
+	b := browse{prepared: s.onePlan(), planned: s.planned(), bytewise: s.titlesBytewise,
+		base: s.cfg.PublicBaseURL, fee: s.cfg.ServiceFixedFee}
+	cards, err := b.cards(ctx, params)
+	if err != nil || len(cards) == 0 {
 		return jsonAnswer("[]"), err
 	}
-	rows, err := s.onePlan().PresetCards(ctx, db.PresetCardsParams{
-		PublicBaseUrl: s.cfg.PublicBaseURL, ServiceFixedFee: s.cfg.ServiceFixedFee, Ids: ids,
-	})
-	if err != nil {
-		return nil, err
+	return presetCards(cards, cardRow.pieces)
+}
+
+// cardRow is a row of the statements that answer Preset objects
+// (preset_card_json in sql/queries/preset.sql): the pieces of one object.
+// The rows sqlc makes for them have these fields, and convert to it.
+type cardRow struct {
+	Body, Image, Price, OriginalPrice, Agency json.RawMessage
+}
+
+// cardRows are the rows of the statements that answer Preset objects.
+type cardRows interface {
+	db.PresetCardsRow | db.PresetBrowseTitleRow | db.PresetBrowseDeepRow | db.PresetBrowseGoalRow |
+		db.PresetBrowseAgencyRow | db.PresetBrowseLocationRow | db.PresetBrowseLocationDeepRow |
+		db.PresetBrowsePrefixRow | db.PresetBrowseVerticalSlugRow | db.PresetBrowseVerticalRow
+}
+
+// asCards answers the rows of a statement that answers Preset objects, and
+// its error, as cardRows.
+func asCards[R cardRows](rows []R, err error) ([]cardRow, error) {
+	cards := make([]cardRow, len(rows))
+	for i, r := range rows {
+		cards[i] = cardRow(r)
 	}
-	return presetCards(rows, func(r db.PresetCardsRow) cardPieces {
-		return cardPieces{body: r.Body, image: r.Image, price: r.Price, originalPrice: r.OriginalPrice, agency: r.Agency}
-	})
+	return cards, err
+}
+
+func (r cardRow) pieces() cardPieces {
+	return cardPieces{body: r.Body, image: r.Image, price: r.Price, originalPrice: r.OriginalPrice, agency: r.Agency}
 }
 
 // cardPieces are the pieces of one Preset object as PresetCards and
@@ -196,7 +217,18 @@ func appendField(b []byte, name string, value json.RawMessage) []byte {
 	return append(b, value...)
 }
 
-// presetBrowseIDs answers the ids of the page from the statement made for
+// browse is what presets/browse reads a page with: the queries of the
+// pool of generic plans (prepared, Server.onePlan) and of plans made for
+// each request's values (planned, Server.planned), how the catalogue's
+// titles sort (bytewise), and the settings the Preset objects are written
+// with (serve's base URL and fixed fee).
+type browse struct {
+	prepared, planned *db.Queries
+	bytewise          func(context.Context) (bool, error)
+	base, fee         string
+}
+
+// cards answers the Preset objects of the page from the statement made for
 // the request's shape of filters (sql/queries/preset.sql), in the order of
 // its switch:
 //   - no filter: PresetBrowseTitle, a page after the first from the title
@@ -207,27 +239,14 @@ func appendField(b []byte, name string, value json.RawMessage) []byte {
 //   - a vertical alone without a comma: the presets of the slugs that
 //     contain it (PresetBrowseVerticalSlug); any other vertical, alone or
 //     with a goal: the goal's and lists' pairs (PresetBrowseVertical);
-//   - an agency with a goal: their pair's index, or the agency's entries
-//     of a narrower location (agencyGoalIDs);
-//   - an agency with a vertical and neither a goal nor a location: the
-//     agency's ranges of the lists that contain the vertical
-//     (PresetBrowseAgencyVertical);
-//   - an agency with a title prefix and no location: its own presets when
-//     they are fewer (agencyPrefixIDs);
-//   - a location with a title prefix and no agency: the prefix's range of
-//     the location's title order where titles sort by code point, else
-//     the prefix's range sorted when its titles are fewer than those
-//     before it (locationPrefixIDs);
-//   - anything else: PresetBrowse.
+//   - any other shape: the page's ids (plannedIDs), then their objects
+//     (PresetCards).
 //
-// The statements without optional filters run with one generic plan per
-// connection (prepared, Server.onePlan); those with optional filters are
-// planned for each request's values (planned): as prepared statements, a
-// request repeated on a connection would switch them to a generic plan
-// that is slow for every other request
-// (TestCatalogueStatementsPlannedPerRequest). The excluded preset goes
-// with every shape.
-func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams, bytewise func(context.Context) (bool, error)) ([]int64, error) {
+// The statements of the first shapes have no optional filter and run with
+// one generic plan per connection (prepared); each answers the page's
+// objects itself, in one round trip. The excluded preset goes with every
+// shape.
+func (b browse) cards(ctx context.Context, p db.PresetBrowseParams) ([]cardRow, error) {
 	agency, oneAgency := p.AgencyID, p.AgencyID == nil || p.PartnerID == nil || *p.AgencyID == *p.PartnerID
 	if agency == nil {
 		agency = p.PartnerID
@@ -241,48 +260,91 @@ func presetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pr
 		}
 		return n == 1 && given
 	}
-	x, page, size := p.ExcludedPresetID, p.PageNumber, p.PageSize
+	q, x, page, size, base, fee := b.prepared, p.ExcludedPresetID, p.PageNumber, p.PageSize, b.base, b.fee
 	switch {
 	case p.Goal == nil && p.Vertical == nil && agency == nil && p.PresetName == nil && p.Location == nil:
 		if page > 1 {
-			return prepared.PresetBrowseDeep(ctx, db.PresetBrowseDeepParams{ExcludedPresetID: x, PageNumber: page, PageSize: size})
+			return asCards(q.PresetBrowseDeep(ctx, db.PresetBrowseDeepParams{
+				ExcludedPresetID: x, PageNumber: page, PageSize: size, PublicBaseUrl: base, ServiceFixedFee: fee,
+			}))
 		}
-		return prepared.PresetBrowseTitle(ctx, db.PresetBrowseTitleParams{ExcludedPresetID: x, PageNumber: page, PageSize: size})
+		return asCards(q.PresetBrowseTitle(ctx, db.PresetBrowseTitleParams{
+			ExcludedPresetID: x, PageNumber: page, PageSize: size, PublicBaseUrl: base, ServiceFixedFee: fee,
+		}))
 	case only(p.Goal != nil):
-		return prepared.PresetBrowseGoal(ctx, db.PresetBrowseGoalParams{Goal: *p.Goal, ExcludedPresetID: x, PageNumber: page, PageSize: size})
+		return asCards(q.PresetBrowseGoal(ctx, db.PresetBrowseGoalParams{
+			Goal: *p.Goal, ExcludedPresetID: x, PageNumber: page, PageSize: size, PublicBaseUrl: base, ServiceFixedFee: fee,
+		}))
 	case only(agency != nil) && oneAgency:
-		return prepared.PresetBrowseAgency(ctx, db.PresetBrowseAgencyParams{AgencyID: *agency, ExcludedPresetID: x, PageNumber: page, PageSize: size})
+		return asCards(q.PresetBrowseAgency(ctx, db.PresetBrowseAgencyParams{
+			AgencyID: *agency, ExcludedPresetID: x, PageNumber: page, PageSize: size, PublicBaseUrl: base, ServiceFixedFee: fee,
+		}))
 	case only(p.Location != nil) && page > 1:
-		return prepared.PresetBrowseLocationDeep(ctx, db.PresetBrowseLocationDeepParams{
+		return asCards(q.PresetBrowseLocationDeep(ctx, db.PresetBrowseLocationDeepParams{
 			Location: *p.Location, LocationType: p.LocationType, ExcludedPresetID: x, PageNumber: page, PageSize: size,
-		})
+			PublicBaseUrl: base, ServiceFixedFee: fee,
+		}))
 	case only(p.Location != nil):
-		return prepared.PresetBrowseLocation(ctx, db.PresetBrowseLocationParams{
+		return asCards(q.PresetBrowseLocation(ctx, db.PresetBrowseLocationParams{
 			Location: *p.Location, LocationType: p.LocationType, ExcludedPresetID: x, PageNumber: page, PageSize: size,
-		})
+			PublicBaseUrl: base, ServiceFixedFee: fee,
+		}))
 	case only(p.PresetName != nil):
-		return prepared.PresetBrowsePrefix(ctx, db.PresetBrowsePrefixParams{PresetName: *p.PresetName, ExcludedPresetID: x, PageNumber: page, PageSize: size})
+		return asCards(q.PresetBrowsePrefix(ctx, db.PresetBrowsePrefixParams{
+			PresetName: *p.PresetName, ExcludedPresetID: x, PageNumber: page, PageSize: size, PublicBaseUrl: base, ServiceFixedFee: fee,
+		}))
 	case only(p.Vertical != nil) && !strings.Contains(*p.Vertical, ","):
-		return prepared.PresetBrowseVerticalSlug(ctx, db.PresetBrowseVerticalSlugParams{
-			Vertical: *p.Vertical, ExcludedPresetID: x, PageNumber: int64(page), PageSize: size,
-		})
+		return asCards(q.PresetBrowseVerticalSlug(ctx, db.PresetBrowseVerticalSlugParams{
+			Vertical: *p.Vertical, ExcludedPresetID: x, PageNumber: int64(page), PageSize: size, PublicBaseUrl: base, ServiceFixedFee: fee,
+		}))
 	case p.Vertical != nil && agency == nil && p.PresetName == nil && p.Location == nil:
-		return prepared.PresetBrowseVertical(ctx, db.PresetBrowseVerticalParams{
+		return asCards(q.PresetBrowseVertical(ctx, db.PresetBrowseVerticalParams{
 			Vertical: *p.Vertical, Goal: p.Goal, ExcludedPresetID: x, PageNumber: int64(page), PageSize: size,
-		})
+			PublicBaseUrl: base, ServiceFixedFee: fee,
+		}))
+	}
+	ids, err := b.plannedIDs(ctx, p, agency)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	return asCards(q.PresetCards(ctx, db.PresetCardsParams{PublicBaseUrl: base, ServiceFixedFee: fee, Ids: ids}))
+}
+
+// plannedIDs answers the ids of the page for the shapes of filters that
+// browse.cards does not answer in one statement (agency: agency_id, or
+// partner_id without it), in the order of its switch:
+//   - an agency with a goal: their pair's index, or the agency's entries
+//     of a narrower location (agencyGoalIDs);
+//   - an agency with a vertical and neither a goal nor a location: the
+//     agency's ranges of the lists that contain the vertical
+//     (PresetBrowseAgencyVertical);
+//   - an agency with a title prefix and no location: its own presets when
+//     they are fewer (agencyPrefixIDs);
+//   - a location with a title prefix and no agency: the prefix's range of
+//     the location's title order where titles sort by code point, else
+//     the prefix's range sorted when its titles are fewer than those
+//     before it (locationPrefixIDs);
+//   - anything else: PresetBrowse.
+//
+// Their statements have optional filters and are planned for each
+// request's values (planned): as prepared statements, a request repeated
+// on a connection would switch them to a generic plan that is slow for
+// every other request (TestCatalogueStatementsPlannedPerRequest).
+func (b browse) plannedIDs(ctx context.Context, p db.PresetBrowseParams, agency *int64) ([]int64, error) {
+	switch {
 	case agency != nil && p.Goal != nil:
-		return agencyGoalIDs(ctx, prepared, planned, p, *agency)
+		return agencyGoalIDs(ctx, b.prepared, b.planned, p, *agency)
 	case agency != nil && p.Vertical != nil && p.Location == nil:
-		return planned.PresetBrowseAgencyVertical(ctx, db.PresetBrowseAgencyVerticalParams{
+		return b.planned.PresetBrowseAgencyVertical(ctx, db.PresetBrowseAgencyVerticalParams{
 			AgencyID: *agency, PartnerID: p.PartnerID, Vertical: *p.Vertical, PresetName: p.PresetName,
-			ExcludedPresetID: x, PageNumber: int64(page), PageSize: size,
+			ExcludedPresetID: p.ExcludedPresetID, PageNumber: int64(p.PageNumber), PageSize: p.PageSize,
 		})
 	case agency != nil && p.PresetName != nil && p.Location == nil:
-		return agencyPrefixIDs(ctx, prepared, planned, p, *agency)
+		return agencyPrefixIDs(ctx, b.prepared, b.planned, p, *agency)
 	case agency == nil && p.PresetName != nil && p.Location != nil:
-		return locationPrefixIDs(ctx, prepared, planned, p, bytewise)
+		return locationPrefixIDs(ctx, b.prepared, b.planned, p, b.bytewise)
 	}
-	return planned.PresetBrowse(ctx, p)
+	return b.planned.PresetBrowse(ctx, p)
 }
 
 // agencyPrefixIDs answers the ids of the page when the filters give an

@@ -295,6 +295,10 @@ func browsePlanCases(goal, vertical, prefix, country string, agency int64, bytew
 		{name: "no filter", page: 1, index: "preset_visible_title_idx"},
 		{name: "deep page", page: 400, index: "preset_visible_title_idx"},
 		{name: "goal", filter: db.PresetCountParams{Goal: ptr("OUTCOME_LEADS")}, page: 1, index: "preset_visible_objective_idx"},
+		{name: "agency", filter: db.PresetCountParams{AgencyID: ptr(int64(17))}, page: 2, index: "preset_agency_idx"},
+		{name: "country", filter: db.PresetCountParams{Location: ptr("US")}, page: 1, index: "preset_visible_location_idx"},
+		{name: "country, deep page", filter: db.PresetCountParams{Location: ptr("US")}, page: 300, index: "preset_visible_location_idx"},
+		{name: "title prefix", filter: db.PresetCountParams{PresetName: ptr("ab")}, page: 1, index: "preset_title_prefix_pkey|preset_title_prefix_idx"},
 		{name: "vertical", filter: db.PresetCountParams{Vertical: ptr("health")}, page: 1, index: "preset_vertical_title_idx"},
 		{name: "rare vertical pair", filter: db.PresetCountParams{Vertical: ptr("tech,pets")}, page: 1, index: "preset_visible_objective_vertical_idx"},
 		{name: "vertical matching nothing", filter: db.PresetCountParams{Vertical: ptr("zz%zz")}, page: 1, index: "preset_vertical_title_idx"},
@@ -337,7 +341,8 @@ func browsePlanCases(goal, vertical, prefix, country string, agency int64, bytew
 }
 
 // checkBrowsePlan checks the plan of the statement that the handler runs
-// for browse: it reads no preset sequentially, uses a preset index, and
+// for browse: it reads no preset, card or agency object sequentially (a
+// prepared statement's page joins its cards), uses a preset index, and
 // index when given (one of the indexes it names, separated by |). A shape
 // with one filter (or none) goes to a prepared statement, whose generic
 // plan, which PostgreSQL may keep for every later request on a connection,
@@ -369,10 +374,15 @@ func checkBrowsePlan(t *testing.T, pool *pgxpool.Pool, browse db.PresetBrowsePar
 			t.Errorf("one filter or none planned per request, not prepared")
 		}
 	}
+	if generic, ok := plans["generic"]; ok {
+		checkPageOfCards(t, generic)
+	}
 	for kind, plan := range plans {
 		var used []string
 		plan.Walk(func(n dbtest.PlanNode) {
-			if n.NodeType == "Seq Scan" && n.Relation == "preset" {
+			// A prepared statement answers its page's cards: a primary-key
+			// lookup each, never every card joined by hash.
+			if n.NodeType == "Seq Scan" && (n.Relation == "preset" || n.Relation == "preset_card" || n.Relation == "agency_object") {
 				t.Errorf("%s plan: sequential scan of %s", kind, n.Relation)
 			}
 			if strings.HasPrefix(n.IndexName, "preset_") {
@@ -387,6 +397,25 @@ func checkBrowsePlan(t *testing.T, pool *pgxpool.Pool, browse db.PresetBrowsePar
 		}
 		t.Logf("%s plan: indexes %v", kind, slices.Compact(used))
 	}
+}
+
+// checkPageOfCards checks that a generic plan joins the cards to a page:
+// every join that reads preset_card is planned for at most 50 rows (the
+// largest page). A page cut by a LIMIT parameter alone is costed as a
+// tenth of its input, and at scale PostgreSQL joins that many cards by
+// hash, reading them all.
+func checkPageOfCards(t *testing.T, plan dbtest.PlanNode) {
+	t.Helper()
+	plan.Walk(func(n dbtest.PlanNode) {
+		if !strings.HasSuffix(n.NodeType, "Join") && n.NodeType != "Nested Loop" {
+			return
+		}
+		cards := false
+		n.Walk(func(c dbtest.PlanNode) { cards = cards || c.Relation == "preset_card" })
+		if cards && n.Rows > 50 {
+			t.Errorf("generic plan: %s of preset_card planned for %.0f rows, more than a page", n.NodeType, n.Rows)
+		}
+	})
 }
 
 // explainGeneric plans a captured statement as a prepared statement's

@@ -19,7 +19,8 @@ import (
 	httpapi "adboost/http"
 )
 
-// statementLog records every statement that a pool runs.
+// statementLog records every statement that a pool runs, but the
+// transactions' own (begin, commit, rollback), which have no plan.
 type statementLog struct {
 	mu    sync.Mutex
 	stmts []recorded
@@ -31,6 +32,10 @@ type recorded struct {
 }
 
 func (l *statementLog) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	switch strings.ToLower(strings.Fields(d.SQL + " x")[0]) {
+	case "begin", "commit", "rollback":
+		return ctx
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.stmts = append(l.stmts, recorded{d.SQL, d.Args})

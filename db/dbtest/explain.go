@@ -18,6 +18,7 @@ type PlanNode struct {
 	NodeType  string     `json:"Node Type"`
 	Relation  string     `json:"Relation Name"`
 	IndexName string     `json:"Index Name"`
+	Rows      float64    `json:"Plan Rows"` // the rows the planner expects of the node
 	Plans     []PlanNode `json:"Plans"`
 }
 

@@ -47,7 +47,7 @@
 -- PresetBrowseDeep, an agency with a goal to PresetBrowseAgencyGoal (or,
 -- with a location narrower than the goal, PresetBrowseAgencyGoalLocation),
 -- and an agency with a prefix that it is narrower than, and no location, to
--- PresetBrowseAgencyWalk (presetBrowseIDs in http/presets.go): this
+-- PresetBrowseAgencyWalk (browse.cards in http/presets.go): this
 -- statement serves the other combinations.
 -- Paging: the handler has checked @page_number >= 1 and
 -- @page_size >= 1; a limit above 50 acts as 50. It answers the ids of the
@@ -131,123 +131,171 @@ SELECT page.id
 FROM page
 ORDER BY page.title, page.id;
 
+-- The statements of presets/browse that one prepared statement answers
+-- (PresetBrowseTitle to PresetBrowseVertical, below) read the ids of their
+-- page in a subquery and join each to its Preset object's pieces
+-- (preset_card_json, inlined: a primary-key lookup of preset_card and of
+-- agency_object per id), so that a page is one statement and one round
+-- trip. The subquery's LIMIT is the largest page, 50, a constant: the
+-- generic plan is then made for a page's rows, where a LIMIT parameter
+-- would be costed as a tenth of the table and joined by hash to every
+-- card. The outer LIMIT cuts the page to its size.
+
 -- name: PresetBrowseTitle :many
--- The ids of one page of presets/browse without filters (excluded_preset_id
--- aside): the visible presets in title order from preset_visible_title_idx,
--- index-only, stopping at the end of the page (the handler sends pages
--- after the first to PresetBrowseDeep).
+-- The Preset objects of one page of presets/browse without filters
+-- (excluded_preset_id aside): the visible presets in title order from
+-- preset_visible_title_idx, index-only, stopping at the end of the page
+-- (the handler sends pages after the first to PresetBrowseDeep).
 -- PresetBrowseTitle, PresetBrowseGoal, PresetBrowseAgency,
 -- PresetBrowseLocation and PresetBrowsePrefix each serve one filter alone,
 -- with PresetBrowse's answer. Their only optional parameter is the excluded
 -- preset, a check of each entry, so one plan serves every request (their
 -- generic plans are checked, TestPresetBrowsePlans). They run as prepared
 -- statements with their generic plans (serve's pool of db.GenericPlans),
--- parsed and planned once per connection: left to choose, PostgreSQL
--- would plan each execution for its values, as a generic plan with LIMIT
--- and OFFSET as parameters is costed for a tenth of the rows and never
--- looks cheaper, and planning costs as much as reading the page.
-SELECT p.id
-FROM preset AS p
-WHERE p.active AND NOT p.private
-  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
-ORDER BY p.title, p.id
-LIMIT least(sqlc.arg(page_size)::int, 50)
-OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+-- parsed and planned once per connection: left to choose, PostgreSQL would
+-- plan each execution for its values, as a generic plan with LIMIT and
+-- OFFSET as parameters is costed for a tenth of the rows and never looks
+-- cheaper, and planning costs as much as reading the page.
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT p.id, p.title
+      FROM preset AS p
+      WHERE p.active AND NOT p.private
+        AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+      ORDER BY p.title, p.id
+      LIMIT 50
+      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, @public_base_url::text, (@service_fixed_fee::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
+LIMIT least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetBrowseGoal :many
--- The ids of one page of presets/browse with a goal alone: that
+-- The Preset objects of one page of presets/browse with a goal alone: that
 -- objective's visible presets in title order from
 -- preset_visible_objective_idx (objective, title, id).
-SELECT p.id
-FROM preset AS p
-WHERE p.active AND NOT p.private
-  AND p.campaign_objective = @goal::text
-  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
-ORDER BY p.title, p.id
-LIMIT least(sqlc.arg(page_size)::int, 50)
-OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT p.id, p.title
+      FROM preset AS p
+      WHERE p.active AND NOT p.private
+        AND p.campaign_objective = @goal::text
+        AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+      ORDER BY p.title, p.id
+      LIMIT 50
+      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, @public_base_url::text, (@service_fixed_fee::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
+LIMIT least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetBrowseAgency :many
--- The ids of one page of presets/browse with an agency alone (agency_id,
--- partner_id, or both the same): that agency's presets in title order from
--- preset_agency_idx (agency, title, id), the visible ones kept.
-SELECT p.id
-FROM preset AS p
-WHERE p.agency_id = @agency_id::bigint
-  AND p.active AND NOT p.private
-  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
-ORDER BY p.title, p.id
-LIMIT least(sqlc.arg(page_size)::int, 50)
-OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+-- The Preset objects of one page of presets/browse with an agency alone
+-- (agency_id, partner_id, or both the same): that agency's presets in title
+-- order from preset_agency_idx (agency, title, id), the visible ones kept.
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT p.id, p.title
+      FROM preset AS p
+      WHERE p.agency_id = @agency_id::bigint
+        AND p.active AND NOT p.private
+        AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+      ORDER BY p.title, p.id
+      LIMIT 50
+      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, @public_base_url::text, (@service_fixed_fee::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
+LIMIT least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetBrowseLocation :many
--- The ids of one page of presets/browse with a location alone (and its
--- type, if given): the location's entries in preset_location, visible
--- presets only, in title order from preset_visible_location_idx
+-- The Preset objects of one page of presets/browse with a location alone
+-- (and its type, if given): the location's entries in preset_location,
+-- visible presets only, in title order from preset_visible_location_idx
 -- (key, title, id), index-only.
-SELECT l.preset_id
-FROM preset_location AS l
-WHERE l.key = @location::text
-  AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
-  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
-ORDER BY l.title, l.preset_id
-LIMIT least(sqlc.arg(page_size)::int, 50)
-OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT l.preset_id AS id, l.title
+      FROM preset_location AS l
+      WHERE l.key = @location::text
+        AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+        AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+      ORDER BY l.title, l.preset_id
+      LIMIT 50
+      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, @public_base_url::text, (@service_fixed_fee::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
+LIMIT least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetBrowsePrefix :many
--- The ids of one page of presets/browse with a title prefix alone: the
--- entries of its first one to three characters in preset_title_prefix, in
--- title order from preset_title_prefix_idx (prefix, title, id), a longer
--- prefix checked on each entry's title as a literal (like_escape).
-SELECT t.preset_id
-FROM preset_title_prefix AS t
-WHERE t.prefix = left(@preset_name::text, 3)
-  AND t.title LIKE like_escape(@preset_name::text) || '%'
-  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR t.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
-ORDER BY t.title, t.preset_id
-LIMIT least(sqlc.arg(page_size)::int, 50)
-OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+-- The Preset objects of one page of presets/browse with a title prefix
+-- alone: the entries of its first one to three characters in
+-- preset_title_prefix, in title order from preset_title_prefix_idx (prefix,
+-- title, id), a longer prefix checked on each entry's title as a literal
+-- (like_escape).
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT t.preset_id AS id, t.title
+      FROM preset_title_prefix AS t
+      WHERE t.prefix = left(@preset_name::text, 3)
+        AND t.title LIKE like_escape(@preset_name::text) || '%'
+        AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR t.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+      ORDER BY t.title, t.preset_id
+      LIMIT 50
+      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, @public_base_url::text, (@service_fixed_fee::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
+LIMIT least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetBrowseVertical :many
--- The ids of one page of presets/browse with a vertical and a goal, or a
--- vertical alone that holds a comma (one without is
--- PresetBrowseVerticalSlug's): the visible presets whose slug list
--- contains the vertical as a literal substring (PresetBrowse's test). preset_tally names the pairs of
--- objective and slug list that hold visible presets (a few dozen); for each
--- pair whose list contains the vertical (and whose objective is the goal,
--- if given), preset_visible_objective_vertical_idx gives its first presets
--- in title order, as many as the pages up to this one hold, and the page
--- is cut from their merge. A rare vertical reads a few entries per pair,
--- not every preset of its lists; a common one stops at the page.
--- PresetBrowseAgencyVertical reads the same pairs for one agency.
-SELECT x.id
-FROM preset_tally AS t
-CROSS JOIN LATERAL (
-    SELECT p.id, p.title
-    FROM preset AS p
-    WHERE p.campaign_objective = t.campaign_objective
-      AND p.vertical = t.vertical
-      AND p.active AND NOT p.private
-      AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
-    ORDER BY p.title, p.id
-    LIMIT sqlc.arg(page_number)::bigint * least(sqlc.arg(page_size)::int, 50)
-) AS x
-WHERE t.presets > 0
-  AND strpos(t.vertical, @vertical::text) > 0
-  AND (sqlc.narg(goal)::text IS NULL OR t.campaign_objective = sqlc.narg(goal)::text)
-ORDER BY x.title, x.id
-LIMIT least(sqlc.arg(page_size)::int, 50)
-OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+-- The Preset objects of one page of presets/browse with a vertical and a
+-- goal, or a vertical alone that holds a comma (one without is
+-- PresetBrowseVerticalSlug's): the visible presets whose slug list contains
+-- the vertical as a literal substring (PresetBrowse's test). preset_tally
+-- names the pairs of objective and slug list that hold visible presets (a
+-- few dozen); for each pair whose list contains the vertical (and whose
+-- objective is the goal, if given), preset_visible_objective_vertical_idx
+-- gives its first presets in title order, as many as the pages up to this
+-- one hold, and the page is cut from their merge. A rare vertical reads a
+-- few entries per pair, not every preset of its lists; a common one stops
+-- at the page. PresetBrowseAgencyVertical reads the same pairs for one
+-- agency.
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT x.id, x.title
+      FROM preset_tally AS t
+      CROSS JOIN LATERAL (
+          SELECT p.id, p.title
+          FROM preset AS p
+          WHERE p.campaign_objective = t.campaign_objective
+            AND p.vertical = t.vertical
+            AND p.active AND NOT p.private
+            AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+          ORDER BY p.title, p.id
+          LIMIT sqlc.arg(page_number)::bigint * least(sqlc.arg(page_size)::int, 50)
+      ) AS x
+      WHERE t.presets > 0
+        AND strpos(t.vertical, @vertical::text) > 0
+        AND (sqlc.narg(goal)::text IS NULL OR t.campaign_objective = sqlc.narg(goal)::text)
+      ORDER BY x.title, x.id
+      LIMIT 50
+      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, @public_base_url::text, (@service_fixed_fee::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
+LIMIT least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetBrowseVerticalSlug :many
--- The ids of one page of presets/browse with a vertical alone that holds
--- no comma: PresetBrowseVertical's answer from preset_vertical (00197).
--- The slugs that contain the vertical are read from the slug lists that
--- hold visible presets (preset_tally, a few dozen); for each, its first
--- presets in title order from preset_vertical_title_idx, as many as the
--- pages up to this one hold; a preset of two such slugs is taken once, and
--- the page is cut from their merge. A vertical names one slug as a rule,
--- so the page is one range of the index.
+-- The Preset objects of one page of presets/browse with a vertical alone
+-- that holds no comma: PresetBrowseVertical's answer from preset_vertical
+-- (00197). The slugs that contain the vertical are read from the slug lists
+-- that hold visible presets (preset_tally, a few dozen); for each, its
+-- first presets in title order from preset_vertical_title_idx, as many as
+-- the pages up to this one hold; a preset of two such slugs is taken once,
+-- and the page is cut from their merge. A vertical names one slug as a
+-- rule, so the page is one range of the index.
 WITH slug AS (
     SELECT DISTINCT s.slug
     FROM preset_tally AS t
@@ -255,32 +303,38 @@ WITH slug AS (
     WHERE t.presets > 0
       AND strpos(s.slug, @vertical::text) > 0
 )
-SELECT x.preset_id
-FROM (SELECT DISTINCT e.preset_id, e.title
-      FROM slug
-      CROSS JOIN LATERAL (
-          SELECT v.preset_id, v.title
-          FROM preset_vertical AS v
-          WHERE v.slug = slug.slug
-            AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR v.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
-          ORDER BY v.title, v.preset_id
-          LIMIT sqlc.arg(page_number)::bigint * least(sqlc.arg(page_size)::int, 50)
-      ) AS e) AS x
-ORDER BY x.title, x.preset_id
-LIMIT least(sqlc.arg(page_size)::int, 50)
-OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT x.preset_id AS id, x.title
+      FROM (SELECT DISTINCT e.preset_id, e.title
+            FROM slug
+            CROSS JOIN LATERAL (
+                SELECT v.preset_id, v.title
+                FROM preset_vertical AS v
+                WHERE v.slug = slug.slug
+                  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR v.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+                ORDER BY v.title, v.preset_id
+                LIMIT sqlc.arg(page_number)::bigint * least(sqlc.arg(page_size)::int, 50)
+            ) AS e) AS x
+      ORDER BY x.title, x.preset_id
+      LIMIT 50
+      OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, @public_base_url::text, (@service_fixed_fee::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
+LIMIT least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetBrowseDeep :many
--- The ids of a page after the first of presets/browse without filters
--- (excluded_preset_id aside): the same answer as PresetBrowse, without
--- reading the pages before it. preset_title_bucket (00092) counts the
--- visible presets of each range of the title order, numbered in that
+-- The Preset objects of a page after the first of presets/browse without
+-- filters (excluded_preset_id aside): the same answer as PresetBrowse,
+-- without reading the pages before it. preset_title_bucket (00092) counts
+-- the visible presets of each range of the title order, numbered in that
 -- order (ordinal, 00193); the page starts preset_visible_title_idx at the
 -- bound of the bucket that holds its first row (CTE start) and skips only
 -- that bucket's presets before it (about a thousand at most), not every
--- preset of the pages before. The excluded preset, if visible, is taken
--- off the counts from its bucket on. No optional filter: a generic plan
--- serves every request.
+-- preset of the pages before. The excluded preset, if visible, is taken off
+-- the counts from its bucket on. No optional filter: a generic plan serves
+-- every request.
 WITH excluded AS (
     -- The ordinal of the excluded preset's bucket if it is visible: it is
     -- not among the presets that the buckets from there on count for the
@@ -319,31 +373,37 @@ start AS (
     ORDER BY b.ordinal
     LIMIT 1
 )
-SELECT p.id
-FROM preset AS p
-WHERE p.active AND NOT p.private
-  AND p.title >= (SELECT start.lower FROM start)
-  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-       OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
-ORDER BY p.title, p.id
-LIMIT least(sqlc.arg(page_size)::int, 50)
-OFFSET (SELECT start.skip FROM start);
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT p.id, p.title
+      FROM preset AS p
+      WHERE p.active AND NOT p.private
+        AND p.title >= (SELECT start.lower FROM start)
+        AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+             OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+      ORDER BY p.title, p.id
+      LIMIT 50
+      OFFSET (SELECT start.skip FROM start)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, @public_base_url::text, (@service_fixed_fee::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
+LIMIT least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetBrowseLocationDeep :many
--- The ids of a page after the first of presets/browse with a location
--- alone (and its type, if given): PresetBrowseLocation's answer without
--- reading the pages before it. preset_location_bucket (00196) counts the
--- location's entries in each title bucket of preset_title_bucket, per
--- kinds; the page starts preset_visible_location_idx at the bound of the
--- bucket that holds its first entry (CTE start) and skips only that
--- bucket's entries before it, not every entry of the pages before. The
--- location's buckets are summed in the order of their ordinals, read in
--- that order from the table's key, and the walk stops at the page's
--- bucket. The excluded preset, if it is among the location's entries of
--- that type, is taken off the counts from its bucket on. A page past the
--- last has no bucket and answers nothing. Its optional parameters are the
--- type and the excluded preset, each a check: one plan serves every
--- request.
+-- The Preset objects of a page after the first of presets/browse with a
+-- location alone (and its type, if given): PresetBrowseLocation's answer
+-- without reading the pages before it. preset_location_bucket (00196)
+-- counts the location's entries in each title bucket of
+-- preset_title_bucket, per kinds; the page starts
+-- preset_visible_location_idx at the bound of the bucket that holds its
+-- first entry (CTE start) and skips only that bucket's entries before it,
+-- not every entry of the pages before. The location's buckets are summed in
+-- the order of their ordinals, read in that order from the table's key, and
+-- the walk stops at the page's bucket. The excluded preset, if it is among
+-- the location's entries of that type, is taken off the counts from its
+-- bucket on. A page past the last has no bucket and answers nothing. Its
+-- optional parameters are the type and the excluded preset, each a check:
+-- one plan serves every request.
 WITH excluded AS (
     SELECT b.ordinal
     FROM preset_location AS x
@@ -374,15 +434,21 @@ start AS (
     ORDER BY b.ordinal
     LIMIT 1
 )
-SELECT l.preset_id
-FROM preset_location AS l
-WHERE l.key = @location::text
-  AND l.title >= (SELECT b.lower FROM preset_title_bucket AS b WHERE b.ordinal = (SELECT start.ordinal FROM start))
-  AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
-  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
-ORDER BY l.title, l.preset_id
-LIMIT least(sqlc.arg(page_size)::int, 50)
-OFFSET (SELECT start.skip FROM start);
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
+FROM (SELECT l.preset_id AS id, l.title
+      FROM preset_location AS l
+      WHERE l.key = @location::text
+        AND l.title >= (SELECT b.lower FROM preset_title_bucket AS b WHERE b.ordinal = (SELECT start.ordinal FROM start))
+        AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+        AND (sqlc.narg(excluded_preset_id)::bigint IS NULL OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+      ORDER BY l.title, l.preset_id
+      LIMIT 50
+      OFFSET (SELECT start.skip FROM start)) AS page
+CROSS JOIN LATERAL preset_card_json(page.id, @public_base_url::text, (@service_fixed_fee::text)::numeric)
+    AS card (body, image, price, original_price, agency)
+ORDER BY page.title, page.id
+LIMIT least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetAgencyGoalWalk :one
 -- Which index presets/browse walks when the filters give an agency
@@ -654,21 +720,15 @@ LIMIT least(sqlc.arg(page_size)::int, 50)
 OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetCards :many
--- The Preset objects of presets/browse for the ids of one page, in the
--- order of @ids, in pieces of JSON that the handler joins into each object
--- (presetCardsJSON in http/presets.go): the stored card (preset_card.body,
--- every field that depends on the catalogue alone), the absolute image
--- (JSON null without one), the prices plus the fixed fee as JSON strings,
--- and the agency object (agency_object); a primary-key lookup each per id.
-SELECT
-    c.body,
-    coalesce(to_json(absolute_url(c.image, @public_base_url::text)), 'null'::json)::json AS image,
-    price_json(c.price, (@service_fixed_fee::text)::numeric) AS price,
-    price_json(c.original_price, (@service_fixed_fee::text)::numeric) AS original_price,
-    ao.object AS agency
+-- The Preset objects of presets/browse for the ids of one page that the
+-- statements planned for each request answer (PresetBrowse and the others
+-- of browse.plannedIDs in http/presets.go), in the order of @ids: the pieces
+-- of JSON of preset_card_json that the handler joins into each object.
+SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
+       card.original_price::json AS original_price, card.agency::json AS agency
 FROM unnest(@ids::bigint[]) WITH ORDINALITY AS page (id, n)
-JOIN preset_card AS c ON c.id = page.id
-JOIN agency_object AS ao ON ao.agency_id = c.agency_id
+CROSS JOIN LATERAL preset_card_json(page.id, @public_base_url::text, (@service_fixed_fee::text)::numeric)
+    AS card (body, image, price, original_price, agency)
 ORDER BY page.n;
 
 -- name: PresetCountPrefix :one
