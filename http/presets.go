@@ -121,8 +121,8 @@ func (r *presetCountRequest) validate() (err error) {
 }
 
 // presetBrowse answers one page of the catalogue: its Preset objects from
-// the statement made for the request's shape of filters
-// (presetBrowseCards), in pieces of JSON that presetCards joins.
+// the statement made for the request's shape of filters (browse.cards),
+// in pieces of JSON that presetCards joins.
 func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) (jsonAnswer, error) {
 	f := req.filter
 	params := db.PresetBrowseParams{
@@ -155,7 +155,7 @@ type cardRows interface {
 }
 
 // asCards answers the rows of a statement that answers Preset objects, and
-// its error, as cardRows.
+// its error, as cardRow values.
 func asCards[R cardRows](rows []R, err error) ([]cardRow, error) {
 	cards := make([]cardRow, len(rows))
 	for i, r := range rows {
@@ -164,6 +164,8 @@ func asCards[R cardRows](rows []R, err error) ([]cardRow, error) {
 	return cards, err
 }
 
+// pieces answers the row as presetCards joins it (no number of purchases:
+// presets/browse has none).
 func (r cardRow) pieces() cardPieces {
 	return cardPieces{body: r.Body, image: r.Image, price: r.Price, originalPrice: r.OriginalPrice, agency: r.Agency}
 }
