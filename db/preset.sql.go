@@ -1520,6 +1520,82 @@ func (q *Queries) PresetBrowseVertical(ctx context.Context, arg PresetBrowseVert
 	return items, nil
 }
 
+const presetBrowseVerticalPrefixOrdered = `-- name: PresetBrowseVerticalPrefixOrdered :many
+WITH slug AS (
+    SELECT DISTINCT s.slug
+    FROM preset_tally AS t
+    CROSS JOIN LATERAL unnest(string_to_array(t.vertical, ',')) AS s (slug)
+    WHERE t.presets > 0
+      AND strpos(s.slug, $6::text) > 0
+)
+SELECT x.preset_id
+FROM (SELECT DISTINCT e.preset_id, e.title
+      FROM slug
+      CROSS JOIN LATERAL (
+          SELECT v.preset_id, v.title
+          FROM preset_vertical AS v
+          WHERE v.slug = slug.slug
+            AND v.title >= $1::text
+            AND v.title < $2::text
+            AND (v.title COLLATE "C") LIKE like_escape($1::text) || '%'
+            AND ($3::bigint IS NULL
+                 OR v.preset_id <> $3::bigint)
+          ORDER BY v.title, v.preset_id
+          LIMIT $4::bigint * least($5::int, 50)
+      ) AS e) AS x
+ORDER BY x.title, x.preset_id
+LIMIT least($5::int, 50)
+OFFSET ($4::int - 1)::bigint * least($5::int, 50)
+`
+
+type PresetBrowseVerticalPrefixOrderedParams struct {
+	PresetName       string `json:"preset_name"`
+	PrefixEnd        string `json:"prefix_end"`
+	ExcludedPresetID *int64 `json:"excluded_preset_id"`
+	PageNumber       int64  `json:"page_number"`
+	PageSize         int32  `json:"page_size"`
+	Vertical         string `json:"vertical"`
+}
+
+// The ids of one page of presets/browse when the filters give a vertical
+// that holds no comma and a title prefix, and nothing else (an excluded
+// preset aside), in a database whose titles sort by code point
+// (CatalogueTitlesBytewise): the same answer as PresetBrowse. The slugs
+// that contain the vertical are those of PresetBrowseVerticalSlug; in each
+// slug's title order (preset_vertical_title_idx) the titles that start
+// with @preset_name are the range from it up to @prefix_end, read in order
+// up to the page, so the walk reads the prefix's presets of the vertical
+// and no others (PresetBrowse walks all of the prefix's entries, checking
+// the vertical on each). A preset of two such slugs is taken once. The
+// literal prefix is checked on each entry as well. Planned for each
+// request's values (the catalogue pool).
+func (q *Queries) PresetBrowseVerticalPrefixOrdered(ctx context.Context, arg PresetBrowseVerticalPrefixOrderedParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, presetBrowseVerticalPrefixOrdered,
+		arg.PresetName,
+		arg.PrefixEnd,
+		arg.ExcludedPresetID,
+		arg.PageNumber,
+		arg.PageSize,
+		arg.Vertical,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var preset_id int64
+		if err := rows.Scan(&preset_id); err != nil {
+			return nil, err
+		}
+		items = append(items, preset_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const presetBrowseVerticalSlug = `-- name: PresetBrowseVerticalSlug :many
 WITH slug AS (
     SELECT DISTINCT s.slug

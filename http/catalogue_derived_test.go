@@ -99,6 +99,12 @@ var derivedFilters = []map[string]any{
 	{"preset_name": "Del", "vertical": "fitness"},
 	{"preset_name": "G", "goal": "OUTCOME_LEADS", "vertical": "pets"},
 	{"preset_name": "Gamma 2", "vertical": "food", "excluded_preset_id": 2},
+	// A prefix with a vertical of two slugs (fitness and pets; each preset
+	// once) or with a wildcard: PresetBrowseVerticalPrefixOrdered where
+	// titles sort by code point.
+	{"preset_name": "B", "vertical": "e", "excluded_preset_id": 7},
+	{"preset_name": "Al", "vertical": "t"},
+	{"preset_name": "%", "vertical": "fit"},
 	{"preset_name": "A_p"},
 	{"preset_name": "Be", "excluded_preset_id": 1},
 	{"preset_name": "Beta 2", "excluded_preset_id": 1},

@@ -326,6 +326,9 @@ func (b browse) cards(ctx context.Context, p db.PresetBrowseParams) ([]cardRow, 
 //     the location's title order where titles sort by code point, else
 //     the prefix's range sorted when its titles are fewer than those
 //     before it (locationPrefixIDs);
+//   - a vertical without a comma with a title prefix, and no goal, agency
+//     or location: the prefix's range of each of the vertical's slugs
+//     where titles sort by code point (verticalPrefixIDs);
 //   - anything else: PresetBrowse.
 //
 // Their statements have optional filters and are planned for each
@@ -345,8 +348,31 @@ func (b browse) plannedIDs(ctx context.Context, p db.PresetBrowseParams, agency 
 		return agencyPrefixIDs(ctx, b.prepared, b.planned, p, *agency)
 	case agency == nil && p.PresetName != nil && p.Location != nil:
 		return locationPrefixIDs(ctx, b.prepared, b.planned, p, b.bytewise)
+	case agency == nil && p.PresetName != nil && p.Vertical != nil && p.Goal == nil && !strings.Contains(*p.Vertical, ","):
+		return verticalPrefixIDs(ctx, b.planned, p, b.bytewise)
 	}
 	return b.planned.PresetBrowse(ctx, p)
+}
+
+// verticalPrefixIDs answers the ids of the page when the filters give a
+// vertical without a comma and a title prefix, and neither a goal, an
+// agency nor a location. Where titles sort by code point (bytewise), the
+// prefix's titles are one range of each slug's title order, read in order
+// up to the page (PresetBrowseVerticalPrefixOrdered); elsewhere
+// PresetBrowse walks the prefix's entries and checks the vertical on each.
+func verticalPrefixIDs(ctx context.Context, planned *db.Queries, p db.PresetBrowseParams, bytewise func(context.Context) (bool, error)) ([]int64, error) {
+	ordered, err := bytewise(ctx)
+	if err != nil {
+		return nil, err
+	}
+	end, ok := prefixEnd(*p.PresetName)
+	if !ordered || !ok {
+		return planned.PresetBrowse(ctx, p)
+	}
+	return planned.PresetBrowseVerticalPrefixOrdered(ctx, db.PresetBrowseVerticalPrefixOrderedParams{
+		Vertical: *p.Vertical, PresetName: *p.PresetName, PrefixEnd: end, ExcludedPresetID: p.ExcludedPresetID,
+		PageNumber: int64(p.PageNumber), PageSize: p.PageSize,
+	})
 }
 
 // agencyPrefixIDs answers the ids of the page when the filters give an

@@ -291,6 +291,13 @@ func browsePlanCases(goal, vertical, prefix, country string, agency int64, bytew
 	if bytewise {
 		latePrefix = "preset_visible_location_idx"
 	}
+	// A vertical with a title prefix: where titles sort by code point, the
+	// prefix's range of each of the vertical's slugs
+	// (PresetBrowseVerticalPrefixOrdered); elsewhere the prefix's entries.
+	verticalPrefix := "preset_title_prefix_idx|preset_title_prefix_pkey"
+	if bytewise {
+		verticalPrefix = "preset_vertical_title_idx"
+	}
 	return []browsePlanCase{
 		{name: "no filter", page: 1, index: "preset_visible_title_idx"},
 		{name: "deep page", page: 400, index: "preset_visible_title_idx"},
@@ -333,7 +340,12 @@ func browsePlanCases(goal, vertical, prefix, country string, agency int64, bytew
 		{name: "agency and vertical", filter: db.PresetCountParams{AgencyID: ptr(int64(17)), Vertical: ptr("health")}, page: 2, index: "preset_visible_agency_objective_vertical_idx"},
 		{name: "large agency, vertical and prefix", filter: db.PresetCountParams{AgencyID: ptr(int64(1)), Vertical: ptr("ealt"), PresetName: ptr("a"), ExcludedPresetID: ptr(int64(9))}, page: 1, index: "preset_visible_agency_objective_vertical_idx"},
 		{name: "agency with a prefix", filter: db.PresetCountParams{PresetName: ptr("ab"), PartnerID: ptr(int64(17))}, page: 1, index: "preset_agency_idx|preset_visible_agency_objective_idx|preset_visible_agency_objective_vertical_idx"},
-		{name: "prefix with a vertical", filter: db.PresetCountParams{PresetName: ptr("ab"), Vertical: ptr("health")}, page: 1, index: "preset_title_prefix_idx|preset_title_prefix_pkey"},
+		{name: "prefix with a vertical", filter: db.PresetCountParams{PresetName: ptr("ab"), Vertical: ptr("health")}, page: 1, index: verticalPrefix},
+		{name: "long prefix with a vertical, deep", filter: db.PresetCountParams{PresetName: ptr("abc"), Vertical: ptr("ealt")}, page: 3, index: verticalPrefix},
+		// A title prefix with a goal reads the pair's range of the prefix's
+		// entries by objective, with a vertical too.
+		{name: "prefix with a goal", filter: db.PresetCountParams{PresetName: ptr("ab"), Goal: ptr("OUTCOME_LEADS")}, page: 2, index: "preset_title_prefix_objective_idx"},
+		{name: "prefix with a goal and a vertical", filter: db.PresetCountParams{PresetName: ptr("abcd"), Goal: ptr("OUTCOME_SALES"), Vertical: ptr("health")}, page: 2, index: "preset_title_prefix_objective_idx"},
 		{name: "every filter", page: 1, want: 2011, filter: db.PresetCountParams{
 			Goal: &goal, Vertical: &vertical, AgencyID: &agency, PartnerID: &agency, PresetName: &prefix,
 			ExcludedPresetID: ptr(int64(11)), Location: &country, LocationType: ptr("country")}},

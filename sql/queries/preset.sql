@@ -659,6 +659,45 @@ ORDER BY l.title, l.preset_id
 LIMIT least(sqlc.arg(page_size)::int, 50)
 OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
 
+-- name: PresetBrowseVerticalPrefixOrdered :many
+-- The ids of one page of presets/browse when the filters give a vertical
+-- that holds no comma and a title prefix, and nothing else (an excluded
+-- preset aside), in a database whose titles sort by code point
+-- (CatalogueTitlesBytewise): the same answer as PresetBrowse. The slugs
+-- that contain the vertical are those of PresetBrowseVerticalSlug; in each
+-- slug's title order (preset_vertical_title_idx) the titles that start
+-- with @preset_name are the range from it up to @prefix_end, read in order
+-- up to the page, so the walk reads the prefix's presets of the vertical
+-- and no others (PresetBrowse walks all of the prefix's entries, checking
+-- the vertical on each). A preset of two such slugs is taken once. The
+-- literal prefix is checked on each entry as well. Planned for each
+-- request's values (the catalogue pool).
+WITH slug AS (
+    SELECT DISTINCT s.slug
+    FROM preset_tally AS t
+    CROSS JOIN LATERAL unnest(string_to_array(t.vertical, ',')) AS s (slug)
+    WHERE t.presets > 0
+      AND strpos(s.slug, @vertical::text) > 0
+)
+SELECT x.preset_id
+FROM (SELECT DISTINCT e.preset_id, e.title
+      FROM slug
+      CROSS JOIN LATERAL (
+          SELECT v.preset_id, v.title
+          FROM preset_vertical AS v
+          WHERE v.slug = slug.slug
+            AND v.title >= @preset_name::text
+            AND v.title < @prefix_end::text
+            AND (v.title COLLATE "C") LIKE like_escape(@preset_name::text) || '%'
+            AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+                 OR v.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+          ORDER BY v.title, v.preset_id
+          LIMIT sqlc.arg(page_number)::bigint * least(sqlc.arg(page_size)::int, 50)
+      ) AS e) AS x
+ORDER BY x.title, x.preset_id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+
 -- name: CatalogueTitlesBytewise :one
 -- Whether the catalogue's titles (preset_location.title, in the collation
 -- its indexes are ordered by) sort by code point: the collation is C or
