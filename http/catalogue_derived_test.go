@@ -77,7 +77,7 @@ var derivedFilters = []map[string]any{
 	// Every filter together, each of them the narrowest in turn: an agency
 	// with a goal walks their pair's index (also when a location is given
 	// whose tally is larger, and whatever the title prefix), a location
-	// narrower than both walks its own (PresetBrowse's CTE driver).
+	// narrower than both walks its own (PresetBrowseLocationWalk).
 	{"location": map[string]any{"value": "US"}, "goal": "OUTCOME_SALES", "agency_id": 2},
 	{"location": map[string]any{"value": "US", "type": "country"}, "goal": "OUTCOME_SALES", "vertical": "food",
 		"agency_id": 2, "partner_id": 2, "preset_name": "B", "excluded_preset_id": 38},

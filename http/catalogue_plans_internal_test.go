@@ -20,7 +20,7 @@ import (
 )
 
 // catalogueShapes are requests whose statements take optional filters
-// (PresetBrowse, PresetBrowseAgencyGoal, PresetBrowseAgencyGoalLocation,
+// (the walks, PresetBrowseAgencyGoal, PresetBrowseAgencyGoalLocation,
 // PresetCount) in an empty catalogue: a location with no presets is
 // narrower than any agency, and no agency is narrower than a prefix.
 type shape struct{ path, body, statement string }
@@ -28,8 +28,10 @@ type shape struct{ path, body, statement string }
 var catalogueShapes = []shape{
 	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS", "agency_id": 1, "vertical": "fitness"}`, "PresetBrowseAgencyGoal :many"},
 	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS", "agency_id": 1, "location": {"value": "US"}}`, "PresetBrowseAgencyGoalLocation :many"},
-	{"/v1/presets/browse", `{"agency_id": 1, "preset_name": "S"}`, "PresetBrowse :many"},
-	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS", "preset_name": "Sp"}`, "PresetBrowse :many"},
+	{"/v1/presets/browse", `{"agency_id": 1, "preset_name": "S"}`, "PresetBrowsePrefixWalk :many"},
+	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS", "preset_name": "Sp"}`, "PresetBrowsePrefixWalk :many"},
+	{"/v1/presets/browse", `{"agency_id": 1, "partner_id": 2}`, "PresetBrowseWalk :many"},
+	{"/v1/presets/browse", `{"goal": "OUTCOME_LEADS", "vertical": "fitness", "location": {"value": "US"}}`, "PresetBrowseLocationWalk :many"},
 	{"/v1/presets/count", `{"goal": "OUTCOME_LEADS", "agency_id": 1}`, "PresetCount :one"},
 }
 

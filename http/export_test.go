@@ -7,11 +7,14 @@ import (
 	"adboost/db"
 )
 
+// BrowseQuery is a presets/browse request as browse.cards takes it.
+type BrowseQuery = browseQuery
+
 // PresetBrowseIDs answers the ids of the Preset objects that browse.cards
 // answers for p over the queries prepared and planned, for the plan tests
 // of package httpapi_test: the statement each shape of filters goes to, run
 // as the handler runs it.
-func PresetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams, bytewise func(context.Context) (bool, error)) ([]int64, error) {
+func PresetBrowseIDs(ctx context.Context, prepared, planned *db.Queries, p BrowseQuery, bytewise func(context.Context) (bool, error)) ([]int64, error) {
 	b := browse{prepared: prepared, planned: planned, bytewise: bytewise, base: "https://api.adboost.test", fee: "1.00"}
 	cards, err := b.cards(ctx, p)
 	ids := make([]int64, 0, len(cards))

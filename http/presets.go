@@ -125,7 +125,7 @@ func (r *presetCountRequest) validate() (err error) {
 // in pieces of JSON that presetCards joins.
 func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) (jsonAnswer, error) {
 	f := req.filter
-	params := db.PresetBrowseParams{
+	params := browseQuery{
 		Goal: f.Goal, Vertical: f.Vertical, AgencyID: f.AgencyID, PartnerID: f.PartnerID,
 		PresetName: f.PresetName, ExcludedPresetID: f.ExcludedPresetID,
 		Location: f.Location, LocationType: f.LocationType,
@@ -138,6 +138,15 @@ func (s *Server) presetBrowse(ctx context.Context, req *presetBrowseRequest) (js
 		return jsonAnswer("[]"), err
 	}
 	return presetCards(cards, cardRow.pieces)
+}
+
+// browseQuery is one presets/browse request as the handler checked it:
+// its filters (nil when not given) and its page. browse.cards sends it to
+// the statement made for its shape of filters.
+type browseQuery struct {
+	Goal, Vertical, PresetName, Location, LocationType *string
+	AgencyID, PartnerID, ExcludedPresetID              *int64
+	PageNumber, PageSize                               int32
 }
 
 // cardRow is a row of the statements that answer Preset objects
@@ -248,7 +257,7 @@ type browse struct {
 // one generic plan per connection (prepared); each answers the page's
 // objects itself, in one round trip. The excluded preset goes with every
 // shape.
-func (b browse) cards(ctx context.Context, p db.PresetBrowseParams) ([]cardRow, error) {
+func (b browse) cards(ctx context.Context, p browseQuery) ([]cardRow, error) {
 	agency, oneAgency := p.AgencyID, p.AgencyID == nil || p.PartnerID == nil || *p.AgencyID == *p.PartnerID
 	if agency == nil {
 		agency = p.PartnerID
@@ -329,13 +338,13 @@ func (b browse) cards(ctx context.Context, p db.PresetBrowseParams) ([]cardRow, 
 //   - a vertical without a comma with a title prefix, and no goal, agency
 //     or location: the prefix's range of each of the vertical's slugs
 //     where titles sort by code point (verticalPrefixIDs);
-//   - anything else: PresetBrowse.
+//   - anything else: walkIDs.
 //
 // Their statements have optional filters and are planned for each
 // request's values (planned): as prepared statements, a request repeated
 // on a connection would switch them to a generic plan that is slow for
 // every other request (TestCatalogueStatementsPlannedPerRequest).
-func (b browse) plannedIDs(ctx context.Context, p db.PresetBrowseParams, agency *int64) ([]int64, error) {
+func (b browse) plannedIDs(ctx context.Context, p browseQuery, agency *int64) ([]int64, error) {
 	switch {
 	case agency != nil && p.Goal != nil:
 		return agencyGoalIDs(ctx, b.prepared, b.planned, p, *agency)
@@ -351,7 +360,32 @@ func (b browse) plannedIDs(ctx context.Context, p db.PresetBrowseParams, agency 
 	case agency == nil && p.PresetName != nil && p.Vertical != nil && p.Goal == nil && !strings.Contains(*p.Vertical, ","):
 		return verticalPrefixIDs(ctx, b.planned, p, b.bytewise)
 	}
-	return b.planned.PresetBrowse(ctx, p)
+	return walkIDs(ctx, b.planned, p)
+}
+
+// walkIDs answers the ids of the page for the shapes of filters that no
+// statement of their own answers: from the location's entries, the title
+// prefix's or the title index of the visible presets, each walked in title
+// order with the other filters checked on each entry
+// (PresetBrowseLocationWalk, PresetBrowsePrefixWalk, PresetBrowseWalk).
+func walkIDs(ctx context.Context, planned *db.Queries, p browseQuery) ([]int64, error) {
+	switch {
+	case p.Location != nil:
+		return planned.PresetBrowseLocationWalk(ctx, db.PresetBrowseLocationWalkParams{
+			Location: *p.Location, LocationType: p.LocationType, PresetName: p.PresetName, Goal: p.Goal, Vertical: p.Vertical,
+			AgencyID: p.AgencyID, PartnerID: p.PartnerID, ExcludedPresetID: p.ExcludedPresetID,
+			PageNumber: p.PageNumber, PageSize: p.PageSize,
+		})
+	case p.PresetName != nil:
+		return planned.PresetBrowsePrefixWalk(ctx, db.PresetBrowsePrefixWalkParams{
+			PresetName: *p.PresetName, Goal: p.Goal, Vertical: p.Vertical, AgencyID: p.AgencyID, PartnerID: p.PartnerID,
+			ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
+		})
+	}
+	return planned.PresetBrowseWalk(ctx, db.PresetBrowseWalkParams{
+		Goal: p.Goal, Vertical: p.Vertical, AgencyID: p.AgencyID, PartnerID: p.PartnerID,
+		ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
+	})
 }
 
 // verticalPrefixIDs answers the ids of the page when the filters give a
@@ -359,15 +393,15 @@ func (b browse) plannedIDs(ctx context.Context, p db.PresetBrowseParams, agency 
 // agency nor a location. Where titles sort by code point (bytewise), the
 // prefix's titles are one range of each slug's title order, read in order
 // up to the page (PresetBrowseVerticalPrefixOrdered); elsewhere
-// PresetBrowse walks the prefix's entries and checks the vertical on each.
-func verticalPrefixIDs(ctx context.Context, planned *db.Queries, p db.PresetBrowseParams, bytewise func(context.Context) (bool, error)) ([]int64, error) {
+// PresetBrowsePrefixWalk walks the prefix's entries and checks the vertical on each.
+func verticalPrefixIDs(ctx context.Context, planned *db.Queries, p browseQuery, bytewise func(context.Context) (bool, error)) ([]int64, error) {
 	ordered, err := bytewise(ctx)
 	if err != nil {
 		return nil, err
 	}
 	end, ok := prefixEnd(*p.PresetName)
 	if !ordered || !ok {
-		return planned.PresetBrowse(ctx, p)
+		return walkIDs(ctx, planned, p)
 	}
 	return planned.PresetBrowseVerticalPrefixOrdered(ctx, db.PresetBrowseVerticalPrefixOrderedParams{
 		Vertical: *p.Vertical, PresetName: *p.PresetName, PrefixEnd: end, ExcludedPresetID: p.ExcludedPresetID,
@@ -379,16 +413,16 @@ func verticalPrefixIDs(ctx context.Context, planned *db.Queries, p db.PresetBrow
 // agency (agency, from agency_id or partner_id) with a title prefix, and
 // neither a goal nor a location: from the agency's presets when they are
 // fewer than the prefix's (PresetAgencyWalk, PresetBrowseAgencyWalk), else
-// from PresetBrowse, which walks the prefix's entries. (An agency with a
-// location goes to PresetBrowse, which reads the pair's range of
+// from PresetBrowsePrefixWalk, which walks the prefix's entries. (An agency with a
+// location goes to PresetBrowseLocationWalk, which reads the pair's range of
 // preset_location_agency_idx.)
-func agencyPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams, agency int64) ([]int64, error) {
+func agencyPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p browseQuery, agency int64) ([]int64, error) {
 	narrower, err := prepared.PresetAgencyWalk(ctx, db.PresetAgencyWalkParams{AgencyID: agency, PresetName: *p.PresetName})
 	if err != nil {
 		return nil, err
 	}
 	if !narrower {
-		return planned.PresetBrowse(ctx, p)
+		return walkIDs(ctx, planned, p)
 	}
 	return planned.PresetBrowseAgencyWalk(ctx, db.PresetBrowseAgencyWalkParams{
 		AgencyID: agency, PartnerID: p.PartnerID, Vertical: p.Vertical, PresetName: *p.PresetName,
@@ -402,9 +436,9 @@ func agencyPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p db.Pr
 // title order, read in order up to the page (PresetBrowseLocationPrefixOrdered).
 // Elsewhere: from the location's titles of the prefix, sorted
 // (PresetBrowseLocationPrefix), when the prefix's titles are fewer than
-// those before it (PresetPrefixRange), else from PresetBrowse, which walks
+// those before it (PresetPrefixRange), else from PresetBrowseLocationWalk, which walks
 // the location's entries in title order.
-func locationPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams, bytewise func(context.Context) (bool, error)) ([]int64, error) {
+func locationPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p browseQuery, bytewise func(context.Context) (bool, error)) ([]int64, error) {
 	ordered, err := bytewise(ctx)
 	if err != nil {
 		return nil, err
@@ -420,7 +454,7 @@ func locationPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p db.
 		return nil, err
 	}
 	if !sorted {
-		return planned.PresetBrowse(ctx, p)
+		return walkIDs(ctx, planned, p)
 	}
 	return planned.PresetBrowseLocationPrefix(ctx, db.PresetBrowseLocationPrefixParams{
 		Location: *p.Location, PresetName: *p.PresetName, LocationType: p.LocationType, Goal: p.Goal,
@@ -453,7 +487,7 @@ func prefixEnd(prefix string) (end string, ok bool) {
 // pair's title-ordered index (PresetBrowseAgencyGoal), or, when a location
 // is given whose presets are fewer than the goal's (PresetAgencyGoalWalk),
 // from the agency's entries of the location (PresetBrowseAgencyGoalLocation).
-func agencyGoalIDs(ctx context.Context, prepared, planned *db.Queries, p db.PresetBrowseParams, agency int64) ([]int64, error) {
+func agencyGoalIDs(ctx context.Context, prepared, planned *db.Queries, p browseQuery, agency int64) ([]int64, error) {
 	if p.Location != nil {
 		pair, err := prepared.PresetAgencyGoalWalk(ctx, db.PresetAgencyGoalWalkParams{
 			Location: *p.Location, LocationType: p.LocationType, Goal: *p.Goal,

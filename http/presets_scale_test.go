@@ -247,7 +247,7 @@ func TestPresetBrowsePlans(t *testing.T) {
 	for _, tc := range browsePlanCases(goal, vertical, prefix, country, agency, bytewise) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := tc.filter
-			browse := db.PresetBrowseParams{
+			browse := httpapi.BrowseQuery{
 				Goal: f.Goal, Vertical: f.Vertical,
 				AgencyID: f.AgencyID, PartnerID: f.PartnerID, PresetName: f.PresetName,
 				ExcludedPresetID: f.ExcludedPresetID, Location: f.Location, LocationType: f.LocationType,
@@ -359,7 +359,7 @@ func browsePlanCases(goal, vertical, prefix, country string, agency int64, bytew
 // with one filter (or none) goes to a prepared statement, whose generic
 // plan, which PostgreSQL may keep for every later request on a connection,
 // must satisfy the same.
-func checkBrowsePlan(t *testing.T, pool *pgxpool.Pool, browse db.PresetBrowseParams, index string) {
+func checkBrowsePlan(t *testing.T, pool *pgxpool.Pool, browse httpapi.BrowseQuery, index string) {
 	t.Helper()
 	ctx := t.Context()
 	prepared, planned := captured{through: pool}, captured{}

@@ -660,6 +660,10 @@ func TestListsArePlannedPerRequest(t *testing.T) {
 	token := single.token(100)
 	for range 7 {
 		single.post("/v1/presets/browse", "", `{"location": {"value": "CZ"}}`).presetList()
+		// The three walks (browse's statements with optional filters).
+		single.post("/v1/presets/browse", "", `{"location": {"value": "CZ"}, "goal": "OUTCOME_LEADS", "vertical": "fitness"}`).presetList()
+		single.post("/v1/presets/browse", "", `{"preset_name": "S", "goal": "OUTCOME_LEADS"}`).presetList()
+		single.post("/v1/presets/browse", "", `{"agency_id": 10, "partner_id": 11}`).presetList()
 		single.presetCount(`{"vertical": "fitness"}`)
 		single.post("/v1/agencies/list", token, `{"search": "north"}`).agencyIDs()
 		single.post("/v1/agencies/list", token, `{"service": 1, "search": "north"}`).agencyIDs()
@@ -677,7 +681,7 @@ func TestListsArePlannedPerRequest(t *testing.T) {
 	if n := prepared("-- name: PresetAvailable"); n != 1 {
 		t.Fatalf("%d prepared statements of PresetAvailable, want 1 (the control)", n)
 	}
-	for _, name := range []string{"PresetBrowse", "PresetCount", "AgencyListSearch", "AgencyListByService", "AgencyListByIndustry"} {
+	for _, name := range []string{"PresetBrowseWalk", "PresetBrowsePrefixWalk", "PresetBrowseLocationWalk", "PresetCount", "AgencyListSearch", "AgencyListByService", "AgencyListByIndustry"} {
 		if n := prepared("-- name: " + name + " "); n != 0 {
 			t.Errorf("%s is a prepared statement (%d)", name, n)
 		}

@@ -113,7 +113,7 @@
 --   Serves:  the location filter of presets/browse and presets/count, alone
 --            or with the others, read in title order from one index, each
 --            filter checked on the entry (PresetBrowseLocation,
---            PresetBrowse, PresetBrowseAgencyGoal, PresetCount); with a
+--            PresetBrowseLocationWalk, PresetBrowseAgencyGoal, PresetCount); with a
 --            title prefix, where titles sort by code point (C, C.UTF-8;
 --            CatalogueTitlesBytewise), the prefix's range of the title
 --            order read up to the page (PresetBrowseLocationPrefixOrdered),
@@ -179,7 +179,7 @@
 --   Kept by: triggers preset_title_prefix_insert, preset_title_prefix_update,
 --            preset_title_prefix_delete on preset.
 --   Serves:  the preset_name filter of presets/browse, in title order
---            (PresetBrowsePrefix, PresetBrowse): a longer prefix is checked
+--            (PresetBrowsePrefix, PresetBrowsePrefixWalk): a longer prefix is checked
 --            on the entries of its first three characters, the other
 --            filters on the entry's own columns; with a goal, the pair's
 --            range of preset_title_prefix_objective_idx.

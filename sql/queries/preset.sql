@@ -1,11 +1,20 @@
--- name: PresetBrowse :many
--- The ids of one page of the public catalogue (presets/browse): visible
--- presets (active and not private) passing every given filter, by title then
--- id. A filter given as NULL passes everything;
--- the handler has each request planned for its own values (perRequestPlans
--- in http/catalogue.go), so the planner drops the absent filters and serves
--- the given ones from their indexes (00011_catalogue_index.sql,
--- 00050_catalogue_derived.sql):
+-- name: PresetBrowseWalk :many
+-- The ids of one page of the public catalogue (presets/browse) for the
+-- shapes of filters that no statement of their own answers (browse.cards
+-- and browse.plannedIDs in http/presets.go send each single filter, a
+-- vertical with a goal, an agency with a goal, a vertical or a prefix, and
+-- a location or a vertical with a prefix to theirs): visible presets
+-- (active and not private) passing every given filter, by title then id.
+-- Three statements, one for each index that can give the page in title
+-- order (planned for each request's values, so that the planner drops the
+-- absent filters and serves the given ones from their indexes; each one's
+-- plan is small, where one statement for the three planned all of them):
+--   PresetBrowseWalk, no location and no title prefix: a title-ordered
+--     index of preset (the goal, agency and vertical filters checked on
+--     each preset, stopping after the page);
+--   PresetBrowsePrefixWalk, a title prefix and no location;
+--   PresetBrowseLocationWalk, a location.
+-- Their filters, each passing everything when NULL:
 --   goal: the objective code, exactly;
 --   vertical: a literal substring of the stored slug list (like_escape makes
 --     `%`, `_` and `\` ordinary characters);
@@ -14,122 +23,82 @@
 --   excluded_preset_id: that preset is left out;
 --   location: a country code among `countries`, or the key of a city or a
 --     region; location_type (country, city, region) narrows it to that kind.
---     preset_location holds each visible preset's keys with the kinds they
---     are there as (location_keys: exactly the values for which the
---     containment test `location_json @> {"countries": [v]}`, `{"cities":
---     [{"key": v}]}`, `{"regions": [{"key": v}]}` holds).
--- Four ways to the page, of which the planner keeps the one whose
--- conditions on the filters given hold (the others fold to nothing):
---   no location, no title prefix: a title-ordered index of preset (the
---     goal, agency and vertical filters checked on each preset, stopping
---     after the page);
---   no location, a title prefix: preset_title_prefix_idx (prefix, title,
---     id) gives the presets that start with its first one to three
---     characters, in title order (00054_title_prefix.sql), and a longer
---     prefix is checked on each entry's title: the walk stops at the end of
---     the page and never reads more than the presets of those three
---     characters, where the title index, walked in title order with the
---     prefix as a filter, would read every title before the first match;
---     the other filters are checked on the entry (00180);
---   a location, alone or with a prefix: preset_visible_location_idx (key,
---     title, id), which gives that key's visible presets in title order,
---     so a common country reads about one page of index entries, and a
---     deep page never reads the presets it skips (with a prefix, the
---     planner may take the prefix's range of
---     preset_location_title_pattern_idx instead, and sort it);
---   a location with a goal, a vertical or an agency: the same index, each
---     filter checked on the objective, vertical list and agency that the
---     entry carries (00180), index-only; with an agency, the pair's range of
---     preset_location_agency_idx (key, agency, title, id), 00195, in title
---     order, the other filters checked on its entries.
--- The handler sends each single filter (and a vertical with a goal) to a
--- prepared statement of its own, a page after the first without filters to
--- PresetBrowseDeep, an agency with a goal to PresetBrowseAgencyGoal (or,
--- with a location narrower than the goal, PresetBrowseAgencyGoalLocation),
--- and an agency with a prefix that it is narrower than, and no location, to
--- PresetBrowseAgencyWalk (browse.cards in http/presets.go): this
--- statement serves the other combinations.
--- Paging: the handler has checked @page_number >= 1 and
--- @page_size >= 1; a limit above 50 acts as 50. It answers the ids of the
--- page only, in order; PresetCards dresses them. (The Preset objects come
--- from a statement of their own so that this one, planned for every request,
--- stays cheap to plan: planned together with preset_card, the planning alone
+-- Paging: the handler has checked @page_number >= 1 and @page_size >= 1; a
+-- limit above 50 acts as 50. They answer the ids of the page only, in
+-- order; PresetCards dresses them. (The Preset objects come from a
+-- statement of their own so that these, planned for every request, stay
+-- cheap to plan: planned together with preset_card, the planning alone
 -- took 3.6 ms a request.)
-WITH page AS (
-    (SELECT p.id, p.title
-     FROM preset AS p
-     WHERE sqlc.narg(location)::text IS NULL
-       AND sqlc.narg(preset_name)::text IS NULL
-       AND p.active AND NOT p.private
-       AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
-       AND (sqlc.narg(vertical)::text IS NULL
-            OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
-       AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
-       AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
-       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-            OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
-     ORDER BY p.title, p.id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
-    UNION ALL
-    (SELECT t.preset_id AS id, t.title
-     FROM preset_title_prefix AS t
-     WHERE sqlc.narg(location)::text IS NULL
-       AND t.prefix = left(sqlc.narg(preset_name)::text, 3)
-       AND t.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%'
-       AND (sqlc.narg(goal)::text IS NULL OR t.campaign_objective = sqlc.narg(goal)::text)
-       AND (sqlc.narg(vertical)::text IS NULL
-            OR t.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
-       AND (sqlc.narg(agency_id)::bigint IS NULL OR t.agency_id = sqlc.narg(agency_id)::bigint)
-       AND (sqlc.narg(partner_id)::bigint IS NULL OR t.agency_id = sqlc.narg(partner_id)::bigint)
-       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-            OR t.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
-     ORDER BY t.title, t.preset_id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
-    UNION ALL
-    -- preset_location holds visible presets only, with their titles: a
-    -- location alone (with a prefix or an excluded preset) reads its index
-    -- only, so a deep page skips index entries, not presets.
-    (SELECT l.preset_id AS id, l.title
-     FROM preset_location AS l
-     WHERE l.key = sqlc.narg(location)::text
-       AND sqlc.narg(goal)::text IS NULL AND sqlc.narg(vertical)::text IS NULL
-       AND sqlc.narg(agency_id)::bigint IS NULL AND sqlc.narg(partner_id)::bigint IS NULL
-       AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
-       AND (sqlc.narg(preset_name)::text IS NULL
-            OR (l.title COLLATE "C") LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
-       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-            OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
-     ORDER BY l.title, l.preset_id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
-    UNION ALL
-    -- A location with filters on other columns: its entries in title order,
-    -- each checked on the objective, vertical list and agency that the
-    -- entry carries (preset_visible_location_idx includes them), index-only.
-    (SELECT l.preset_id AS id, l.title
-     FROM preset_location AS l
-     WHERE l.key = sqlc.narg(location)::text
-       AND NOT (sqlc.narg(goal)::text IS NULL AND sqlc.narg(vertical)::text IS NULL
-                AND sqlc.narg(agency_id)::bigint IS NULL AND sqlc.narg(partner_id)::bigint IS NULL)
-       AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
-       AND (sqlc.narg(preset_name)::text IS NULL
-            OR (l.title COLLATE "C") LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
-       AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-            OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
-       AND (sqlc.narg(goal)::text IS NULL OR l.campaign_objective = sqlc.narg(goal)::text)
-       AND (sqlc.narg(vertical)::text IS NULL
-            OR l.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
-       AND (sqlc.narg(agency_id)::bigint IS NULL OR l.agency_id = sqlc.narg(agency_id)::bigint)
-       AND (sqlc.narg(partner_id)::bigint IS NULL OR l.agency_id = sqlc.narg(partner_id)::bigint)
-     ORDER BY l.title, l.preset_id
-     LIMIT least(sqlc.arg(page_size)::int, 50)
-     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50))
-)
-SELECT page.id
-FROM page
-ORDER BY page.title, page.id;
+SELECT p.id
+FROM preset AS p
+WHERE p.active AND NOT p.private
+  AND (sqlc.narg(goal)::text IS NULL OR p.campaign_objective = sqlc.narg(goal)::text)
+  AND (sqlc.narg(vertical)::text IS NULL
+       OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+  AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
+  AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
+  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+       OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
+ORDER BY p.title, p.id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+
+-- name: PresetBrowsePrefixWalk :many
+-- PresetBrowseWalk's page for a title prefix and no location:
+-- preset_title_prefix gives the presets that start with the prefix's first
+-- one to three characters in title order (00054_title_prefix.sql), by
+-- prefix then title (preset_title_prefix_idx) and by prefix, objective,
+-- then title (preset_title_prefix_objective_idx, 00202: with a goal, the
+-- pair's range); a longer prefix is checked on each entry's title. The
+-- walk stops at the end of the page and never reads more than the presets
+-- of those three characters, where the title index, walked in title order
+-- with the prefix as a filter, would read every title before the first
+-- match; the other filters are checked on the entry (00180).
+SELECT t.preset_id AS id
+FROM preset_title_prefix AS t
+WHERE t.prefix = left(@preset_name::text, 3)
+  AND t.title LIKE like_escape(@preset_name::text) || '%'
+  AND (sqlc.narg(goal)::text IS NULL OR t.campaign_objective = sqlc.narg(goal)::text)
+  AND (sqlc.narg(vertical)::text IS NULL
+       OR t.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+  AND (sqlc.narg(agency_id)::bigint IS NULL OR t.agency_id = sqlc.narg(agency_id)::bigint)
+  AND (sqlc.narg(partner_id)::bigint IS NULL OR t.agency_id = sqlc.narg(partner_id)::bigint)
+  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+       OR t.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+ORDER BY t.title, t.preset_id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
+
+-- name: PresetBrowseLocationWalk :many
+-- PresetBrowseWalk's page for a location: preset_location holds each
+-- visible preset's location keys with the kinds they are there as
+-- (location_keys: exactly the values for which the containment test
+-- `location_json @> {"countries": [v]}`, `{"cities": [{"key": v}]}`,
+-- `{"regions": [{"key": v}]}` holds), with the title, objective, vertical
+-- list and agency (00180). preset_visible_location_idx (key, title, id)
+-- gives the key's entries in title order, each filter checked on the
+-- entry, index-only, so a common country reads about one page of index
+-- entries and a deep page skips index entries, not presets; with a prefix
+-- the planner may take the prefix's range of
+-- preset_location_title_pattern_idx instead, and sort it; with an agency,
+-- the pair's range of preset_location_agency_idx (key, agency, title, id),
+-- 00195, in title order.
+SELECT l.preset_id AS id
+FROM preset_location AS l
+WHERE l.key = @location::text
+  AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+  AND (sqlc.narg(preset_name)::text IS NULL
+       OR (l.title COLLATE "C") LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
+  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+       OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
+  AND (sqlc.narg(goal)::text IS NULL OR l.campaign_objective = sqlc.narg(goal)::text)
+  AND (sqlc.narg(vertical)::text IS NULL
+       OR l.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+  AND (sqlc.narg(agency_id)::bigint IS NULL OR l.agency_id = sqlc.narg(agency_id)::bigint)
+  AND (sqlc.narg(partner_id)::bigint IS NULL OR l.agency_id = sqlc.narg(partner_id)::bigint)
+ORDER BY l.title, l.preset_id
+LIMIT least(sqlc.arg(page_size)::int, 50)
+OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
 
 -- The statements of presets/browse that one prepared statement answers
 -- (PresetBrowseTitle to PresetBrowseVertical, below) read the ids of their
@@ -148,7 +117,7 @@ ORDER BY page.title, page.id;
 -- (the handler sends pages after the first to PresetBrowseDeep).
 -- PresetBrowseTitle, PresetBrowseGoal, PresetBrowseAgency,
 -- PresetBrowseLocation and PresetBrowsePrefix each serve one filter alone,
--- with PresetBrowse's answer. Their only optional parameter is the excluded
+-- with the walks' answer (PresetBrowseWalk). Their only optional parameter is the excluded
 -- preset, a check of each entry, so one plan serves every request (their
 -- generic plans are checked, TestPresetBrowsePlans). They run as prepared
 -- statements with their generic plans (serve's pool of db.GenericPlans),
@@ -253,7 +222,7 @@ LIMIT least(sqlc.arg(page_size)::int, 50);
 -- The Preset objects of one page of presets/browse with a vertical and a
 -- goal, or a vertical alone that holds a comma (one without is
 -- PresetBrowseVerticalSlug's): the visible presets whose slug list contains
--- the vertical as a literal substring (PresetBrowse's test). preset_tally
+-- the vertical as a literal substring (the walks' test, PresetBrowseWalk). preset_tally
 -- names the pairs of objective and slug list that hold visible presets (a
 -- few dozen); for each pair whose list contains the vertical (and whose
 -- objective is the goal, if given), preset_visible_objective_vertical_idx
@@ -326,7 +295,7 @@ LIMIT least(sqlc.arg(page_size)::int, 50);
 
 -- name: PresetBrowseDeep :many
 -- The Preset objects of a page after the first of presets/browse without
--- filters (excluded_preset_id aside): the same answer as PresetBrowse,
+-- filters (excluded_preset_id aside): the same answer as PresetBrowseWalk,
 -- without reading the pages before it. preset_title_bucket (00092) counts
 -- the visible presets of each range of the title order, numbered in that
 -- order (ordinal, 00193); the page starts preset_visible_title_idx at the
@@ -473,7 +442,7 @@ SELECT ((SELECT coalesce(sum(t.presets), 0)
 -- The ids of one page of presets/browse when the filters give an agency
 -- (@agency_id: agency_id, else partner_id) and a vertical, and neither a
 -- goal nor a location (a title prefix and an excluded preset may come too):
--- the same answer as PresetBrowse. The agency's presets in title order
+-- the same answer as PresetBrowseWalk. The agency's presets in title order
 -- (preset_agency_idx) do not hold the vertical, so walking them fetches
 -- each preset's row to test it, thousands for a large agency and a rare
 -- vertical. As PresetBrowseVertical does for the whole catalogue, this
@@ -512,7 +481,7 @@ OFFSET (sqlc.arg(page_number)::bigint - 1) * least(sqlc.arg(page_size)::int, 50)
 -- The ids of one page of presets/browse when the filters give an agency
 -- (@agency_id: agency_id, else partner_id) and a goal, and no location or
 -- one that PresetAgencyGoalWalk sends to the pair's index: the same answer
--- as PresetBrowse. Each alone is wide (the largest agency has 64,000
+-- as the walks (PresetBrowseWalk). Each alone is wide (the largest agency has 64,000
 -- visible presets at a million, an objective 160,000) and with the other
 -- filters of a request the matches may be a few dozen, so walking the
 -- title order, either filter's index or a location's reads tens of
@@ -527,7 +496,7 @@ OFFSET (sqlc.arg(page_number)::bigint - 1) * least(sqlc.arg(page_size)::int, 50)
 -- list, title, id), 00093, read index-only and sorted: about 900 entries
 -- for the largest agency, a common objective and a common vertical. The
 -- other filters are checks of each entry: the vertical as a literal
--- substring of the lists (strpos, the same test as PresetBrowse's LIKE with
+-- substring of the lists (strpos, the same test as the walks' LIKE with
 -- like_escape) and the title prefix as the title's first characters,
 -- neither depending on a pattern made per row nor served by an index that
 -- would take the walk's place (a BitmapAnd of the agency's and the
@@ -587,7 +556,7 @@ OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int
 -- Whether presets/browse, when the filters give a location and a title
 -- prefix and no agency, reads the location's titles of the prefix as one
 -- range and sorts them (PresetBrowseLocationPrefix) rather than walking
--- the location's entries in title order from its first (PresetBrowse),
+-- the location's entries in title order from its first (PresetBrowseLocationWalk),
 -- which reads every entry whose title sorts before the prefix's: true
 -- when the titles that start with the prefix's first four characters
 -- (their tally) are fewer than those before the prefix (the title buckets
@@ -604,7 +573,7 @@ SELECT ((SELECT coalesce(sum(t.presets), 0)
 -- name: PresetBrowseLocationPrefix :many
 -- The ids of one page of presets/browse when the filters give a location
 -- and a title prefix whose titles are fewer than those before it
--- (PresetPrefixRange), and no agency: the same answer as PresetBrowse.
+-- (PresetPrefixRange), and no agency: the same answer as PresetBrowseLocationWalk.
 -- The location's entries of the prefix are one range of
 -- preset_location_title_pattern_idx (key, title in byte order; a literal
 -- prefix is a range of it whatever the collation), read index-only, the
@@ -635,7 +604,7 @@ OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int
 -- name: PresetBrowseLocationPrefixOrdered :many
 -- The ids of one page of presets/browse when the filters give a location
 -- and a title prefix and no agency, in a database whose titles sort by code
--- point (CatalogueTitlesBytewise): the same answer as PresetBrowse. There
+-- point (CatalogueTitlesBytewise): the same answer as PresetBrowseLocationWalk. There
 -- the titles that start with @preset_name are exactly those from it up to
 -- @prefix_end (the prefix with its last character made the next one), one
 -- range of the location's title order (preset_visible_location_idx), so
@@ -663,12 +632,12 @@ OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int
 -- The ids of one page of presets/browse when the filters give a vertical
 -- that holds no comma and a title prefix, and nothing else (an excluded
 -- preset aside), in a database whose titles sort by code point
--- (CatalogueTitlesBytewise): the same answer as PresetBrowse. The slugs
+-- (CatalogueTitlesBytewise): the same answer as PresetBrowsePrefixWalk. The slugs
 -- that contain the vertical are those of PresetBrowseVerticalSlug; in each
 -- slug's title order (preset_vertical_title_idx) the titles that start
 -- with @preset_name are the range from it up to @prefix_end, read in order
 -- up to the page, so the walk reads the prefix's presets of the vertical
--- and no others (PresetBrowse walks all of the prefix's entries, checking
+-- and no others (PresetBrowsePrefixWalk walks all of the prefix's entries, checking
 -- the vertical on each). A preset of two such slugs is taken once. The
 -- literal prefix is checked on each entry as well. Planned for each
 -- request's values (the catalogue pool).
@@ -720,11 +689,11 @@ SELECT coalesce((
 -- Whether presets/browse, when the filters give an agency (@agency_id:
 -- agency_id, else partner_id) with a title prefix and neither a goal nor a
 -- location, walks the agency's presets (PresetBrowseAgencyWalk) rather than
--- the prefix's entries (PresetBrowse): true when the agency's visible
+-- the prefix's entries (PresetBrowsePrefixWalk): true when the agency's visible
 -- presets are fewer than the titles that start with the prefix's first
 -- four characters (their tally). A small agency with a common prefix would
 -- otherwise walk the prefix's entries to find its few. Sums of a few rows
--- of each tally, read from their keys. (With a location, PresetBrowse
+-- of each tally, read from their keys. (With a location, PresetBrowseLocationWalk
 -- reads the agency's range of the location's entries,
 -- preset_location_agency_idx.)
 SELECT ((SELECT coalesce(sum(t.presets), 0)
@@ -738,7 +707,7 @@ SELECT ((SELECT coalesce(sum(t.presets), 0)
 -- The ids of one page of presets/browse when the filters give an agency
 -- (@agency_id: agency_id, else partner_id) narrower than the title prefix
 -- given with it (PresetAgencyWalk), and neither a goal nor a location: the
--- same answer as PresetBrowse. The agency's presets in title order from
+-- same answer as PresetBrowsePrefixWalk. The agency's presets in title order from
 -- preset_agency_idx (agency, title, id), the visible ones kept, each
 -- checked against the vertical (a literal substring, like_escape), the
 -- title prefix (the title's first characters) and the excluded preset,
@@ -760,7 +729,7 @@ OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int
 
 -- name: PresetCards :many
 -- The Preset objects of presets/browse for the ids of one page that the
--- statements planned for each request answer (PresetBrowse and the others
+-- statements planned for each request answer (the walks and the others
 -- of browse.plannedIDs in http/presets.go), in the order of @ids: the pieces
 -- of JSON of preset_card_json that the handler joins into each object.
 SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
@@ -815,7 +784,7 @@ SELECT (CASE
 --     lists from preset_tally as ranges of 00093), the other filters
 --     checked as in PresetBrowseAgencyGoal, the location by its key in
 --     preset_location;
---   any other combination: the visible presets that PresetBrowse's WHERE
+--   any other combination: the visible presets that the walks' WHERE
 --     clause passes, read from the narrowest filter's index: a longer
 --     prefix from preset_visible_title_prefix_idx, a location from
 --     preset_visible_location_idx, a location with an agency from the
