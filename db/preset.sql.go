@@ -1094,22 +1094,25 @@ WHERE l.key = $1::text
   AND l.kinds & location_kind_mask($2::text) <> 0
   AND ($3::text IS NULL
        OR (l.title COLLATE "C") LIKE like_escape($3::text) || '%')
-  AND ($4::bigint IS NULL
-       OR l.preset_id <> $4::bigint)
-  AND ($5::text IS NULL OR l.campaign_objective = $5::text)
-  AND ($6::text IS NULL
-       OR l.vertical LIKE '%' || like_escape($6::text) || '%')
-  AND ($7::bigint IS NULL OR l.agency_id = $7::bigint)
+  AND ($4::text IS NULL
+       OR (l.title >= $3::text AND l.title < $4::text))
+  AND ($5::bigint IS NULL
+       OR l.preset_id <> $5::bigint)
+  AND ($6::text IS NULL OR l.campaign_objective = $6::text)
+  AND ($7::text IS NULL
+       OR l.vertical LIKE '%' || like_escape($7::text) || '%')
   AND ($8::bigint IS NULL OR l.agency_id = $8::bigint)
+  AND ($9::bigint IS NULL OR l.agency_id = $9::bigint)
 ORDER BY l.title, l.preset_id
-LIMIT least($10::int, 50)
-OFFSET ($9::int - 1)::bigint * least($10::int, 50)
+LIMIT least($11::int, 50)
+OFFSET ($10::int - 1)::bigint * least($11::int, 50)
 `
 
 type PresetBrowseLocationWalkParams struct {
 	Location         string  `json:"location"`
 	LocationType     *string `json:"location_type"`
 	PresetName       *string `json:"preset_name"`
+	PrefixEnd        *string `json:"prefix_end"`
 	ExcludedPresetID *int64  `json:"excluded_preset_id"`
 	Goal             *string `json:"goal"`
 	Vertical         *string `json:"vertical"`
@@ -1131,12 +1134,18 @@ type PresetBrowseLocationWalkParams struct {
 // the planner may take the prefix's range of
 // preset_location_title_pattern_idx instead, and sort it; with an agency,
 // the pair's range of preset_location_agency_idx (key, agency, title, id),
-// 00195, in title order.
+// 00195, in title order. Where titles sort by code point
+// (CatalogueTitlesBytewise) the handler gives @prefix_end with a prefix, as
+// PresetBrowseLocationPrefixOrdered takes it: the prefix's titles are the
+// range from it up to @prefix_end of that title order, so an agency's
+// entries in a location are read from the prefix's first, not walked from
+// the pair's first.
 func (q *Queries) PresetBrowseLocationWalk(ctx context.Context, arg PresetBrowseLocationWalkParams) ([]int64, error) {
 	rows, err := q.db.Query(ctx, presetBrowseLocationWalk,
 		arg.Location,
 		arg.LocationType,
 		arg.PresetName,
+		arg.PrefixEnd,
 		arg.ExcludedPresetID,
 		arg.Goal,
 		arg.Vertical,
@@ -1856,6 +1865,8 @@ SELECT (CASE
           FROM preset_location AS l
           WHERE l.key = $1::text
             AND l.kinds & location_kind_mask($7::text) <> 0
+            AND ($9::text IS NULL
+                 OR (l.title >= $4::text AND l.title < $9::text))
             AND ($5::text IS NULL OR l.campaign_objective = $5::text)
             AND ($6::text IS NULL
                  OR l.vertical LIKE '%' || like_escape($6::text) || '%')
@@ -1866,7 +1877,7 @@ SELECT (CASE
     END
     - (SELECT count(*)
        FROM preset AS p
-       WHERE p.id = $9::bigint
+       WHERE p.id = $10::bigint
          AND p.active AND NOT p.private
          AND ($5::text IS NULL OR p.campaign_objective = $5::text)
          AND ($6::text IS NULL
@@ -1893,6 +1904,7 @@ type PresetCountParams struct {
 	Vertical         *string `json:"vertical"`
 	LocationType     *string `json:"location_type"`
 	PairWalk         bool    `json:"pair_walk"`
+	PrefixEnd        *string `json:"prefix_end"`
 	ExcludedPresetID *int64  `json:"excluded_preset_id"`
 }
 
@@ -1922,7 +1934,11 @@ type PresetCountParams struct {
 //	  preset_visible_location_idx, a location with an agency from the
 //	  pair's range of preset_location_agency_idx (00195), a location with
 //	  a prefix from preset_location_title_pattern_idx (the prefix as one
-//	  range of the titles' byte order), each index-only.
+//	  range of the titles' byte order), each index-only. Where titles sort
+//	  by code point (CatalogueTitlesBytewise), the handler gives
+//	  @prefix_end (the prefix with its last character made the next one):
+//	  the prefix's titles are then the range from it up to @prefix_end of
+//	  the location's (or the location's and agency's) title order.
 //
 // excluded_preset_id subtracts that preset when it passes every filter.
 func (q *Queries) PresetCount(ctx context.Context, arg PresetCountParams) (int64, error) {
@@ -1935,6 +1951,7 @@ func (q *Queries) PresetCount(ctx context.Context, arg PresetCountParams) (int64
 		arg.Vertical,
 		arg.LocationType,
 		arg.PairWalk,
+		arg.PrefixEnd,
 		arg.ExcludedPresetID,
 	)
 	var count int64

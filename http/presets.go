@@ -147,6 +147,9 @@ type browseQuery struct {
 	Goal, Vertical, PresetName, Location, LocationType *string
 	AgencyID, PartnerID, ExcludedPresetID              *int64
 	PageNumber, PageSize                               int32
+	// PrefixEnd is the end of PresetName's range of the title order where
+	// titles sort by code point (titlePrefixEnd), else nil.
+	PrefixEnd *string
 }
 
 // cardRow is a row of the statements that answer Preset objects
@@ -258,6 +261,11 @@ type browse struct {
 // objects itself, in one round trip. The excluded preset goes with every
 // shape.
 func (b browse) cards(ctx context.Context, p browseQuery) ([]cardRow, error) {
+	end, err := titlePrefixEnd(ctx, p.PresetName, b.bytewise)
+	if err != nil {
+		return nil, err
+	}
+	p.PrefixEnd = end
 	agency, oneAgency := p.AgencyID, p.AgencyID == nil || p.PartnerID == nil || *p.AgencyID == *p.PartnerID
 	if agency == nil {
 		agency = p.PartnerID
@@ -356,9 +364,9 @@ func (b browse) plannedIDs(ctx context.Context, p browseQuery, agency *int64) ([
 	case agency != nil && p.PresetName != nil && p.Location == nil:
 		return agencyPrefixIDs(ctx, b.prepared, b.planned, p, *agency)
 	case agency == nil && p.PresetName != nil && p.Location != nil:
-		return locationPrefixIDs(ctx, b.prepared, b.planned, p, b.bytewise)
+		return locationPrefixIDs(ctx, b.prepared, b.planned, p)
 	case agency == nil && p.PresetName != nil && p.Vertical != nil && p.Goal == nil && !strings.Contains(*p.Vertical, ","):
-		return verticalPrefixIDs(ctx, b.planned, p, b.bytewise)
+		return verticalPrefixIDs(ctx, b.planned, p)
 	}
 	return walkIDs(ctx, b.planned, p)
 }
@@ -372,9 +380,9 @@ func walkIDs(ctx context.Context, planned *db.Queries, p browseQuery) ([]int64, 
 	switch {
 	case p.Location != nil:
 		return planned.PresetBrowseLocationWalk(ctx, db.PresetBrowseLocationWalkParams{
-			Location: *p.Location, LocationType: p.LocationType, PresetName: p.PresetName, Goal: p.Goal, Vertical: p.Vertical,
-			AgencyID: p.AgencyID, PartnerID: p.PartnerID, ExcludedPresetID: p.ExcludedPresetID,
-			PageNumber: p.PageNumber, PageSize: p.PageSize,
+			Location: *p.Location, LocationType: p.LocationType, PresetName: p.PresetName, PrefixEnd: p.PrefixEnd,
+			Goal: p.Goal, Vertical: p.Vertical, AgencyID: p.AgencyID, PartnerID: p.PartnerID,
+			ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
 		})
 	case p.PresetName != nil:
 		return planned.PresetBrowsePrefixWalk(ctx, db.PresetBrowsePrefixWalkParams{
@@ -390,21 +398,16 @@ func walkIDs(ctx context.Context, planned *db.Queries, p browseQuery) ([]int64, 
 
 // verticalPrefixIDs answers the ids of the page when the filters give a
 // vertical without a comma and a title prefix, and neither a goal, an
-// agency nor a location. Where titles sort by code point (bytewise), the
+// agency nor a location. Where titles sort by code point (p.PrefixEnd given), the
 // prefix's titles are one range of each slug's title order, read in order
 // up to the page (PresetBrowseVerticalPrefixOrdered); elsewhere
 // PresetBrowsePrefixWalk walks the prefix's entries and checks the vertical on each.
-func verticalPrefixIDs(ctx context.Context, planned *db.Queries, p browseQuery, bytewise func(context.Context) (bool, error)) ([]int64, error) {
-	ordered, err := bytewise(ctx)
-	if err != nil {
-		return nil, err
-	}
-	end, ok := prefixEnd(*p.PresetName)
-	if !ordered || !ok {
+func verticalPrefixIDs(ctx context.Context, planned *db.Queries, p browseQuery) ([]int64, error) {
+	if p.PrefixEnd == nil {
 		return walkIDs(ctx, planned, p)
 	}
 	return planned.PresetBrowseVerticalPrefixOrdered(ctx, db.PresetBrowseVerticalPrefixOrderedParams{
-		Vertical: *p.Vertical, PresetName: *p.PresetName, PrefixEnd: end, ExcludedPresetID: p.ExcludedPresetID,
+		Vertical: *p.Vertical, PresetName: *p.PresetName, PrefixEnd: *p.PrefixEnd, ExcludedPresetID: p.ExcludedPresetID,
 		PageNumber: int64(p.PageNumber), PageSize: p.PageSize,
 	})
 }
@@ -432,20 +435,16 @@ func agencyPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p brows
 
 // locationPrefixIDs answers the ids of the page when the filters give a
 // location and a title prefix, and no agency. Where titles sort by code
-// point (bytewise), the prefix's titles are one range of the location's
+// point (p.PrefixEnd given), the prefix's titles are one range of the location's
 // title order, read in order up to the page (PresetBrowseLocationPrefixOrdered).
 // Elsewhere: from the location's titles of the prefix, sorted
 // (PresetBrowseLocationPrefix), when the prefix's titles are fewer than
 // those before it (PresetPrefixRange), else from PresetBrowseLocationWalk, which walks
 // the location's entries in title order.
-func locationPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p browseQuery, bytewise func(context.Context) (bool, error)) ([]int64, error) {
-	ordered, err := bytewise(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if end, ok := prefixEnd(*p.PresetName); ordered && ok {
+func locationPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p browseQuery) ([]int64, error) {
+	if p.PrefixEnd != nil {
 		return planned.PresetBrowseLocationPrefixOrdered(ctx, db.PresetBrowseLocationPrefixOrderedParams{
-			Location: *p.Location, PresetName: *p.PresetName, PrefixEnd: end, LocationType: p.LocationType, Goal: p.Goal,
+			Location: *p.Location, PresetName: *p.PresetName, PrefixEnd: *p.PrefixEnd, LocationType: p.LocationType, Goal: p.Goal,
 			Vertical: p.Vertical, ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
 		})
 	}
@@ -460,6 +459,24 @@ func locationPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p bro
 		Location: *p.Location, PresetName: *p.PresetName, LocationType: p.LocationType, Goal: p.Goal,
 		Vertical: p.Vertical, ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
 	})
+}
+
+// titlePrefixEnd answers the end of prefix's range of the title order
+// (prefixEnd) when a prefix is given and titles sort by code point
+// (bytewise), else nil: there the titles that start with prefix are
+// exactly those from it up to the end.
+func titlePrefixEnd(ctx context.Context, prefix *string, bytewise func(context.Context) (bool, error)) (*string, error) {
+	if prefix == nil {
+		return nil, nil
+	}
+	ordered, err := bytewise(ctx)
+	if err != nil || !ordered {
+		return nil, err
+	}
+	if end, ok := prefixEnd(*prefix); ok {
+		return &end, nil
+	}
+	return nil, nil
 }
 
 // prefixEnd answers the least string above every string that starts with
@@ -530,6 +547,13 @@ func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (int6
 			return 0, err
 		}
 		f.PairWalk = pair
+	}
+	if f.Location != nil {
+		end, err := titlePrefixEnd(ctx, f.PresetName, s.titlesBytewise)
+		if err != nil {
+			return 0, err
+		}
+		f.PrefixEnd = end
 	}
 	return s.planned().PresetCount(ctx, f)
 }

@@ -14,9 +14,9 @@ import (
 // the last code point (alone too), in the United States (most), Germany, or hidden,
 // of one vertical or two (fitness,food).
 const collationPresets = `
-INSERT INTO agency (id, username, email) VALUES (1, 'agency', 'a@example.com');
+INSERT INTO agency (id, username, email) VALUES (1, 'agency', 'a@example.com'), (2, 'other', 'o@example.com');
 INSERT INTO preset (id, agency_id, title, active, private, campaign_objective, vertical, price, original_price, location_json)
-SELECT g, 1,
+SELECT g, 1 + g % 3 / 2,
        (ARRAY['S', 'Sa', 'sa', 'SB', 'Sb', 'Sé', 'Sê', 'Sz', 'S%', 'S_', 'S a', 'Šk', 'S' || chr(1114111), chr(1114111), 'T', 'R', 'é', 'É',
               'Sa1', 'Sa10', 'Sa2', 'sZ'])[1 + g % 22] || CASE WHEN g % 5 = 0 THEN '' ELSE ' ' || g % 7 END,
        g % 13 <> 0, g % 17 = 0,
@@ -57,6 +57,10 @@ func TestPresetBrowseLocationPrefixCollations(t *testing.T) {
 				for _, goal := range []string{"", "OUTCOME_SALES"} {
 					checkPrefixPages(t, e, prefixCase{prefix: prefix, goal: goal, us: true})
 				}
+				// With an agency: the pair's entries of the location from
+				// the prefix's first (PresetBrowseLocationWalk).
+				checkPrefixPages(t, e, prefixCase{prefix: prefix, us: true, agency: 1})
+				checkPrefixPages(t, e, prefixCase{prefix: prefix, us: true, agency: 2, vertical: "oo"})
 				// A vertical of one slug, of two (fitness and its list with
 				// food, each preset once), and one that matches nothing.
 				for _, vertical := range []string{"fitness", "oo", "t", "zz"} {
@@ -72,6 +76,7 @@ func TestPresetBrowseLocationPrefixCollations(t *testing.T) {
 type prefixCase struct {
 	prefix, goal, vertical string
 	us                     bool
+	agency                 int // the agency_id filter, or 0
 }
 
 // body answers the browse body of the case for page.
@@ -86,20 +91,24 @@ func (c prefixCase) body(page int) map[string]any {
 	if c.vertical != "" {
 		body["vertical"] = c.vertical
 	}
+	if c.agency != 0 {
+		body["agency_id"] = c.agency
+	}
 	return body
 }
 
 // checkPrefixPages compares every page of presets/browse for the case, 50
 // presets a page, with the visible presets of the table that match, and the
-// page after the last with an empty one.
+// page after the last with an empty one; and presets/count with their
+// number.
 func checkPrefixPages(t *testing.T, e *env, c prefixCase) {
 	t.Helper()
 	var want []int64
 	rows, err := e.pool.Query(t.Context(), `SELECT p.id FROM preset AS p
 		WHERE p.active AND NOT p.private AND (NOT $4 OR p.location_json -> 'countries' ? 'US')
 		  AND starts_with(p.title, $1) AND ($2 = '' OR p.campaign_objective = $2)
-		  AND ($3 = '' OR strpos(p.vertical, $3) > 0)
-		ORDER BY p.title, p.id`, c.prefix, c.goal, c.vertical, c.us)
+		  AND ($3 = '' OR strpos(p.vertical, $3) > 0) AND ($5 = 0 OR p.agency_id = $5)
+		ORDER BY p.title, p.id`, c.prefix, c.goal, c.vertical, c.us, c.agency)
 	if err == nil {
 		for rows.Next() {
 			var id int64
@@ -114,7 +123,7 @@ func checkPrefixPages(t *testing.T, e *env, c prefixCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.prefix == "S" && c.vertical != "zz" && len(want) < 100 {
+	if c.prefix == "S" && c.vertical != "zz" && len(want) < 60 {
 		t.Fatalf("%+v matches %d presets; the fixture wants several pages", c, len(want))
 	}
 	var got []int64
@@ -127,6 +136,11 @@ func checkPrefixPages(t *testing.T, e *env, c prefixCase) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("%+v: pages hold\n%v\nwant\n%v", c, trim(got), trim(want))
+	}
+	count := c.body(1)
+	delete(count, "page")
+	if n := e.presetCount(count); n != int64(len(want)) {
+		t.Errorf("%+v: count %d, want %d", c, n, len(want))
 	}
 }
 

@@ -82,13 +82,20 @@ OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int
 -- the planner may take the prefix's range of
 -- preset_location_title_pattern_idx instead, and sort it; with an agency,
 -- the pair's range of preset_location_agency_idx (key, agency, title, id),
--- 00195, in title order.
+-- 00195, in title order. Where titles sort by code point
+-- (CatalogueTitlesBytewise) the handler gives @prefix_end with a prefix, as
+-- PresetBrowseLocationPrefixOrdered takes it: the prefix's titles are the
+-- range from it up to @prefix_end of that title order, so an agency's
+-- entries in a location are read from the prefix's first, not walked from
+-- the pair's first.
 SELECT l.preset_id AS id
 FROM preset_location AS l
 WHERE l.key = @location::text
   AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
   AND (sqlc.narg(preset_name)::text IS NULL
        OR (l.title COLLATE "C") LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
+  AND (sqlc.narg(prefix_end)::text IS NULL
+       OR (l.title >= sqlc.narg(preset_name)::text AND l.title < sqlc.narg(prefix_end)::text))
   AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
        OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
   AND (sqlc.narg(goal)::text IS NULL OR l.campaign_objective = sqlc.narg(goal)::text)
@@ -790,7 +797,11 @@ SELECT (CASE
 --     preset_visible_location_idx, a location with an agency from the
 --     pair's range of preset_location_agency_idx (00195), a location with
 --     a prefix from preset_location_title_pattern_idx (the prefix as one
---     range of the titles' byte order), each index-only.
+--     range of the titles' byte order), each index-only. Where titles sort
+--     by code point (CatalogueTitlesBytewise), the handler gives
+--     @prefix_end (the prefix with its last character made the next one):
+--     the prefix's titles are then the range from it up to @prefix_end of
+--     the location's (or the location's and agency's) title order.
 -- excluded_preset_id subtracts that preset when it passes every filter.
 SELECT (CASE
     WHEN sqlc.narg(location)::text IS NULL AND sqlc.narg(agency_id)::bigint IS NULL
@@ -861,6 +872,8 @@ SELECT (CASE
           FROM preset_location AS l
           WHERE l.key = sqlc.narg(location)::text
             AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
+            AND (sqlc.narg(prefix_end)::text IS NULL
+                 OR (l.title >= sqlc.narg(preset_name)::text AND l.title < sqlc.narg(prefix_end)::text))
             AND (sqlc.narg(goal)::text IS NULL OR l.campaign_objective = sqlc.narg(goal)::text)
             AND (sqlc.narg(vertical)::text IS NULL
                  OR l.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
