@@ -282,17 +282,19 @@ WHERE p.active AND NOT p.private
   AND ($4::bigint IS NULL OR p.agency_id = $4::bigint)
   AND ($5::text IS NULL
        OR left(p.title, char_length($5::text)) = $5::text)
-  AND ($6::bigint IS NULL
-       OR p.id <> $6::bigint)
-  AND ($7::text IS NULL
+  AND ($6::text IS NULL
+       OR (p.title >= $5::text AND p.title < $6::text))
+  AND ($7::bigint IS NULL
+       OR p.id <> $7::bigint)
+  AND ($8::text IS NULL
        OR EXISTS (SELECT 1
                   FROM preset_location AS l
-                  WHERE l.key = $7::text
+                  WHERE l.key = $8::text
                     AND l.preset_id = p.id
-                    AND l.kinds & location_kind_mask($8::text) <> 0))
+                    AND l.kinds & location_kind_mask($9::text) <> 0))
 ORDER BY p.title, p.id
-LIMIT least($10::int, 50)
-OFFSET ($9::int - 1)::bigint * least($10::int, 50)
+LIMIT least($11::int, 50)
+OFFSET ($10::int - 1)::bigint * least($11::int, 50)
 `
 
 type PresetBrowseAgencyGoalParams struct {
@@ -301,6 +303,7 @@ type PresetBrowseAgencyGoalParams struct {
 	Vertical         *string `json:"vertical"`
 	PartnerID        *int64  `json:"partner_id"`
 	PresetName       *string `json:"preset_name"`
+	PrefixEnd        *string `json:"prefix_end"`
 	ExcludedPresetID *int64  `json:"excluded_preset_id"`
 	Location         *string `json:"location"`
 	LocationType     *string `json:"location_type"`
@@ -341,6 +344,7 @@ func (q *Queries) PresetBrowseAgencyGoal(ctx context.Context, arg PresetBrowseAg
 		arg.Vertical,
 		arg.PartnerID,
 		arg.PresetName,
+		arg.PrefixEnd,
 		arg.ExcludedPresetID,
 		arg.Location,
 		arg.LocationType,
@@ -520,11 +524,13 @@ WHERE p.agency_id = $1::bigint
   AND ($3::text IS NULL
        OR p.vertical LIKE '%' || like_escape($3::text) || '%')
   AND left(p.title, char_length($4::text)) = $4::text
-  AND ($5::bigint IS NULL
-       OR p.id <> $5::bigint)
+  AND ($5::text IS NULL
+       OR (p.title >= $4::text AND p.title < $5::text))
+  AND ($6::bigint IS NULL
+       OR p.id <> $6::bigint)
 ORDER BY p.title, p.id
-LIMIT least($7::int, 50)
-OFFSET ($6::int - 1)::bigint * least($7::int, 50)
+LIMIT least($8::int, 50)
+OFFSET ($7::int - 1)::bigint * least($8::int, 50)
 `
 
 type PresetBrowseAgencyWalkParams struct {
@@ -532,6 +538,7 @@ type PresetBrowseAgencyWalkParams struct {
 	PartnerID        *int64  `json:"partner_id"`
 	Vertical         *string `json:"vertical"`
 	PresetName       string  `json:"preset_name"`
+	PrefixEnd        *string `json:"prefix_end"`
 	ExcludedPresetID *int64  `json:"excluded_preset_id"`
 	PageNumber       int32   `json:"page_number"`
 	PageSize         int32   `json:"page_size"`
@@ -544,14 +551,18 @@ type PresetBrowseAgencyWalkParams struct {
 // preset_agency_idx (agency, title, id), the visible ones kept, each
 // checked against the vertical (a literal substring, like_escape), the
 // title prefix (the title's first characters) and the excluded preset,
-// stopping at the page. Planned for each request's values (the catalogue
-// pool).
+// stopping at the page. Where titles sort by code point the handler gives
+// @prefix_end (PresetBrowseLocationWalk) and sends every agency with a
+// prefix here: the walk starts at the prefix's first title of the agency
+// and ends with its last, whichever of the two is narrower. Planned for
+// each request's values (the catalogue pool).
 func (q *Queries) PresetBrowseAgencyWalk(ctx context.Context, arg PresetBrowseAgencyWalkParams) ([]int64, error) {
 	rows, err := q.db.Query(ctx, presetBrowseAgencyWalk,
 		arg.AgencyID,
 		arg.PartnerID,
 		arg.Vertical,
 		arg.PresetName,
+		arg.PrefixEnd,
 		arg.ExcludedPresetID,
 		arg.PageNumber,
 		arg.PageSize,
@@ -1844,6 +1855,8 @@ SELECT (CASE
                                               AND strpos(t.vertical, $6::text) > 0)))
             AND ($4::text IS NULL
                  OR left(p.title, char_length($4::text)) = $4::text)
+            AND ($9::text IS NULL
+                 OR (p.title >= $4::text AND p.title < $9::text))
             AND ($1::text IS NULL
                  OR EXISTS (SELECT 1
                             FROM preset_location AS l
@@ -1860,7 +1873,9 @@ SELECT (CASE
             AND ($2::bigint IS NULL OR p.agency_id = $2::bigint)
             AND ($3::bigint IS NULL OR p.agency_id = $3::bigint)
             AND ($4::text IS NULL
-                 OR p.title LIKE like_escape($4::text) || '%'))
+                 OR p.title LIKE like_escape($4::text) || '%')
+            AND ($9::text IS NULL
+                 OR (p.title >= $4::text AND p.title < $9::text)))
     ELSE (SELECT count(*)
           FROM preset_location AS l
           WHERE l.key = $1::text
@@ -1938,7 +1953,8 @@ type PresetCountParams struct {
 //	  by code point (CatalogueTitlesBytewise), the handler gives
 //	  @prefix_end (the prefix with its last character made the next one):
 //	  the prefix's titles are then the range from it up to @prefix_end of
-//	  the location's (or the location's and agency's) title order.
+//	  the title order of the index read (the location's, the agency's, the
+//	  pair's).
 //
 // excluded_preset_id subtracts that preset when it passes every filter.
 func (q *Queries) PresetCount(ctx context.Context, arg PresetCountParams) (int64, error) {

@@ -414,21 +414,25 @@ func verticalPrefixIDs(ctx context.Context, planned *db.Queries, p browseQuery) 
 
 // agencyPrefixIDs answers the ids of the page when the filters give an
 // agency (agency, from agency_id or partner_id) with a title prefix, and
-// neither a goal nor a location: from the agency's presets when they are
-// fewer than the prefix's (PresetAgencyWalk, PresetBrowseAgencyWalk), else
-// from PresetBrowsePrefixWalk, which walks the prefix's entries. (An agency with a
-// location goes to PresetBrowseLocationWalk, which reads the pair's range of
+// neither a goal nor a location: from the agency's presets
+// (PresetBrowseAgencyWalk) where titles sort by code point (p.PrefixEnd
+// given: the prefix's range of them) or when they are fewer than the
+// prefix's (PresetAgencyWalk), else from PresetBrowsePrefixWalk, which
+// walks the prefix's entries. (An agency with a location goes to
+// PresetBrowseLocationWalk, which reads the pair's range of
 // preset_location_agency_idx.)
 func agencyPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p browseQuery, agency int64) ([]int64, error) {
-	narrower, err := prepared.PresetAgencyWalk(ctx, db.PresetAgencyWalkParams{AgencyID: agency, PresetName: *p.PresetName})
-	if err != nil {
-		return nil, err
-	}
-	if !narrower {
-		return walkIDs(ctx, planned, p)
+	if p.PrefixEnd == nil {
+		narrower, err := prepared.PresetAgencyWalk(ctx, db.PresetAgencyWalkParams{AgencyID: agency, PresetName: *p.PresetName})
+		if err != nil {
+			return nil, err
+		}
+		if !narrower {
+			return walkIDs(ctx, planned, p)
+		}
 	}
 	return planned.PresetBrowseAgencyWalk(ctx, db.PresetBrowseAgencyWalkParams{
-		AgencyID: agency, PartnerID: p.PartnerID, Vertical: p.Vertical, PresetName: *p.PresetName,
+		AgencyID: agency, PartnerID: p.PartnerID, Vertical: p.Vertical, PresetName: *p.PresetName, PrefixEnd: p.PrefixEnd,
 		ExcludedPresetID: p.ExcludedPresetID, PageNumber: p.PageNumber, PageSize: p.PageSize,
 	})
 }
@@ -522,7 +526,7 @@ func agencyGoalIDs(ctx context.Context, prepared, planned *db.Queries, p browseQ
 	}
 	return planned.PresetBrowseAgencyGoal(ctx, db.PresetBrowseAgencyGoalParams{
 		AgencyID: agency, Goal: *p.Goal, Vertical: p.Vertical, PartnerID: p.PartnerID,
-		PresetName: p.PresetName, ExcludedPresetID: p.ExcludedPresetID, Location: p.Location,
+		PresetName: p.PresetName, PrefixEnd: p.PrefixEnd, ExcludedPresetID: p.ExcludedPresetID, Location: p.Location,
 		LocationType: p.LocationType, PageNumber: p.PageNumber, PageSize: p.PageSize,
 	})
 }
@@ -548,13 +552,11 @@ func (s *Server) presetCount(ctx context.Context, req *presetCountRequest) (int6
 		}
 		f.PairWalk = pair
 	}
-	if f.Location != nil {
-		end, err := titlePrefixEnd(ctx, f.PresetName, s.titlesBytewise)
-		if err != nil {
-			return 0, err
-		}
-		f.PrefixEnd = end
+	end, err := titlePrefixEnd(ctx, f.PresetName, s.titlesBytewise)
+	if err != nil {
+		return 0, err
 	}
+	f.PrefixEnd = end
 	return s.planned().PresetCount(ctx, f)
 }
 

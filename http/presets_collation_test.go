@@ -61,6 +61,12 @@ func TestPresetBrowseLocationPrefixCollations(t *testing.T) {
 				// the prefix's first (PresetBrowseLocationWalk).
 				checkPrefixPages(t, e, prefixCase{prefix: prefix, us: true, agency: 1})
 				checkPrefixPages(t, e, prefixCase{prefix: prefix, us: true, agency: 2, vertical: "oo"})
+				// An agency without a location: the agency's titles from the
+				// prefix's first (PresetBrowseAgencyWalk), with a goal the
+				// pair's (PresetBrowseAgencyGoal).
+				checkPrefixPages(t, e, prefixCase{prefix: prefix, agency: 1})
+				checkPrefixPages(t, e, prefixCase{prefix: prefix, agency: 2, vertical: "fit"})
+				checkPrefixPages(t, e, prefixCase{prefix: prefix, agency: 1, goal: "OUTCOME_LEADS"})
 				// A vertical of one slug, of two (fitness and its list with
 				// food, each preset once), and one that matches nothing.
 				for _, vertical := range []string{"fitness", "oo", "t", "zz"} {

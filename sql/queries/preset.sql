@@ -524,6 +524,8 @@ WHERE p.active AND NOT p.private
   AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
   AND (sqlc.narg(preset_name)::text IS NULL
        OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
+  AND (sqlc.narg(prefix_end)::text IS NULL
+       OR (p.title >= sqlc.narg(preset_name)::text AND p.title < sqlc.narg(prefix_end)::text))
   AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
        OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
   AND (sqlc.narg(location)::text IS NULL
@@ -718,8 +720,11 @@ SELECT ((SELECT coalesce(sum(t.presets), 0)
 -- preset_agency_idx (agency, title, id), the visible ones kept, each
 -- checked against the vertical (a literal substring, like_escape), the
 -- title prefix (the title's first characters) and the excluded preset,
--- stopping at the page. Planned for each request's values (the catalogue
--- pool).
+-- stopping at the page. Where titles sort by code point the handler gives
+-- @prefix_end (PresetBrowseLocationWalk) and sends every agency with a
+-- prefix here: the walk starts at the prefix's first title of the agency
+-- and ends with its last, whichever of the two is narrower. Planned for
+-- each request's values (the catalogue pool).
 SELECT p.id
 FROM preset AS p
 WHERE p.agency_id = @agency_id::bigint
@@ -728,6 +733,8 @@ WHERE p.agency_id = @agency_id::bigint
   AND (sqlc.narg(vertical)::text IS NULL
        OR p.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
   AND left(p.title, char_length(@preset_name::text)) = @preset_name::text
+  AND (sqlc.narg(prefix_end)::text IS NULL
+       OR (p.title >= @preset_name::text AND p.title < sqlc.narg(prefix_end)::text))
   AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
        OR p.id <> sqlc.narg(excluded_preset_id)::bigint)
 ORDER BY p.title, p.id
@@ -801,7 +808,8 @@ SELECT (CASE
 --     by code point (CatalogueTitlesBytewise), the handler gives
 --     @prefix_end (the prefix with its last character made the next one):
 --     the prefix's titles are then the range from it up to @prefix_end of
---     the location's (or the location's and agency's) title order.
+--     the title order of the index read (the location's, the agency's, the
+--     pair's).
 -- excluded_preset_id subtracts that preset when it passes every filter.
 SELECT (CASE
     WHEN sqlc.narg(location)::text IS NULL AND sqlc.narg(agency_id)::bigint IS NULL
@@ -851,6 +859,8 @@ SELECT (CASE
                                               AND strpos(t.vertical, sqlc.narg(vertical)::text) > 0)))
             AND (sqlc.narg(preset_name)::text IS NULL
                  OR left(p.title, char_length(sqlc.narg(preset_name)::text)) = sqlc.narg(preset_name)::text)
+            AND (sqlc.narg(prefix_end)::text IS NULL
+                 OR (p.title >= sqlc.narg(preset_name)::text AND p.title < sqlc.narg(prefix_end)::text))
             AND (sqlc.narg(location)::text IS NULL
                  OR EXISTS (SELECT 1
                             FROM preset_location AS l
@@ -867,7 +877,9 @@ SELECT (CASE
             AND (sqlc.narg(agency_id)::bigint IS NULL OR p.agency_id = sqlc.narg(agency_id)::bigint)
             AND (sqlc.narg(partner_id)::bigint IS NULL OR p.agency_id = sqlc.narg(partner_id)::bigint)
             AND (sqlc.narg(preset_name)::text IS NULL
-                 OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%'))
+                 OR p.title LIKE like_escape(sqlc.narg(preset_name)::text) || '%')
+            AND (sqlc.narg(prefix_end)::text IS NULL
+                 OR (p.title >= sqlc.narg(preset_name)::text AND p.title < sqlc.narg(prefix_end)::text)))
     ELSE (SELECT count(*)
           FROM preset_location AS l
           WHERE l.key = sqlc.narg(location)::text
