@@ -191,8 +191,9 @@
 --            goal and a vertical probed each entry's preset: 65 ms, against
 --            1.9 ms. Without preset_title_prefix_objective_idx, page 5 of
 --            "Mode" with a goal and a vertical reads 19,446 entries, 5.8 ms
---            (one execution on the bench data), against 0.46 ms; browse
---            combination's p99 (distinct): see the note of 00202.
+--            (one execution on the bench data), against 0.46 ms: a prefix
+--            with a goal and a vertical made most of the slowest requests
+--            of browse combination (distinct) without it.
 --
 -- preset_title_bucket (table, 00092, 00193)
 --   Holds:   the visible presets' title order cut into ranges, numbered in
@@ -240,14 +241,19 @@
 --            (PresetBrowseVerticalSlug): such a substring lies within one
 --            slug, so the page is cut from the title-ordered presets of the
 --            slugs that contain it (preset_vertical_title_idx), one range
---            as a rule.
+--            as a rule; and with a title prefix, where titles sort by code
+--            point, the prefix's range of each such slug
+--            (PresetBrowseVerticalPrefixOrdered).
 --   Without: the first presets of every (objective, slug list) pair whose
 --            list contains the vertical, merged and sorted: page 3 of
 --            "pets" (33 lists, 4,000 presets) read all 4,000, 7.9 ms,
 --            against 0.4 ms; browse rare vertical 400-436 req/s distinct
 --            (4.2-4.6 ms of CPU a request) against 837-978 (1.7-2.0 ms),
 --            browse vertical 730-796 against 893-986 (make bench-scale,
---            interleaved).
+--            interleaved). A title prefix with a vertical walks the
+--            prefix's entries, checking the vertical on each: page 5 of
+--            "Sp" with "automotive" 7.7 ms, against 0.4 ms from the slug's
+--            range (one execution each).
 --
 -- user_campaign_version (table, 00053, 00120, 00160)
 --   Holds:   a number per user that every change of what the user's
