@@ -289,7 +289,9 @@ func browsePlanCases(goal, vertical, prefix, country string, agency int64, bytew
 	// order, sorted (PresetPrefixRange, PresetBrowseLocationPrefix).
 	latePrefix := "preset_location_title_pattern_idx"
 	if bytewise {
-		latePrefix = "preset_visible_location_idx"
+		// With a goal, the prefix's part of the pair's range
+		// (preset_location_objective_idx).
+		latePrefix = "preset_visible_location_idx|preset_location_objective_idx"
 	}
 	// A vertical with a title prefix: where titles sort by code point, the
 	// prefix's range of each of the vertical's slugs
@@ -327,7 +329,10 @@ func browsePlanCases(goal, vertical, prefix, country string, agency int64, bytew
 		{name: "location matching nothing", filter: db.PresetCountParams{Location: ptr("XX")}, page: 1, index: "preset_visible_location_idx"},
 		{name: "goal and vertical", filter: db.PresetCountParams{Goal: ptr("OUTCOME_LEADS"), Vertical: ptr("health")}, page: 2, index: "preset_visible_objective_vertical_idx"},
 		{name: "agency and partner alike", filter: db.PresetCountParams{AgencyID: ptr(int64(17)), PartnerID: ptr(int64(17))}, page: 1, index: "preset_agency_idx"},
-		{name: "country with a goal", filter: db.PresetCountParams{Location: ptr("US"), Goal: ptr("OUTCOME_LEADS")}, page: 1, index: "preset_visible_location_idx|preset_location_pkey"},
+		// A location with a goal (and no agency) reads the pair's range of
+		// the location's entries by objective.
+		{name: "country with a goal", filter: db.PresetCountParams{Location: ptr("US"), Goal: ptr("OUTCOME_LEADS")}, page: 1, index: "preset_location_objective_idx"},
+		{name: "country with a goal and a vertical, deep", filter: db.PresetCountParams{Location: ptr("US"), Goal: ptr("OUTCOME_SALES"), Vertical: ptr("health")}, page: 5, index: "preset_location_objective_idx"},
 		{name: "country with a prefix", filter: db.PresetCountParams{Location: ptr("US"), PresetName: ptr("ab")}, page: 2, index: "preset_visible_location_idx|preset_location_title_pattern_idx"},
 		{name: "country with a late prefix", filter: db.PresetCountParams{Location: ptr("US"), PresetName: ptr("f3"), Goal: ptr("OUTCOME_LEADS")}, page: 2, index: latePrefix},
 		// An agency with a location reads its range of the location's
