@@ -958,33 +958,33 @@ func (q *Queries) PresetBrowseLocationDeep(ctx context.Context, arg PresetBrowse
 
 const presetBrowseLocationPrefix = `-- name: PresetBrowseLocationPrefix :many
 WITH matches AS MATERIALIZED (
-    SELECT l.preset_id, l.title
+    SELECT l.preset_id, l.title, l.campaign_objective, l.vertical
     FROM preset_location AS l
-    WHERE l.key = $3::text
-      AND (l.title COLLATE "C") LIKE like_escape($4::text) || '%'
-      AND l.kinds & location_kind_mask($5::text) <> 0
-      AND ($6::text IS NULL OR l.campaign_objective = $6::text)
-      AND ($7::text IS NULL
-           OR l.vertical LIKE '%' || like_escape($7::text) || '%')
-      AND ($8::bigint IS NULL
-           OR l.preset_id <> $8::bigint)
+    WHERE l.key = $6::text
+      AND (l.title COLLATE "C") LIKE like_escape($7::text) || '%'
+      AND l.kinds & location_kind_mask($8::text) <> 0
 )
 SELECT m.preset_id
 FROM matches AS m
+WHERE ($1::text IS NULL OR m.campaign_objective = $1::text)
+  AND ($2::text IS NULL
+       OR m.vertical LIKE '%' || like_escape($2::text) || '%')
+  AND ($3::bigint IS NULL
+       OR m.preset_id <> $3::bigint)
 ORDER BY m.title, m.preset_id
-LIMIT least($2::int, 50)
-OFFSET ($1::int - 1)::bigint * least($2::int, 50)
+LIMIT least($5::int, 50)
+OFFSET ($4::int - 1)::bigint * least($5::int, 50)
 `
 
 type PresetBrowseLocationPrefixParams struct {
+	Goal             *string `json:"goal"`
+	Vertical         *string `json:"vertical"`
+	ExcludedPresetID *int64  `json:"excluded_preset_id"`
 	PageNumber       int32   `json:"page_number"`
 	PageSize         int32   `json:"page_size"`
 	Location         string  `json:"location"`
 	PresetName       string  `json:"preset_name"`
 	LocationType     *string `json:"location_type"`
-	Goal             *string `json:"goal"`
-	Vertical         *string `json:"vertical"`
-	ExcludedPresetID *int64  `json:"excluded_preset_id"`
 }
 
 // The ids of one page of presets/browse when the filters give a location
@@ -997,18 +997,21 @@ type PresetBrowseLocationPrefixParams struct {
 // matches are then sorted by title and id for the page. The range is a
 // materialized CTE so that the planner reads it whole rather than walking
 // the location's title order (preset_visible_location_idx), which a LIMIT
-// makes look cheap but which reads every title before the prefix's.
+// makes look cheap but which reads every title before the prefix's; the
+// objective, vertical and excluded preset are checked on its rows, outside
+// it, so that a goal does not lead the planner to the pair's range of
+// preset_location_objective_idx (the goal's titles before the prefix's).
 // Planned for each request's values (the catalogue pool).
 func (q *Queries) PresetBrowseLocationPrefix(ctx context.Context, arg PresetBrowseLocationPrefixParams) ([]int64, error) {
 	rows, err := q.db.Query(ctx, presetBrowseLocationPrefix,
+		arg.Goal,
+		arg.Vertical,
+		arg.ExcludedPresetID,
 		arg.PageNumber,
 		arg.PageSize,
 		arg.Location,
 		arg.PresetName,
 		arg.LocationType,
-		arg.Goal,
-		arg.Vertical,
-		arg.ExcludedPresetID,
 	)
 	if err != nil {
 		return nil, err

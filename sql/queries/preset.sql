@@ -590,22 +590,25 @@ SELECT ((SELECT coalesce(sum(t.presets), 0)
 -- matches are then sorted by title and id for the page. The range is a
 -- materialized CTE so that the planner reads it whole rather than walking
 -- the location's title order (preset_visible_location_idx), which a LIMIT
--- makes look cheap but which reads every title before the prefix's.
+-- makes look cheap but which reads every title before the prefix's; the
+-- objective, vertical and excluded preset are checked on its rows, outside
+-- it, so that a goal does not lead the planner to the pair's range of
+-- preset_location_objective_idx (the goal's titles before the prefix's).
 -- Planned for each request's values (the catalogue pool).
 WITH matches AS MATERIALIZED (
-    SELECT l.preset_id, l.title
+    SELECT l.preset_id, l.title, l.campaign_objective, l.vertical
     FROM preset_location AS l
     WHERE l.key = @location::text
       AND (l.title COLLATE "C") LIKE like_escape(@preset_name::text) || '%'
       AND l.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
-      AND (sqlc.narg(goal)::text IS NULL OR l.campaign_objective = sqlc.narg(goal)::text)
-      AND (sqlc.narg(vertical)::text IS NULL
-           OR l.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
-      AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
-           OR l.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
 )
 SELECT m.preset_id
 FROM matches AS m
+WHERE (sqlc.narg(goal)::text IS NULL OR m.campaign_objective = sqlc.narg(goal)::text)
+  AND (sqlc.narg(vertical)::text IS NULL
+       OR m.vertical LIKE '%' || like_escape(sqlc.narg(vertical)::text) || '%')
+  AND (sqlc.narg(excluded_preset_id)::bigint IS NULL
+       OR m.preset_id <> sqlc.narg(excluded_preset_id)::bigint)
 ORDER BY m.title, m.preset_id
 LIMIT least(sqlc.arg(page_size)::int, 50)
 OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50);
