@@ -398,10 +398,11 @@ func walkIDs(ctx context.Context, planned *db.Queries, p browseQuery) ([]int64, 
 
 // verticalPrefixIDs answers the ids of the page when the filters give a
 // vertical without a comma and a title prefix, and neither a goal, an
-// agency nor a location. Where titles sort by code point (p.PrefixEnd given), the
-// prefix's titles are one range of each slug's title order, read in order
-// up to the page (PresetBrowseVerticalPrefixOrdered); elsewhere
-// PresetBrowsePrefixWalk walks the prefix's entries and checks the vertical on each.
+// agency nor a location. Where titles sort by code point (p.PrefixEnd
+// given), the prefix's titles are one range of each slug's title order,
+// read in order up to the page (PresetBrowseVerticalPrefixOrdered);
+// elsewhere PresetBrowsePrefixWalk walks the prefix's entries and checks
+// the vertical on each.
 func verticalPrefixIDs(ctx context.Context, planned *db.Queries, p browseQuery) ([]int64, error) {
 	if p.PrefixEnd == nil {
 		return walkIDs(ctx, planned, p)
@@ -439,12 +440,13 @@ func agencyPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p brows
 
 // locationPrefixIDs answers the ids of the page when the filters give a
 // location and a title prefix, and no agency. Where titles sort by code
-// point (p.PrefixEnd given), the prefix's titles are one range of the location's
-// title order, read in order up to the page (PresetBrowseLocationPrefixOrdered).
-// Elsewhere: from the location's titles of the prefix, sorted
-// (PresetBrowseLocationPrefix), when the prefix's titles are fewer than
-// those before it (PresetPrefixRange), else from PresetBrowseLocationWalk, which walks
-// the location's entries in title order.
+// point (p.PrefixEnd given), the prefix's titles are one range of the
+// location's title order, read in order up to the page
+// (PresetBrowseLocationPrefixOrdered). Elsewhere: from the location's
+// titles of the prefix, sorted (PresetBrowseLocationPrefix), when the
+// prefix's titles are fewer than those before it (PresetPrefixRange), else
+// from PresetBrowseLocationWalk, which walks the location's entries in
+// title order.
 func locationPrefixIDs(ctx context.Context, prepared, planned *db.Queries, p browseQuery) ([]int64, error) {
 	if p.PrefixEnd != nil {
 		return planned.PresetBrowseLocationPrefixOrdered(ctx, db.PresetBrowseLocationPrefixOrderedParams{
