@@ -589,10 +589,17 @@ const presetBrowseDeep = `-- name: PresetBrowseDeep :many
 WITH excluded AS (
     -- The ordinal of the excluded preset's bucket if it is visible: it is
     -- not among the presets that the buckets from there on count for the
-    -- page.
+    -- page. Its bucket is the last whose bound is at or before its title
+    -- (as preset_title_bucket_of answers), read here from the bucket key
+    -- as part of this statement's plan: the function, which PostgreSQL
+    -- cannot inline, would be planned again at each execution.
     SELECT b.ordinal
     FROM preset AS x
-    JOIN preset_title_bucket AS b ON b.lower = preset_title_bucket_of(x.title)
+    CROSS JOIN LATERAL (
+        SELECT k.ordinal FROM preset_title_bucket AS k
+        WHERE k.lower <= x.title
+        ORDER BY k.lower DESC
+        LIMIT 1) AS b
     WHERE x.id = $1::bigint AND x.active AND NOT x.private
 ),
 start AS (
@@ -844,9 +851,14 @@ func (q *Queries) PresetBrowseLocation(ctx context.Context, arg PresetBrowseLoca
 
 const presetBrowseLocationDeep = `-- name: PresetBrowseLocationDeep :many
 WITH excluded AS (
+    -- The excluded entry's bucket, read as in PresetBrowseDeep.
     SELECT b.ordinal
     FROM preset_location AS x
-    JOIN preset_title_bucket AS b ON b.lower = preset_title_bucket_of(x.title)
+    CROSS JOIN LATERAL (
+        SELECT k.ordinal FROM preset_title_bucket AS k
+        WHERE k.lower <= x.title
+        ORDER BY k.lower DESC
+        LIMIT 1) AS b
     WHERE x.key = $1::text
       AND x.preset_id = $3::bigint
       AND x.kinds & location_kind_mask($2::text) <> 0

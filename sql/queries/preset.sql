@@ -314,10 +314,17 @@ LIMIT least(sqlc.arg(page_size)::int, 50);
 WITH excluded AS (
     -- The ordinal of the excluded preset's bucket if it is visible: it is
     -- not among the presets that the buckets from there on count for the
-    -- page.
+    -- page. Its bucket is the last whose bound is at or before its title
+    -- (as preset_title_bucket_of answers), read here from the bucket key
+    -- as part of this statement's plan: the function, which PostgreSQL
+    -- cannot inline, would be planned again at each execution.
     SELECT b.ordinal
     FROM preset AS x
-    JOIN preset_title_bucket AS b ON b.lower = preset_title_bucket_of(x.title)
+    CROSS JOIN LATERAL (
+        SELECT k.ordinal FROM preset_title_bucket AS k
+        WHERE k.lower <= x.title
+        ORDER BY k.lower DESC
+        LIMIT 1) AS b
     WHERE x.id = sqlc.narg(excluded_preset_id)::bigint AND x.active AND NOT x.private
 ),
 start AS (
@@ -381,9 +388,14 @@ LIMIT least(sqlc.arg(page_size)::int, 50);
 -- optional parameters are the type and the excluded preset, each a check:
 -- one plan serves every request.
 WITH excluded AS (
+    -- The excluded entry's bucket, read as in PresetBrowseDeep.
     SELECT b.ordinal
     FROM preset_location AS x
-    JOIN preset_title_bucket AS b ON b.lower = preset_title_bucket_of(x.title)
+    CROSS JOIN LATERAL (
+        SELECT k.ordinal FROM preset_title_bucket AS k
+        WHERE k.lower <= x.title
+        ORDER BY k.lower DESC
+        LIMIT 1) AS b
     WHERE x.key = @location::text
       AND x.preset_id = sqlc.narg(excluded_preset_id)::bigint
       AND x.kinds & location_kind_mask(sqlc.narg(location_type)::text) <> 0
