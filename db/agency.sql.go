@@ -76,11 +76,9 @@ const agencyListByIndustry = `-- name: AgencyListByIndustry :many
 WITH page AS (
     SELECT y.agency_id, y.agency_username
     FROM agency_industry AS y
-    CROSS JOIN LATERAL (
-        SELECT 1 FROM agency AS a
-        WHERE a.id = y.agency_id AND a.listed AND agency_matches(a.search_text, $1::text)
-        LIMIT 1) AS listed
-    WHERE y.industry_id = $2
+    WHERE y.industry_id = $1
+      AND (SELECT a.listed AND agency_matches(a.search_text, $2::text)
+           FROM agency AS a WHERE a.id = y.agency_id)
     ORDER BY y.agency_username, y.agency_id
     LIMIT least($4::int, 50)
     OFFSET ($3::int - 1)::bigint * least($4::int, 50)
@@ -92,8 +90,8 @@ ORDER BY page.agency_username, page.agency_id
 `
 
 type AgencyListByIndustryParams struct {
-	Search     *string `json:"search"`
 	IndustryID int64   `json:"industry_id"`
+	Search     *string `json:"search"`
 	PageNumber int32   `json:"page_number"`
 	PageSize   int32   `json:"page_size"`
 }
@@ -107,8 +105,8 @@ type AgencyListByIndustryParams struct {
 // (perRequestPlans in http/catalogue.go). Paging as AgencyListAll.
 func (q *Queries) AgencyListByIndustry(ctx context.Context, arg AgencyListByIndustryParams) ([]json.RawMessage, error) {
 	rows, err := q.db.Query(ctx, agencyListByIndustry,
-		arg.Search,
 		arg.IndustryID,
+		arg.Search,
 		arg.PageNumber,
 		arg.PageSize,
 	)
@@ -134,11 +132,9 @@ const agencyListByService = `-- name: AgencyListByService :many
 WITH page AS (
     SELECT x.agency_id, x.agency_username
     FROM agency_service AS x
-    CROSS JOIN LATERAL (
-        SELECT 1 FROM agency AS a
-        WHERE a.id = x.agency_id AND a.listed AND agency_matches(a.search_text, $1::text)
-        LIMIT 1) AS listed
-    WHERE x.service_id = $2
+    WHERE x.service_id = $1
+      AND (SELECT a.listed AND agency_matches(a.search_text, $2::text)
+           FROM agency AS a WHERE a.id = x.agency_id)
       AND ($3::bigint IS NULL
            OR EXISTS (SELECT 1 FROM agency_industry AS y
                       WHERE y.agency_id = x.agency_id AND y.industry_id = $3::bigint))
@@ -153,8 +149,8 @@ ORDER BY page.agency_username, page.agency_id
 `
 
 type AgencyListByServiceParams struct {
-	Search     *string `json:"search"`
 	ServiceID  int64   `json:"service_id"`
+	Search     *string `json:"search"`
 	IndustryID *int64  `json:"industry_id"`
 	PageNumber int32   `json:"page_number"`
 	PageSize   int32   `json:"page_size"`
@@ -166,16 +162,18 @@ type AgencyListByServiceParams struct {
 // agency_username, agency_id) up to the end of the page, each checked against
 // the industry (it works for that industry) and the search (agency_matches),
 // a filter given as NULL passing everything. The agency of each entry is
-// looked up by its primary key (the LATERAL lookup, which its LIMIT keeps
-// from being joined the other way round): the walk reads at most the
+// looked up by its key in a scalar subquery of the filter: PostgreSQL runs it
+// for each entry of the walk, and neither joins it the other way round nor
+// caches its answers by agency (a Memoize node, which only costs here, as
+// each agency comes once in a service's entries). The walk reads at most the
 // service's entries, where a join from the agencies that the search
 // matches reads every one of them, however many the planner expects.
 // Planned for its values (perRequestPlans in http/catalogue.go). Paging as
 // AgencyListAll.
 func (q *Queries) AgencyListByService(ctx context.Context, arg AgencyListByServiceParams) ([]json.RawMessage, error) {
 	rows, err := q.db.Query(ctx, agencyListByService,
-		arg.Search,
 		arg.ServiceID,
+		arg.Search,
 		arg.IndustryID,
 		arg.PageNumber,
 		arg.PageSize,

@@ -233,7 +233,8 @@ func TestAgencyListFollowsRenames(t *testing.T) {
 // read in username order from their own entries and end with the page,
 // whatever the search: the agency of each entry is looked up by its key,
 // never found from the agencies that a search matches (a trigram scan of
-// the directory) and joined back. The directory is that of make
+// the directory) and joined back, nor cached by agency (each comes once in
+// the entries of a service or an industry). The directory is that of make
 // bench-scale: 10,000 agencies, whose descriptions repeat every fourth
 // agency, so that the statistics of search_text (every hundredth username)
 // hold one description of the four and the planner expects next to no
@@ -277,6 +278,14 @@ func TestAgencyListPlans(t *testing.T) {
 		for _, n := range planNodes(plan) {
 			if n["Node Type"] == "Sort" || n["Index Name"] == "agency_search_text_idx" {
 				t.Fatalf("%s: the page is not read in order from %s: %s", tc.name, tc.index, nodeSummary(plan))
+			}
+			if n["Node Type"] != "Memoize" {
+				continue
+			}
+			for _, m := range planNodes(n) {
+				if m["Relation Name"] == "agency" {
+					t.Fatalf("%s: the entries' agencies are cached by a Memoize node, though each comes once: %s", tc.name, nodeSummary(plan))
+				}
 			}
 		}
 		if len(got) != 5 {

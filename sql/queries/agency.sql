@@ -96,8 +96,10 @@ ORDER BY page.username, page.id;
 -- agency_username, agency_id) up to the end of the page, each checked against
 -- the industry (it works for that industry) and the search (agency_matches),
 -- a filter given as NULL passing everything. The agency of each entry is
--- looked up by its primary key (the LATERAL lookup, which its LIMIT keeps
--- from being joined the other way round): the walk reads at most the
+-- looked up by its key in a scalar subquery of the filter: PostgreSQL runs it
+-- for each entry of the walk, and neither joins it the other way round nor
+-- caches its answers by agency (a Memoize node, which only costs here, as
+-- each agency comes once in a service's entries). The walk reads at most the
 -- service's entries, where a join from the agencies that the search
 -- matches reads every one of them, however many the planner expects.
 -- Planned for its values (perRequestPlans in http/catalogue.go). Paging as
@@ -105,11 +107,9 @@ ORDER BY page.username, page.id;
 WITH page AS (
     SELECT x.agency_id, x.agency_username
     FROM agency_service AS x
-    CROSS JOIN LATERAL (
-        SELECT 1 FROM agency AS a
-        WHERE a.id = x.agency_id AND a.listed AND agency_matches(a.search_text, sqlc.narg(search)::text)
-        LIMIT 1) AS listed
     WHERE x.service_id = @service_id
+      AND (SELECT a.listed AND agency_matches(a.search_text, sqlc.narg(search)::text)
+           FROM agency AS a WHERE a.id = x.agency_id)
       AND (sqlc.narg(industry_id)::bigint IS NULL
            OR EXISTS (SELECT 1 FROM agency_industry AS y
                       WHERE y.agency_id = x.agency_id AND y.industry_id = sqlc.narg(industry_id)::bigint))
@@ -133,11 +133,9 @@ ORDER BY page.agency_username, page.agency_id;
 WITH page AS (
     SELECT y.agency_id, y.agency_username
     FROM agency_industry AS y
-    CROSS JOIN LATERAL (
-        SELECT 1 FROM agency AS a
-        WHERE a.id = y.agency_id AND a.listed AND agency_matches(a.search_text, sqlc.narg(search)::text)
-        LIMIT 1) AS listed
     WHERE y.industry_id = @industry_id
+      AND (SELECT a.listed AND agency_matches(a.search_text, sqlc.narg(search)::text)
+           FROM agency AS a WHERE a.id = y.agency_id)
     ORDER BY y.agency_username, y.agency_id
     LIMIT least(sqlc.arg(page_size)::int, 50)
     OFFSET (sqlc.arg(page_number)::int - 1)::bigint * least(sqlc.arg(page_size)::int, 50)
