@@ -1768,6 +1768,22 @@ func (q *Queries) PresetBrowseWalk(ctx context.Context, arg PresetBrowseWalkPara
 	return items, nil
 }
 
+const presetCardReorderAfterImport = `-- name: PresetCardReorderAfterImport :exec
+SELECT preset_card_reorder()
+WHERE $1::bigint * 10 >= (SELECT count(*) FROM preset_card)
+`
+
+// After an import of @presets presets: writes every card again in title
+// order (preset_card_reorder of 00204) when they are at least a tenth of the
+// catalogue's cards, which the import wrote in the order of its file, so
+// that the pages of presets/browse that follow the title order read their
+// cards from a few heap pages. A smaller import leaves the order as it is;
+// its cards lie at the end of the table.
+func (q *Queries) PresetCardReorderAfterImport(ctx context.Context, presets int64) error {
+	_, err := q.db.Exec(ctx, presetCardReorderAfterImport, presets)
+	return err
+}
+
 const presetCards = `-- name: PresetCards :many
 SELECT card.body::json AS body, card.image::json AS image, card.price::json AS price,
        card.original_price::json AS original_price, card.agency::json AS agency

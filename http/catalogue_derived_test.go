@@ -529,6 +529,8 @@ func TestCatalogueDerivedExact(t *testing.T) {
 		{"vertical added", `INSERT INTO vertical (slug, label) VALUES ('food', 'Food again')`},
 		{"objective relabelled", `UPDATE campaign_objective SET label = 'Leads, relabelled' WHERE code = 'OUTCOME_LEADS'`},
 		{"purchases", `UPDATE preset SET number_of_purchases = number_of_purchases + 2 WHERE id % 4 = 0`},
+		{"cards in title order", `SELECT preset_card_reorder()`},
+		{"after the reorder", `UPDATE preset SET title = 'Alpha again ' || id WHERE id % 11 = 0`},
 	} {
 		t.Log(step.name)
 		e.sqlExec(step.sql)

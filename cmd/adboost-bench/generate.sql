@@ -29,7 +29,8 @@
 -- afterwards) and the secondary indexes of the big tables dropped and built
 -- again afterwards from their own definitions; the rows are consistent by
 -- construction. Derived data that the triggers keep is rebuilt at the end by
--- catalogue_derived_rebuild() when the schema has it.
+-- catalogue_derived_rebuild() when the schema has it, and the cards are
+-- written again in title order by preset_card_reorder().
 -- Deterministic: setseed fixes random().
 
 SET session_replication_role = replica;
@@ -254,6 +255,11 @@ BEGIN
     END LOOP;
     IF to_regproc('catalogue_derived_rebuild') IS NOT NULL THEN
         PERFORM catalogue_derived_rebuild();
+    END IF;
+    -- The cards in title order, as an import of the whole catalogue
+    -- leaves them (PresetCardReorderAfterImport).
+    IF to_regproc('preset_card_reorder') IS NOT NULL THEN
+        PERFORM preset_card_reorder();
     END IF;
 END $$;
 

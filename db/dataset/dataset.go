@@ -144,8 +144,24 @@ func (o Options) LoadFiles(ctx context.Context, pool *pgxpool.Pool, files ...map
 		if err := q.IdentitySync(ctx); err != nil {
 			return err
 		}
-		return q.PresetTitleBucketRebalanceSkewed(ctx)
+		if err := q.PresetTitleBucketRebalanceSkewed(ctx); err != nil {
+			return err
+		}
+		return q.PresetCardReorderAfterImport(ctx, presetsIn(files))
 	})
+}
+
+// presetsIn answers how many presets the files hold (each file is checked
+// when its presets are loaded; one that is not a list counts none).
+func presetsIn(files []map[string]json.RawMessage) int64 {
+	var n int64
+	for _, file := range files {
+		var items []json.RawMessage
+		if json.Unmarshal(file["presets"], &items) == nil {
+			n += int64(len(items))
+		}
+	}
+	return n
 }
 
 // parseRules checks a rules object of a data file (absent or null: none)

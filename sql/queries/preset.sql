@@ -1015,3 +1015,13 @@ ON CONFLICT (id) DO UPDATE SET
 -- and locks preset against writers until the import commits.
 SELECT preset_title_bucket_rebalance(1000)
 WHERE (SELECT max(b.presets) FROM preset_title_bucket AS b) > 4000;
+
+-- name: PresetCardReorderAfterImport :exec
+-- After an import of @presets presets: writes every card again in title
+-- order (preset_card_reorder of 00204) when they are at least a tenth of the
+-- catalogue's cards, which the import wrote in the order of its file, so
+-- that the pages of presets/browse that follow the title order read their
+-- cards from a few heap pages. A smaller import leaves the order as it is;
+-- its cards lie at the end of the table.
+SELECT preset_card_reorder()
+WHERE sqlc.arg(presets)::bigint * 10 >= (SELECT count(*) FROM preset_card);
