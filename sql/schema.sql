@@ -107,15 +107,17 @@
 --            (preset_card_reorder, 00204: by an import of at least a tenth
 --            of the catalogue, PresetCardReorderAfterImport, or by an
 --            operator), fillfactor 90 keeping a card made again on its
---            page. A page of a run of the title order (no filter, a prefix,
---            a country, a goal) then reads its 50 cards from a few heap
---            pages instead of about 50. Without (the cards in the order
---            the rebuild wrote them), make bench-scale, distinct, 10 s,
---            shared_buffers 128 MB: browse goal 1,139 req/s against 1,809
---            in title order, title prefix 986 and 1,638, vertical 920 and
---            1,383, country 1,097 and 1,494, combination 699 and 918, page
---            500 965 and 1,152, country US page 500 964 and 1,071, browse
---            {} 1,796 and 1,951.
+--            page. The 50 cards of a page of a run of the title order lie
+--            on 6 heap pages instead of 50, those of a goal's page on 20.
+--   Without: (the cards in id order) make bench-scale, distinct, 10 s,
+--            shared_buffers 128 MB: browse combination reads 22.9 heap
+--            and index pages a request from outside shared_buffers against
+--            15.6, and answers 666 req/s against 795; the routes whose
+--            pages all fit in shared_buffers read none either way (browse
+--            goal 1,441 and 1,633 req/s, title prefix 1,189 and 1,373,
+--            single runs on a machine whose figures vary by a fifth);
+--            pgbench of a goal's pages, 2 clients: 1,727-1,734 tps
+--            against 1,814-1,835.
 --
 -- preset_location (table, 00050, 00180, 00195, 00203)
 --   Holds:   one row per visible preset (active, not private) and location
