@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -146,6 +147,7 @@ func TestDrive(t *testing.T) {
 		}
 	}
 	checkDistinctAtScale(t)
+	checkCeiling(t, srv.URL, token, ds)
 
 	// A route that fails is counted as errors.
 	bad := drive(srv.URL, "", route{Name: "no token", Method: "GET", Path: "/v1/presets/available", Auth: true}, 2, 100*time.Millisecond, nil, 0)
@@ -247,5 +249,57 @@ func TestWithPool(t *testing.T) {
 	}
 	if desc != "pool_max_conns=5" {
 		t.Errorf("withPool(5) describes itself as %q", desc)
+	}
+}
+
+// checkCeiling checks the ceiling's server against the API at base: it
+// answers the first `limit` Preset objects of presets/available's largest
+// answer, byte for byte, gzipped for a caller that accepts gzip, and the
+// route's distinct requests without an error.
+func checkCeiling(t *testing.T, base, token string, ds dataset) {
+	t.Helper()
+	answer, err := largestAnswer(t.Context(), base, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cards []json.RawMessage
+	if err := json.Unmarshal(answer, &cards); err != nil || len(cards) < 3 {
+		t.Fatalf("presets/available's largest answer: %d cards (%v)", len(cards), err)
+	}
+	srv := httptest.NewServer(answerHandler(cards))
+	t.Cleanup(srv.Close)
+	req, err := http.NewRequest(http.MethodGet, srv.URL+"/v1/presets/available?page=4&limit=2", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("the ceiling's answer is not gzipped: %v", resp.Header)
+	}
+	zr, err := gzip.NewReader(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(zr)
+	if want := "[" + string(cards[0]) + "," + string(cards[1]) + "]"; err != nil || string(got) != want {
+		t.Errorf("the ceiling's answer of limit 2 (%v):\n%s\nwant the API's first two cards:\n%s", err, got, want)
+	}
+	var available route
+	for _, r := range routes() {
+		if r.Name == ceilingOf {
+			available = r
+		}
+	}
+	if available.Distinct == nil {
+		t.Fatalf("no route %q with a distinct mode: the ceiling follows none", ceilingOf)
+	}
+	res := drive(srv.URL, token, ceilingRoute(available), 2, 100*time.Millisecond, &ds, 0)
+	if res.Requests == 0 || res.Errors != 0 {
+		t.Errorf("the ceiling's route: %+v, want every request answered", res)
 	}
 }

@@ -8,7 +8,8 @@
 // request again and again) and distinct (every request another of the
 // route's shape, its values drawn from the data set: another title
 // prefix, filter combination, page, excluded preset, post ids...; no
-// answer cache can help).
+// answer cache can help). After presets/available comes its ceiling: the
+// same requests answered from memory, without a database (ceiling.go).
 //
 // The database is kept between runs and made again only when it holds
 // another scale (or with -regenerate); `adboost serve` migrates it, so new
@@ -76,7 +77,12 @@ func run() error {
 	mode := flag.String("mode", "both", "cached (each route's one request again and again), distinct (every request of a route another of its shape, drawn from the data set: no answer cache can help) or both, side by side")
 	distinct := flag.Bool("distinct", false, "the distinct mode only (-mode distinct)")
 	serveLog := flag.String("serve-log", ".cache/adboost-bench-serve.log", "where adboost serve's log goes")
+	answerFile := flag.String("answer-file", "", "serve this file's JSON array of Preset objects from memory instead (the ceiling's own server, which the benchmark starts itself; ceiling.go)")
+	answerAddr := flag.String("answer-addr", "127.0.0.1:0", "with -answer-file: the address to listen on")
 	flag.Parse()
+	if *answerFile != "" {
+		return serveAnswer(*answerFile, *answerAddr)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -204,7 +210,9 @@ func serve(ctx context.Context, bin, dbURL, logPath string) (string, int, func()
 }
 
 // driveAll drives each route that o matches in o's modes, as the
-// benchmark's user, and measures the CPU time that each run cost.
+// benchmark's user, and measures the CPU time that each run cost. After
+// presets/available (ceilingOf) comes its ceiling: the same requests
+// answered from memory (ceiling.go).
 func driveAll(ctx context.Context, base string, ds dataset, o options) ([]row, error) {
 	tokens, err := auth.NewTokens([]byte(jwtSecret), time.Hour)
 	if err != nil {
@@ -215,49 +223,78 @@ func driveAll(ctx context.Context, base string, ds dataset, o options) ([]row, e
 	if err != nil {
 		return nil, err
 	}
-	measure := func(r route, ds *dataset, mode string) (*result, error) {
-		if o.warmup > 0 {
-			// The warm-up's requests are drawn far from the run's, so that
-			// no request of the run repeats one of them.
-			drive(base, token, r, o.conns, o.warmup, ds, warmupFirst)
-		}
-		before, err := o.meter.used(ctx)
-		if err != nil {
-			return nil, err
-		}
-		clientBefore := procCPU(os.Getpid())
-		res := drive(base, token, r, o.conns, o.duration, ds, 0)
-		clientAfter := procCPU(os.Getpid())
-		after, err := o.meter.used(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if res.Requests > 0 {
-			res.CPU = (after - before) / time.Duration(res.Requests)
-			res.ClientCPU = (clientAfter - clientBefore) / time.Duration(res.Requests)
-		}
-		report(mode, res)
-		return &res, nil
-	}
 	var rows []row
 	for _, r := range routes() {
 		if !(o.match.MatchString(r.Name) || o.match.MatchString(r.Path)) || ctx.Err() != nil {
 			continue
 		}
-		line := row{Route: r.Name}
-		if o.cached {
-			if line.Cached, err = measure(r, nil, "cached"); err != nil {
-				return rows, err
-			}
+		line, err := driveRoute(ctx, base, token, r, &ds, o, o.meter)
+		if err != nil {
+			return rows, err
 		}
-		if o.distinct && ctx.Err() == nil {
-			if line.Distinct, err = measure(r, &ds, "distinct"); err != nil {
-				return rows, err
-			}
+		rows = append(rows, line)
+		if r.Name != ceilingOf || ctx.Err() != nil {
+			continue
+		}
+		ceilingBase, pid, stop, err := startCeiling(ctx, base, token)
+		if err != nil {
+			return rows, err
+		}
+		line, err = driveRoute(ctx, ceilingBase, token, ceilingRoute(r), &ds, o, &cpuMeter{conn: o.meter.conn, adboost: pid})
+		stop()
+		if err != nil {
+			return rows, err
 		}
 		rows = append(rows, line)
 	}
 	return rows, nil
+}
+
+// driveRoute drives r at base in o's modes; meter counts the CPU time of
+// the server that answers and of the database's backends.
+func driveRoute(ctx context.Context, base, token string, r route, ds *dataset, o options, meter *cpuMeter) (row, error) {
+	line := row{Route: r.Name}
+	var err error
+	if o.cached {
+		if line.Cached, err = measure(ctx, base, token, r, nil, o, meter); err != nil {
+			return line, err
+		}
+		report("cached", *line.Cached)
+	}
+	if o.distinct && ctx.Err() == nil {
+		if line.Distinct, err = measure(ctx, base, token, r, ds, o, meter); err != nil {
+			return line, err
+		}
+		report("distinct", *line.Distinct)
+	}
+	return line, nil
+}
+
+// measure drives r once (after its warm-up) and answers its figures, with
+// the CPU time per request of the server and the database (meter) and of
+// this process, the load generator.
+func measure(ctx context.Context, base, token string, r route, ds *dataset, o options, meter *cpuMeter) (*result, error) {
+	if o.warmup > 0 {
+		// The warm-up's requests are drawn far from the run's, so that no
+		// request of the run repeats one of them.
+		drive(base, token, r, o.conns, o.warmup, ds, warmupFirst)
+	}
+	before, err := meter.used(ctx)
+	if err != nil {
+		return nil, err
+	}
+	clientBefore := procCPU(os.Getpid())
+	res := drive(base, token, r, o.conns, o.duration, ds, 0)
+	clientAfter := procCPU(os.Getpid())
+	after, err := meter.used(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if res.Requests > 0 {
+		res.CPU = (after - before) / time.Duration(res.Requests)
+		res.ClientCPU = (clientAfter - clientBefore) / time.Duration(res.Requests)
+	}
+	return &res, nil
 }
 
 // report writes a route's figures as they come (the table follows at the
