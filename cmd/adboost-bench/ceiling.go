@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
 	httpapi "adboost/http"
@@ -62,20 +61,8 @@ func startCeiling(ctx context.Context, base, token string) (string, int, func(),
 	}
 	cmd := exec.CommandContext(ctx, self, "-answer-file", file, "-answer-addr", addr)
 	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		os.RemoveAll(dir)
-		return "", 0, nil, err
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	stop := func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		<-exited
-		os.RemoveAll(dir)
-	}
-	ceilingBase := "http://" + addr
-	if err := waitReady(ctx, ceilingBase, exited); err != nil {
-		stop()
+	ceilingBase, stop, err := startServer(ctx, cmd, addr, func() { os.RemoveAll(dir) })
+	if err != nil {
 		return "", 0, nil, fmt.Errorf("the ceiling's server: %w", err)
 	}
 	return ceilingBase, cmd.Process.Pid, stop, nil

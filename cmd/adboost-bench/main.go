@@ -190,23 +190,35 @@ func serve(ctx context.Context, bin, dbURL, logPath string) (string, int, func()
 		return "", 0, nil, err
 	}
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	base, stop, err := startServer(ctx, cmd, addr, func() { logFile.Close() })
+	if err != nil {
+		return "", 0, nil, fmt.Errorf("%w (see %s)", err, logPath)
+	}
+	return base, cmd.Process.Pid, stop, nil
+}
+
+// startServer starts cmd, a server that listens on addr, and waits until it
+// answers. It answers the server's base URL and a function that stops it
+// and then calls cleanup; when it fails, the server is stopped and cleanup
+// called already.
+func startServer(ctx context.Context, cmd *exec.Cmd, addr string, cleanup func()) (string, func(), error) {
 	if err := cmd.Start(); err != nil {
-		logFile.Close()
-		return "", 0, nil, err
+		cleanup()
+		return "", nil, err
 	}
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
-	stopServe := func() {
+	stop := func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		<-exited
-		logFile.Close()
+		cleanup()
 	}
 	base := "http://" + addr
 	if err := waitReady(ctx, base, exited); err != nil {
-		stopServe()
-		return "", 0, nil, fmt.Errorf("%w (see %s)", err, logPath)
+		stop()
+		return "", nil, err
 	}
-	return base, cmd.Process.Pid, stopServe, nil
+	return base, stop, nil
 }
 
 // driveAll drives each route that o matches in o's modes, as the

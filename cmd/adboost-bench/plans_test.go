@@ -84,8 +84,9 @@ var wantInPlan = map[string]string{
 
 // TestRoutePlans sends each route of the benchmark once to the API over the
 // data set at a tenth of the scale (100,000 presets, a million
-// reviews, 100,000 campaigns of one user over 200 sources: the same shape
-// and statistics), records every statement the route runs, and EXPLAINs
+// reviews, 100,000 campaigns of one user over 200 sources, 2,000 posts with
+// a year of days each: the same shape and statistics; the plans of every
+// route are those of 20,000 posts), records every statement the route runs, and EXPLAINs
 // each as it is run: planned for its values, and, for the prepared
 // statements that PostgreSQL may switch to a generic plan, as a generic
 // plan too. No plan may read preset, review, campaign or the other large
@@ -114,10 +115,10 @@ func TestRoutePlans(t *testing.T) {
 // other users' campaigns and posts beside the largest user's, and analyzes it.
 func seedRoutePlans(t *testing.T, ctx context.Context, pool *pgxpool.Pool) {
 	t.Helper()
-	if err := generate(ctx, pool, scale{Presets: 100_000, Campaigns: 100_000, Posts: 20_000}); err != nil {
+	if err := generate(ctx, pool, scale{Presets: 100_000, Campaigns: 100_000, Posts: 2_000}); err != nil {
 		t.Fatal(err)
 	}
-	// Other users own nine times as many campaigns and four times as many
+	// Other users own nine times as many campaigns and forty times as many
 	// posts (900 and 80 each), as on a real deployment, where the largest
 	// user has a small share of the rows: the plans are made for that share
 	// (with 20%, a sequential scan of campaign was sometimes cheaper).
