@@ -19,7 +19,7 @@ import (
 // The ceiling of presets/available: its requests answered from memory.
 //
 // presets/available answers 500 to 1,000 Preset objects a request in the
-// distinct mode, 560 KB on average. Writing such an answer, gzipping it and
+// distinct mode. Writing such an answer, gzipping it and
 // sending it costs CPU whatever the database does. The ceiling measures
 // that part alone: a child process of this command (-answer-file) answers
 // the route's own requests with the cards of its largest answer (page 1 of
