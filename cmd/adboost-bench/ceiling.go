@@ -19,14 +19,14 @@ import (
 // The ceiling of presets/available: its requests answered from memory.
 //
 // presets/available answers 500 to 1,000 Preset objects a request in the
-// distinct mode. Writing such an answer, gzipping it and
-// sending it costs CPU whatever the database does. The ceiling measures
-// that part alone: a child process of this command (-answer-file) answers
-// the route's own requests with the cards of its largest answer (page 1 of
-// 1,000, read from adboost), the first `limit` of them copied into a new
-// answer at each request and compressed by the API's own gzip
-// (httpapi.Compress). No work of the database's can make the route faster
-// than this line of the table on the same machine.
+// distinct mode. Writing such an answer, gzipping it and sending it costs
+// CPU whatever the database does. The ceiling measures that part alone: a
+// child process of this command (-answer-file) answers the route's own
+// requests with the cards of its largest answer (page 1 of 1,000, read from
+// adboost), the first `limit` of them copied into a new answer at each
+// request and compressed by the API's own gzip (httpapi.Compress). No work
+// of the database's can make the route faster than this line of the table
+// on the same machine.
 
 // ceilingOf is the route whose ceiling is measured after it.
 const ceilingOf = "available (1,000)"
