@@ -52,14 +52,6 @@ func generate(ctx context.Context, pool *pgxpool.Pool, s scale) error {
 	if _, err := conn.Exec(ctx, generateSQL, pgx.QueryExecModeSimpleProtocol); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
-	// The script's reorder writes every card again after the cards it
-	// made (preset_card_reorder), which leaves the table twice its size:
-	// VACUUM FULL writes the cards again from its first page, in the order
-	// they lie, so that the size that the benchmark's first line reports
-	// (serverMemory) is the cards' own.
-	if _, err := conn.Exec(ctx, "VACUUM (FULL) preset_card", pgx.QueryExecModeSimpleProtocol); err != nil {
-		return fmt.Errorf("vacuum full: %w", err)
-	}
 	if _, err := conn.Exec(ctx, "VACUUM (ANALYZE)", pgx.QueryExecModeSimpleProtocol); err != nil {
 		return fmt.Errorf("vacuum: %w", err)
 	}

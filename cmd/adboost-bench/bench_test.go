@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"adboost/auth"
 	"adboost/db/dbtest"
 	httpapi "adboost/http"
@@ -26,13 +28,28 @@ func TestMain(m *testing.M) { dbtest.Main(m) }
 // shape against the issue's: the share of visible presets, of US, of
 // cities, of advanced settings, reviews per preset, the Zipf spread of the
 // agencies, the benchmark user's campaigns, sources and posts, and that the
-// derived data that triggers keep (off during the load) was rebuilt exactly.
+// derived data that triggers keep (off during the load) was rebuilt exactly,
+// and that the cards fill their table from its first page even while
+// another session holds an older snapshot.
 func TestGenerateShape(t *testing.T) {
 	t.Parallel()
 	pool := dbtest.New(t)
 	ctx := t.Context()
 	s := scale{Presets: 20_000, Campaigns: 5_000, Posts: 1_000}
+	// A snapshot older than the load, held by another session until the
+	// load is done, as other sessions of a shared server hold them: the
+	// cards that the reorder deleted must not stay in the table for it.
+	old, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Exec(ctx, "SELECT 1"); err != nil {
+		t.Fatal(err)
+	}
 	if err := generate(ctx, pool, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := old.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
 	var buffers string

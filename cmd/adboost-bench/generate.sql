@@ -30,7 +30,8 @@
 -- again afterwards from their own definitions; the rows are consistent by
 -- construction. Derived data that the triggers keep is rebuilt at the end by
 -- catalogue_derived_rebuild() when the schema has it, and the cards are
--- written again in title order by preset_card_reorder().
+-- written again in title order by preset_card_reorder(), then into a new
+-- file without the rows that the reorder deleted.
 -- Deterministic: setseed fixes random().
 
 SET session_replication_role = replica;
@@ -260,6 +261,23 @@ BEGIN
     -- leaves them (PresetCardReorderAfterImport).
     IF to_regproc('preset_card_reorder') IS NOT NULL THEN
         PERFORM preset_card_reorder();
+    END IF;
+END $$;
+
+-- The reorder leaves the cards it deleted ahead of those it wrote, so the
+-- table is twice its size. A table rewrite of ALTER TABLE copies only the
+-- rows that this transaction sees, in the order they lie, into a new file
+-- filled from its first page (and none into free space of earlier pages);
+-- changing the table's persistence there and back is such a rewrite.
+-- VACUUM FULL after the commit would keep the deleted cards while any other
+-- session's snapshot might still see them. Scans without synchronized
+-- starts read the table from its first page.
+DO $$
+BEGIN
+    IF to_regclass('preset_card') IS NOT NULL THEN
+        PERFORM set_config('synchronize_seqscans', 'off', true);
+        ALTER TABLE preset_card SET UNLOGGED;
+        ALTER TABLE preset_card SET LOGGED;
     END IF;
 END $$;
 
